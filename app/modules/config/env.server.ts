@@ -1,0 +1,101 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The environment, parsed once at start. A bad or missing required value
+ * stops the server with a message naming the variable (see `loadEnv`).
+ */
+const DEV_SESSION_SECRET = "dev-only-session-secret-change-me-0123456789";
+
+const booleanish = z
+  .enum(["0", "1", "true", "false", ""])
+  .optional()
+  .transform((v) => v === "1" || v === "true");
+
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    HOST: z.string().min(1).default("127.0.0.1"),
+    APP_URL: z
+      .url({ message: "APP_URL must be an absolute URL such as https://example.com" })
+      .default("http://localhost:3000")
+      .transform((v) => v.replace(/\/+$/, "")),
+    DATABASE_PATH: z.string().min(1).default("storage/data.sqlite"),
+    STORAGE_DIR: z.string().min(1).default("storage/uploads"),
+    SESSION_SECRET: z.string().optional(),
+    SMTP_URL: z
+      .string()
+      .optional()
+      .refine((v) => !v || /^smtps?:\/\//.test(v), "SMTP_URL must start with smtp:// or smtps://"),
+    MAIL_FROM: z.string().min(3).default("Lumen Ridge Ventures <no-reply@lumenridge.example>"),
+    FIRM_INBOX: z.email({ message: "FIRM_INBOX must be an e-mail address" }).default("hello@lumenridge.example"),
+    /** Set when a reverse proxy in front of the app sets X-Forwarded-For. */
+    TRUST_PROXY: booleanish,
+    /** Log level: "silent" turns request logs off (used by tests and the benchmark). */
+    LOG_LEVEL: z.enum(["info", "silent"]).default("info"),
+  })
+  .transform((env, ctx) => {
+    let secret = env.SESSION_SECRET;
+    if (!secret) {
+      if (env.NODE_ENV === "production") {
+        ctx.addIssue({
+          code: "custom",
+          path: ["SESSION_SECRET"],
+          message: "SESSION_SECRET is required in production (at least 32 characters; try `openssl rand -hex 32`)",
+        });
+        return z.NEVER;
+      }
+      secret = DEV_SESSION_SECRET;
+    } else if (secret.length < 32) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SESSION_SECRET"],
+        message: "SESSION_SECRET must be at least 32 characters long",
+      });
+      return z.NEVER;
+    }
+    return {
+      ...env,
+      SESSION_SECRET: secret,
+      DATABASE_PATH: path.resolve(env.DATABASE_PATH),
+      STORAGE_DIR: path.resolve(env.STORAGE_DIR),
+      /** Cookies get the Secure flag and the __Host- prefix when the site is served over https. */
+      SECURE_COOKIES: env.APP_URL.startsWith("https://"),
+    };
+  });
+
+export type Env = z.output<typeof envSchema>;
+
+export class EnvError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+/** Parse an environment object; throws EnvError listing every bad variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // Treat empty strings as "not set" so `.env` files can leave values blank.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    throw new EnvError(
+      result.error.issues.map((issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`),
+    );
+  }
+  return result.data;
+}
+
+const globalForEnv = globalThis as unknown as { __appEnv?: Env };
+
+/** The environment of this process, parsed on first use. */
+export function getEnv(): Env {
+  globalForEnv.__appEnv ??= parseEnv(process.env);
+  return globalForEnv.__appEnv;
+}
+
+/** For tests: forget the parsed environment so the next getEnv() re-reads process.env. */
+export function resetEnvForTests() {
+  globalForEnv.__appEnv = undefined;
+}

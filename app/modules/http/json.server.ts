@@ -1,0 +1,87 @@
+import type { z } from "zod";
+import { AppError, isAppError, type FieldErrors } from "./app-error";
+
+/** Largest JSON body the public JSON endpoints accept. */
+export const MAX_JSON_BYTES = 16 * 1024;
+
+/** A JSON error answer: `{ error, fields? }` with the error's status (and Retry-After on 429). */
+export function jsonError(error: AppError): Response {
+  const headers = new Headers({ "Content-Type": "application/json; charset=utf-8" });
+  if (error.options.retryAfterSeconds !== undefined) {
+    headers.set("Retry-After", String(error.options.retryAfterSeconds));
+  }
+  const body: { error: string; fields?: FieldErrors } = { error: error.message };
+  if (error.options.fields) body.fields = error.options.fields;
+  return new Response(JSON.stringify(body), { status: error.status, headers });
+}
+
+/** Read a JSON body of at most `limit` bytes; bad JSON or a wrong content type is a 4xx AppError. */
+export async function readJsonBody(request: Request, limit = MAX_JSON_BYTES): Promise<unknown> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\b/i.test(type)) {
+    throw new AppError("unsupported_media_type", "Content-Type must be application/json");
+  }
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) throw new AppError("payload_too_large", "Request body is too large");
+  const buffer = await readLimited(request, limit);
+  try {
+    return JSON.parse(new TextDecoder().decode(buffer));
+  } catch {
+    throw new AppError("bad_request", "Request body must be valid JSON");
+  }
+}
+
+async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      throw new AppError("payload_too_large", "Request body is too large");
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+/** Validate a parsed JSON body with a zod schema; failures become a 400 with field messages. */
+export function parseJsonInput<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new AppError("bad_request", "Request body must be a JSON object");
+  }
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const fields: FieldErrors = {};
+  for (const issue of result.error.issues) {
+    const key = issue.path.map(String).join(".") || "body";
+    (fields[key] ??= []).push(issue.message);
+  }
+  const first = result.error.issues[0]?.message ?? "Invalid request";
+  throw new AppError("bad_request", first, { fields });
+}
+
+/**
+ * Run a JSON endpoint: AppErrors become their JSON answers; anything else is
+ * logged and answered as a generic 500 without details.
+ */
+export async function handleJson(run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof Response) return error;
+    if (isAppError(error)) return jsonError(error);
+    console.error(error);
+    return Response.json({ error: "Something went wrong. Please try again later." }, { status: 500 });
+  }
+}

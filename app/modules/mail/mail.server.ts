@@ -1,0 +1,135 @@
+import { and, asc, eq, lte } from "drizzle-orm";
+import nodemailer, { type Transporter } from "nodemailer";
+import { getDb, type Db } from "../../../db/client";
+import { emailOutbox } from "../../../db/schema";
+import { getEnv } from "../config/env.server";
+
+/**
+ * Mail goes through the outbox table: the business row and its mails are
+ * committed together, then delivered. A failed send stays `pending` and is
+ * retried with backoff, so an SMTP outage never fails or loses a request.
+ * Without SMTP_URL, mails are written to the log and marked `logged`.
+ */
+export type OutgoingMail = { to: string; subject: string; text: string };
+
+type DbOrTx = Pick<Db, "insert">;
+
+/** Header values never carry line breaks (no header injection through names). */
+function singleLine(value: string): string {
+  return value.replace(/[\r\n\u2028\u2029]+/g, " ").trim();
+}
+
+/** Queue a mail in the same transaction as the row it is about. */
+export function queueMail(db: DbOrTx, mail: OutgoingMail) {
+  db.insert(emailOutbox)
+    .values({
+      to: singleLine(mail.to),
+      subject: singleLine(mail.subject),
+      text: mail.text,
+      nextAttemptAt: new Date(),
+    })
+    .run();
+}
+
+const MAX_BACKOFF_MS = 60 * 60 * 1000;
+
+export function backoffMs(attempts: number): number {
+  return Math.min(MAX_BACKOFF_MS, 30_000 * 2 ** Math.max(0, attempts - 1));
+}
+
+const globalForMail = globalThis as unknown as {
+  __mailTransport?: Transporter | null;
+  __mailRunning?: Promise<number> | null;
+  __mailTimer?: NodeJS.Timeout | null;
+};
+
+function transport(): Transporter | null {
+  if (globalForMail.__mailTransport === undefined) {
+    const url = getEnv().SMTP_URL;
+    globalForMail.__mailTransport = url ? nodemailer.createTransport(url) : null;
+  }
+  return globalForMail.__mailTransport;
+}
+
+/** For tests: use this transport (or none) instead of SMTP_URL's. */
+export function setMailTransportForTests(value: Transporter | null | undefined) {
+  globalForMail.__mailTransport = value;
+}
+
+/** Deliver every due mail once. Returns how many left the outbox. */
+export async function deliverDueMail(db: Db = getDb(), now = new Date()): Promise<number> {
+  const due = db
+    .select()
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.status, "pending"), lte(emailOutbox.nextAttemptAt, now)))
+    .orderBy(asc(emailOutbox.createdAt))
+    .limit(50)
+    .all();
+  let delivered = 0;
+  const smtp = transport();
+  for (const mail of due) {
+    if (!smtp) {
+      console.log(
+        JSON.stringify({ level: "info", msg: "mail (no SMTP_URL; logged, not sent)", to: mail.to, subject: mail.subject, text: mail.text }),
+      );
+      db.update(emailOutbox)
+        .set({ status: "logged", sentAt: new Date(), attempts: mail.attempts + 1 })
+        .where(eq(emailOutbox.id, mail.id))
+        .run();
+      delivered++;
+      continue;
+    }
+    try {
+      await smtp.sendMail({ from: getEnv().MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text });
+      db.update(emailOutbox)
+        .set({ status: "sent", sentAt: new Date(), attempts: mail.attempts + 1, lastError: null })
+        .where(eq(emailOutbox.id, mail.id))
+        .run();
+      delivered++;
+    } catch (error) {
+      const attempts = mail.attempts + 1;
+      db.update(emailOutbox)
+        .set({
+          attempts,
+          lastError: error instanceof Error ? error.message.slice(0, 500) : String(error),
+          nextAttemptAt: new Date(now.getTime() + backoffMs(attempts)),
+        })
+        .where(eq(emailOutbox.id, mail.id))
+        .run();
+      console.error(JSON.stringify({ level: "warn", msg: "mail send failed; will retry", id: mail.id, attempts }));
+    }
+  }
+  return delivered;
+}
+
+/** Ask for a delivery run soon (after the current request has answered). */
+export function kickMailer() {
+  if (globalForMail.__mailRunning) return;
+  globalForMail.__mailRunning = new Promise<number>((resolve) => {
+    setImmediate(() => {
+      deliverDueMail()
+        .catch((error) => {
+          console.error(error);
+          return 0;
+        })
+        .then(resolve)
+        .finally(() => {
+          globalForMail.__mailRunning = null;
+        });
+    });
+  });
+}
+
+/** Retry due mail on an interval; returns a stop function. */
+export function startMailWorker(intervalMs = 30_000): () => void {
+  const timer = setInterval(kickMailer, intervalMs);
+  timer.unref();
+  globalForMail.__mailTimer = timer;
+  kickMailer();
+  return () => clearInterval(timer);
+}
+
+/** Wait for a delivery run in progress (graceful shutdown, tests). */
+export async function flushMailer() {
+  await globalForMail.__mailRunning;
+}

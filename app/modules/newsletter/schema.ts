@@ -1,0 +1,16 @@
+import { z } from "zod";
+
+export const INVALID_EMAIL = "Invalid email address";
+
+/** An e-mail address, trimmed and lower-cased so duplicates are caught. */
+export const emailField = z
+  .string({ error: INVALID_EMAIL })
+  .trim()
+  .toLowerCase()
+  .max(254, INVALID_EMAIL)
+  .pipe(z.email({ error: INVALID_EMAIL }));
+
+export const NewsletterInput = z.object({ email: emailField });
+export type NewsletterInput = z.infer<typeof NewsletterInput>;
+
+export const ALREADY_SUBSCRIBED = "Email already subscribed";

@@ -1,0 +1,46 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { isAppError } from "../http/app-error";
+import { enforceRateLimit } from "../http/rate-limit.server";
+import type { ToastInput } from "../toast/toast";
+import { submitPitch } from "./pitches.server";
+import { PitchInput } from "./schema";
+
+export const pitchToasts = {
+  success: { title: "Success", description: "Your pitch has been submitted successfully!" },
+  failure: { title: "Error", description: "Failed to submit pitch. Please try again." },
+} as const;
+
+export type PitchOutcome = {
+  status: "success" | "error";
+  httpStatus: number;
+  toast: ToastInput | null;
+  result: SubmissionResult<string[]>;
+};
+
+/** The pitch form's action: validate, rate-limit, store and mail, and say what the founder sees. */
+export async function handlePitchForm(formData: FormData, clientAddress: string): Promise<PitchOutcome> {
+  const submission = parseWithZod(formData, { schema: PitchInput });
+  if (submission.status !== "success") {
+    return { status: "error", httpStatus: 400, toast: null, result: submission.reply() };
+  }
+  try {
+    await enforceRateLimit("pitch", clientAddress);
+    submitPitch(submission.value);
+    return {
+      status: "success",
+      httpStatus: 200,
+      toast: { ...pitchToasts.success },
+      result: submission.reply({ resetForm: true }),
+    };
+  } catch (error) {
+    const message = isAppError(error) ? error.message : pitchToasts.failure.description;
+    if (!isAppError(error)) console.error(error);
+    return {
+      status: "error",
+      httpStatus: isAppError(error) ? error.status : 500,
+      toast: { title: pitchToasts.failure.title, description: message, variant: "destructive" },
+      result: submission.reply({ formErrors: [message] }),
+    };
+  }
+}

@@ -1,0 +1,87 @@
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+} from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { Toaster } from "~/components/ui/toaster";
+import { firm } from "~/content/firm";
+import { getEnv } from "~/modules/config/env.server";
+import { readFlash } from "~/modules/toast/flash.server";
+import { themeFromCookieHeader, type Theme } from "~/modules/theme/theme";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const theme = themeFromCookieHeader(request.headers.get("Cookie"));
+  const { flash, setCookie } = await readFlash(request);
+  return data(
+    { theme, toast: flash.toast, formFlash: flash.form, appUrl: getEnv().APP_URL },
+    setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
+  );
+}
+
+/**
+ * Before first paint: apply the stored theme (the theme cookie, which every
+ * toggle writes, else localStorage `theme`, else the system preference), so
+ * there is no flash of the wrong theme.
+ */
+const themeScript = `(function(){try{var d=document.documentElement,s=localStorage.getItem("theme"),m=document.cookie.match(/(?:^|; )theme=(light|dark)(?:;|$)/),t=(m&&m[1])||s||"system";if(t!=="system")localStorage.setItem("theme",t);var dark=t==="dark"||(t!=="light"&&matchMedia("(prefers-color-scheme: dark)").matches);d.classList.toggle("dark",dark);d.classList.toggle("light",!dark);}catch(e){}})();`;
+
+function themeClass(theme: Theme | undefined) {
+  return theme === "dark" ? "dark" : theme === "light" ? "light" : undefined;
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="en" className={themeClass(root?.theme)} suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen font-sans">
+        {children}
+        <Toaster serverToast={root?.toast ?? null} />
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  let title = "Something went wrong";
+  let message = "An unexpected error occurred. Please try again in a moment.";
+  if (isRouteErrorResponse(error)) {
+    if (error.status === 404) {
+      title = "404 Page Not Found";
+      message = "Did you forget to add the page to the router?";
+    } else {
+      title = `${error.status} ${error.statusText || "Error"}`;
+      message = typeof error.data === "string" && error.data ? error.data : message;
+    }
+  }
+  return (
+    <main id="main" className="mx-auto flex min-h-[60vh] max-w-2xl flex-col items-start justify-center gap-4 px-6 py-24">
+      <title>{`${title} | ${firm.name}`}</title>
+      <h1 className="text-3xl font-bold tracking-tight">{title}</h1>
+      <p className="text-slate-600 dark:text-slate-300">{message}</p>
+      <a href="/" className="font-medium text-brand-700 underline dark:text-brand-300">
+        Back to the home page
+      </a>
+    </main>
+  );
+}

@@ -1,0 +1,3 @@
+export default function DeeptechFund() {
+  return <h1>deeptech-fund</h1>;
+}

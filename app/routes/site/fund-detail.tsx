@@ -1,0 +1,3 @@
+export default function FundDetail() {
+  return <h1>fund-detail</h1>;
+}

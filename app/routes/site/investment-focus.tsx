@@ -1,0 +1,3 @@
+export default function InvestmentFocus() {
+  return <h1>investment-focus</h1>;
+}

@@ -1,0 +1,3 @@
+export default function Login() {
+  return <h1>login</h1>;
+}

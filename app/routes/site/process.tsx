@@ -1,0 +1,80 @@
+import { data } from "react-router";
+import type { Route } from "./+types/process";
+import { PITCH_FORM_ID, PitchForm } from "~/components/layout/pitch-form";
+import { Card } from "~/components/ui/form";
+import { processContent } from "~/content/process";
+import { handlePitchForm } from "~/modules/pitches/submit-outcome.server";
+import { pageMeta } from "~/modules/seo/meta";
+import { isEnhanced } from "~/modules/toast/enhanced";
+import { redirectWithFlash } from "~/modules/toast/flash.server";
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: "Investment Process",
+    description:
+      "How we invest: initial review, deep dive, partner meeting, term sheet and partnership. Submit your pitch; we respond within 5 business days.",
+    path: "/process",
+  });
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const outcome = await handlePitchForm(formData, context.clientAddress);
+  if (isEnhanced(formData)) return data(outcome, { status: outcome.httpStatus });
+  if (outcome.status === "success") {
+    return redirectWithFlash("/process#pitch", {
+      toast: outcome.toast ?? undefined,
+      form: { formId: PITCH_FORM_ID, status: "success" },
+    });
+  }
+  // Without JavaScript: render the page again with the messages in place.
+  return data(outcome, { status: outcome.httpStatus });
+}
+
+export default function Process({ actionData }: Route.ComponentProps) {
+  const c = processContent;
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-16 sm:px-6">
+      <h1 className="text-4xl font-bold tracking-tight">{c.title}</h1>
+      <p className="mt-4 max-w-3xl text-lg text-slate-600 dark:text-slate-300">{c.intro}</p>
+
+      <Card className="mt-10">
+        <h2 className="text-2xl font-semibold">{c.mission.title}</h2>
+        <p className="mt-3 text-slate-700 dark:text-slate-300">{c.mission.text}</p>
+      </Card>
+
+      <section className="mt-14" aria-labelledby="steps-title">
+        <h2 id="steps-title" className="text-2xl font-semibold">
+          {c.stepsTitle}
+        </h2>
+        <ol className="mt-6 grid gap-4 md:grid-cols-5">
+          {c.steps.map((step, i) => (
+            <li
+              key={step.title}
+              className="rounded-xl border border-slate-200 p-5 dark:border-slate-800"
+            >
+              <span className="flex size-8 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white dark:bg-brand-300 dark:text-slate-950">
+                {i + 1}
+              </span>
+              <h3 className="mt-3 font-semibold">{step.title}</h3>
+              <p className="mt-1 text-sm font-medium text-brand-700 dark:text-brand-300">{step.timeframe}</p>
+              <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{step.text}</p>
+            </li>
+          ))}
+        </ol>
+        <p className="mt-6 rounded-lg bg-brand-50 p-4 text-sm font-medium text-brand-900 dark:bg-brand-900 dark:text-brand-50">
+          {c.commitment}
+        </p>
+      </section>
+
+      <section id="pitch" className="mt-14 scroll-mt-36" aria-labelledby="pitch-title">
+        <Card>
+          <h2 id="pitch-title" className="text-2xl font-semibold">
+            {c.pitch.title}
+          </h2>
+          <p className="mt-2 mb-6 text-sm text-slate-600 dark:text-slate-300">{c.pitch.intro}</p>
+          <PitchForm serverResult={actionData?.result} />
+        </Card>
+      </section>
+    </div>
+  );
+}

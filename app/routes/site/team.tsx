@@ -1,0 +1,3 @@
+export default function Team() {
+  return <h1>team</h1>;
+}

@@ -1,0 +1,45 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { getEnv } from "../app/modules/config/env.server";
+import * as schema from "./schema";
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+export const MIGRATIONS_DIR = path.resolve(process.cwd(), "db/migrations");
+
+/** Open a database file with the pragmas we rely on (WAL, foreign keys, a busy timeout). */
+export function openDatabase(file: string): Db {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  return drizzle(sqlite, { schema }) as Db;
+}
+
+/** Apply the committed drizzle-kit migrations (idempotent). */
+export function runMigrations(db: Db) {
+  migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+}
+
+// One connection per process, shared by the server and the route bundle
+// (both may import this file; globalThis keeps them on the same handle).
+const globalForDb = globalThis as unknown as { __appDb?: Db };
+
+export function getDb(): Db {
+  if (!globalForDb.__appDb) {
+    const db = openDatabase(getEnv().DATABASE_PATH);
+    runMigrations(db);
+    globalForDb.__appDb = db;
+  }
+  return globalForDb.__appDb;
+}
+
+export function closeDb() {
+  globalForDb.__appDb?.$client.close();
+  globalForDb.__appDb = undefined;
+}

@@ -1,0 +1,174 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/**
+ * The whole data model of SPEC.md §3 plus what DESIGN.md needs (sessions,
+ * mail outbox, access log). Timestamps are stored as integer milliseconds.
+ */
+
+const id = () =>
+  text("id")
+    .primaryKey()
+    .$defaultFn(() => crypto.randomUUID());
+
+const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
+
+export const pitchSubmissions = sqliteTable(
+  "pitch_submissions",
+  {
+    id: id(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    company: text("company").notNull(),
+    stage: text("stage", { enum: ["Pre-Seed", "Seed", "Series A", "Series B", "Other"] }).notNull(),
+    deckUrl: text("deck_url"),
+    message: text("message").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("pitch_submissions_created_at_idx").on(t.createdAt)],
+);
+
+export const newsletterSubscribers = sqliteTable(
+  "newsletter_subscribers",
+  {
+    id: id(),
+    email: text("email").notNull().unique(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("newsletter_subscribers_created_at_idx").on(t.createdAt)],
+);
+
+export const lpUsers = sqliteTable(
+  "lp_users",
+  {
+    id: id(),
+    email: text("email").notNull().unique(),
+    passwordHash: text("password_hash").notNull(),
+    name: text("name").notNull(),
+    company: text("company"),
+    isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
+    status: text("status", { enum: ["pending", "approved", "rejected"] })
+      .notNull()
+      .default("pending"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("lp_users_status_idx").on(t.status),
+    index("lp_users_created_at_idx").on(t.createdAt),
+  ],
+);
+
+export const documents = sqliteTable(
+  "documents",
+  {
+    id: id(),
+    title: text("title").notNull(),
+    description: text("description"),
+    category: text("category").notNull(),
+    fileName: text("file_name").notNull(),
+    filePath: text("file_path").notNull(),
+    fileSize: integer("file_size").notNull(),
+    mimeType: text("mime_type").notNull(),
+    uploadedBy: text("uploaded_by").references(() => lpUsers.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("documents_category_idx").on(t.category)],
+);
+
+export const fundAccessUsers = sqliteTable(
+  "fund_access_users",
+  {
+    id: id(),
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    company: text("company"),
+    phone: text("phone"),
+    fundId: text("fund_id", { enum: ["fund-i", "fund-ii"] }).notNull(),
+    accreditedConfirmation: integer("accredited_confirmation", { mode: "boolean" })
+      .notNull()
+      .default(false),
+    /** SHA-256 (hex) of the 32-byte access token; the token itself is never stored. */
+    accessTokenHash: text("access_token_hash").notNull().unique(),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("fund_access_users_email_fund_idx").on(t.email, t.fundId),
+    index("fund_access_users_created_at_idx").on(t.createdAt),
+  ],
+);
+
+export const fundDocuments = sqliteTable(
+  "fund_documents",
+  {
+    id: id(),
+    fundId: text("fund_id", { enum: ["fund-i", "fund-ii"] }).notNull(),
+    title: text("title").notNull(),
+    description: text("description"),
+    category: text("category").notNull(),
+    fileName: text("file_name").notNull(),
+    filePath: text("file_path").notNull(),
+    fileSize: integer("file_size").notNull(),
+    mimeType: text("mime_type").notNull(),
+    uploadedBy: text("uploaded_by").references(() => lpUsers.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("fund_documents_fund_category_idx").on(t.fundId, t.category)],
+);
+
+/** Server-side sessions: the cookie carries only the id; deleting a row ends the session. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => lpUsers.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["investor", "admin"] }).notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }).notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/** Every e-mail goes through here first, so a failed send is retried, never lost. */
+export const emailOutbox = sqliteTable(
+  "email_outbox",
+  {
+    id: id(),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    /** pending: to send; sent: delivered over SMTP; logged: no SMTP configured, written to the log. */
+    status: text("status", { enum: ["pending", "sent", "logged"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" }).notNull(),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("email_outbox_status_next_idx").on(t.status, t.nextAttemptAt)],
+);
+
+/** Who viewed or downloaded which document, and when. */
+export const accessLog = sqliteTable(
+  "access_log",
+  {
+    id: id(),
+    action: text("action", { enum: ["view", "download"] }).notNull(),
+    documentKind: text("document_kind", { enum: ["lp", "fund"] }).notNull(),
+    documentId: text("document_id").notNull(),
+    /** An lp_users id, or a fund_access_users id; the kind says which. */
+    actorKind: text("actor_kind", { enum: ["lp_user", "fund_access_user"] }).notNull(),
+    actorId: text("actor_id").notNull(),
+    ip: text("ip"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("access_log_document_idx").on(t.documentKind, t.documentId)],
+);

@@ -1,0 +1,253 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import compression from "compression";
+import type { ServerBuild } from "react-router";
+import { createRequestHandler } from "react-router";
+import type { Env } from "../app/modules/config/env.server";
+import { getDb } from "../db/client";
+import { PageCache, negotiateEncoding, type CachedPage } from "./page-cache";
+import { clientAddress, isCrossOriginRequest, loggablePath, setSecurityHeaders } from "./security";
+
+/** Largest request body for forms and JSON (uploads get their own, larger limits). */
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+export type AppOptions = {
+  env: Env;
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  mode: "production" | "development";
+  /** Serves static files; calls next() when the path is not a file. */
+  serveStatic: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+  /** Per-path body limit; defaults to DEFAULT_BODY_LIMIT. */
+  bodyLimit?: (pathname: string) => number;
+};
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * The HTTP pipeline in front of React Router: security headers, request log,
+ * /healthz, static files, cross-site refusal, body limits, the public page
+ * cache, compression, then the app.
+ */
+export function createAppListener(options: AppOptions): Listener & { pageCache: PageCache } {
+  const { env, mode } = options;
+  const handleRequest = createRequestHandler(options.build, mode);
+  const appOrigin = new URL(env.APP_URL).origin;
+  const pageCache = new PageCache();
+  const cacheEnabled = mode === "production";
+  const compress = compression({ threshold: 1024 });
+  const bodyLimit = options.bodyLimit ?? (() => DEFAULT_BODY_LIMIT);
+
+  const listener: Listener = (req, res) => {
+    const started = process.hrtime.bigint();
+    setSecurityHeaders(res, { hsts: env.SECURE_COOKIES });
+    if (env.LOG_LEVEL !== "silent") {
+      res.on("finish", () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        console.log(
+          JSON.stringify({
+            time: new Date().toISOString(),
+            level: res.statusCode >= 500 ? "error" : "info",
+            method: req.method,
+            path: loggablePath(req.url),
+            status: res.statusCode,
+            ms: Math.round(ms * 10) / 10,
+            ip: clientAddress(req, env.TRUST_PROXY),
+          }),
+        );
+      });
+    }
+
+    const pathname = (req.url ?? "/").split("?")[0] ?? "/";
+    if (pathname === "/healthz") return healthz(res);
+
+    compress(req as never, res as never, () => {
+      options.serveStatic(req, res, () => {
+        handleApp(req, res, pathname).catch((error) => {
+          console.error(error);
+          if (!res.headersSent) sendPlain(res, 500, "Internal Server Error");
+          else res.destroy();
+        });
+      });
+    });
+  };
+
+  async function handleApp(req: IncomingMessage, res: ServerResponse, pathname: string) {
+    if (isCrossOriginRequest(req, appOrigin)) {
+      req.resume();
+      return sendError(res, pathname, 403, "Cross-site requests are not allowed.");
+    }
+
+    const limit = bodyLimit(pathname);
+    const declared = Number(req.headers["content-length"] ?? "0");
+    if (declared > limit) {
+      res.setHeader("Connection", "close");
+      req.resume();
+      return sendError(res, pathname, 413, "The request is too large.");
+    }
+
+    const cacheKey = cacheEnabled ? pageCache.keyFor(req) : null;
+    if (cacheKey) {
+      const hit = pageCache.get(cacheKey);
+      if (hit) return sendCached(req, res, hit, "HIT");
+    }
+
+    const body = { tooLarge: false };
+    const request = toRequest(req, res, limit, body, env.TRUST_PROXY);
+    const response = await handleRequest(request, { clientAddress: clientAddress(req, env.TRUST_PROXY) });
+
+    if (body.tooLarge) {
+      res.setHeader("Connection", "close");
+      return sendError(res, pathname, 413, "The request is too large.");
+    }
+
+    if (cacheKey && response.status === 200 && !response.headers.has("set-cookie") && response.body) {
+      const buffer = Buffer.from(await response.arrayBuffer());
+      const page = pageCache.store(cacheKey, response.status, response.headers, buffer);
+      if (page) return sendCached(req, res, page, "MISS");
+      return sendResponse(req, res, new Response(buffer, response));
+    }
+    return sendResponse(req, res, response);
+  }
+
+  return Object.assign(listener, { pageCache });
+}
+
+function healthz(res: ServerResponse) {
+  try {
+    getDb().$client.prepare("select 1").get();
+    res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "no-store" });
+    res.end(JSON.stringify({ status: "ok" }));
+  } catch {
+    res.writeHead(503, { "Content-Type": "application/json", "Cache-Control": "no-store" });
+    res.end(JSON.stringify({ status: "unavailable" }));
+  }
+}
+
+function sendPlain(res: ServerResponse, status: number, text: string) {
+  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
+  res.end(text);
+}
+
+/** An error before the app ran: JSON for /api, a short page otherwise. */
+function sendError(res: ServerResponse, pathname: string, status: number, message: string) {
+  if (pathname.startsWith("/api/")) {
+    res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+    res.end(JSON.stringify({ error: message }));
+    return;
+  }
+  sendPlain(res, status, message);
+}
+
+function sendCached(req: IncomingMessage, res: ServerResponse, page: CachedPage, state: "HIT" | "MISS") {
+  for (const [name, value] of page.headers) res.setHeader(name, value);
+  res.setHeader("Vary", "Accept-Encoding, Cookie");
+  res.setHeader("ETag", page.etag);
+  res.setHeader("X-Page-Cache", state);
+  if (req.headers["if-none-match"] === page.etag) {
+    res.writeHead(304);
+    res.end();
+    return;
+  }
+  const encoding = negotiateEncoding(req.headers["accept-encoding"] as string | undefined);
+  const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.body;
+  if (encoding) res.setHeader("Content-Encoding", encoding);
+  res.setHeader("Content-Length", body.byteLength);
+  res.writeHead(page.status);
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+/** Build a Fetch Request from Node's, counting body bytes against the limit as they stream. */
+function toRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+  state: { tooLarge: boolean },
+  trustProxy: boolean,
+): Request {
+  const controller = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  }
+  const forwardedProto = trustProxy ? headers.get("x-forwarded-proto") : null;
+  const protocol = forwardedProto === "https" ? "https" : "http";
+  const url = new URL(req.url ?? "/", `${protocol}://${headers.get("host") ?? "localhost"}`);
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    let received = 0;
+    init.body = new ReadableStream<Uint8Array>({
+      start(stream) {
+        req.on("data", (chunk: Buffer) => {
+          received += chunk.byteLength;
+          if (received > limit) {
+            state.tooLarge = true;
+            req.pause();
+            stream.error(new Error("Request body too large"));
+            return;
+          }
+          stream.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((stream.desiredSize ?? 1) <= 0) req.pause();
+        });
+        req.on("end", () => {
+          try {
+            stream.close();
+          } catch {
+            /* already errored */
+          }
+        });
+        req.on("error", (error) => {
+          try {
+            stream.error(error);
+          } catch {
+            /* already closed */
+          }
+        });
+        req.on("aborted", () => {
+          try {
+            stream.error(new Error("Client aborted the request"));
+          } catch {
+            /* already closed */
+          }
+        });
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        req.resume();
+      },
+    });
+    init.duplex = "half";
+  }
+  return new Request(url, init);
+}
+
+async function sendResponse(req: IncomingMessage, res: ServerResponse, response: Response) {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers["set-cookie"] = cookies;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.writeHead(response.status);
+  if (!response.body || req.method === "HEAD") {
+    res.end();
+    return;
+  }
+  const stream = Readable.fromWeb(response.body as import("node:stream/web").ReadableStream);
+  await new Promise<void>((resolve) => {
+    stream.on("error", () => {
+      res.destroy();
+      resolve();
+    });
+    res.on("close", () => {
+      stream.destroy();
+      resolve();
+    });
+    stream.pipe(res);
+  });
+}

@@ -1,0 +1,85 @@
+import http from "node:http";
+import path from "node:path";
+import type { ServerBuild } from "react-router";
+import sirv from "sirv";
+import { EnvError, getEnv } from "../app/modules/config/env.server";
+import { flushMailer, startMailWorker } from "../app/modules/mail/mail.server";
+import { closeDb, getDb } from "../db/client";
+import { createAppListener, type AppOptions } from "./app";
+
+/**
+ * Start the site: parse the environment (stop with a clear message when it is
+ * bad), apply migrations, start the mail worker, serve, and drain on SIGTERM.
+ */
+async function main() {
+  let env;
+  try {
+    env = getEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(`\n${error.message}\n\nSee .env.example for every variable and its meaning.\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  getDb(); // opens the database and applies migrations
+  const stopMail = startMailWorker();
+  const mode = env.NODE_ENV === "production" ? "production" : "development";
+
+  let build: AppOptions["build"];
+  let serveStatic: AppOptions["serveStatic"];
+  if (mode === "production") {
+    const buildPath = path.resolve("build/server/index.js");
+    build = (await import(buildPath)) as ServerBuild;
+    const assets = sirv(path.resolve("build/client/assets"), { immutable: true, maxAge: 31536000, etag: true, gzip: true, brotli: true });
+    const publicFiles = sirv(path.resolve("build/client"), { maxAge: 3600, etag: true, dotfiles: false });
+    serveStatic = (req, res, next) => {
+      if (req.url?.startsWith("/assets/")) {
+        req.url = req.url.slice("/assets".length);
+        return assets(req, res, () => {
+          req.url = `/assets${req.url}`;
+          next();
+        });
+      }
+      return publicFiles(req, res, next);
+    };
+  } else {
+    const vite = await import("vite").then((v) => v.createServer({ server: { middlewareMode: true } }));
+    build = () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+    serveStatic = (req, res, next) => vite.middlewares(req, res, next);
+  }
+
+  const listener = createAppListener({ env, build, mode, serveStatic });
+  const server = http.createServer(listener);
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 10 * 60_000; // large uploads on slow links
+  server.keepAliveTimeout = 5_000;
+
+  server.listen(env.PORT, env.HOST, () => {
+    console.log(JSON.stringify({ level: "info", msg: `listening on http://${env.HOST}:${env.PORT}`, mode }));
+  });
+
+  let shuttingDown = false;
+  const shutdown = (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    console.log(JSON.stringify({ level: "info", msg: `${signal}: draining in-flight requests` }));
+    stopMail();
+    const force = setTimeout(() => server.closeAllConnections(), 10_000);
+    force.unref();
+    server.close(async () => {
+      await flushMailer().catch(() => {});
+      closeDb();
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

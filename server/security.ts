@@ -1,0 +1,66 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { STRICT_CSP } from "../app/modules/http/csp";
+
+/**
+ * Headers every response carries, static files and errors included. HTML
+ * pages replace the strict CSP with their own (see app/entry.server.tsx).
+ */
+export function setSecurityHeaders(res: ServerResponse, { hsts }: { hsts: boolean }) {
+  res.setHeader("Content-Security-Policy", STRICT_CSP);
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("X-Frame-Options", "DENY");
+  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+  res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+  res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
+  res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()");
+  if (hsts) res.setHeader("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Refuse state-changing requests from other sites (the rule of Go's
+ * CrossOriginProtection): Sec-Fetch-Site must be same-origin or none; without
+ * it, an Origin header must match the request's host (or APP_URL). Requests
+ * with neither header (curl, server-to-server) are allowed.
+ */
+export function isCrossOriginRequest(req: IncomingMessage, appOrigin: string): boolean {
+  if (SAFE_METHODS.has(req.method ?? "GET")) return false;
+  const site = header(req, "sec-fetch-site");
+  if (site) return site !== "same-origin" && site !== "none";
+  const origin = header(req, "origin");
+  if (!origin) return false;
+  if (origin === appOrigin) return false;
+  try {
+    return new URL(origin).host !== header(req, "host");
+  } catch {
+    return true;
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The client's address: the socket's, or the last X-Forwarded-For hop when a trusted proxy sets it. */
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = header(req, "x-forwarded-for");
+    const last = forwarded?.split(",").map((s) => s.trim()).filter(Boolean).pop();
+    if (last) return last;
+  }
+  return req.socket.remoteAddress ?? "unknown";
+}
+
+/** A request path fit for logs: secrets in the query (token, password) are masked. */
+export function loggablePath(url: string | undefined): string {
+  const raw = url ?? "/";
+  const q = raw.indexOf("?");
+  if (q === -1) return raw;
+  const params = new URLSearchParams(raw.slice(q + 1));
+  for (const key of [...params.keys()]) {
+    if (/token|password|secret/i.test(key)) params.set(key, "***");
+  }
+  return `${raw.slice(0, q)}?${params.toString()}`;
+}
