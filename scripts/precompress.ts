@@ -3,7 +3,7 @@ import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 /** Write .br and .gz next to each built JS/CSS/SVG asset, so they are served without compressing per request. */
-const dir = path.resolve("build/client");
+const dir = path.resolve(process.env.BUILD_DIR ?? "build", "client");
 let count = 0;
 function walk(current: string) {
   for (const entry of fs.readdirSync(current, { withFileTypes: true })) {

@@ -1,5 +1,7 @@
+import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
 import sirv from "sirv";
 import { EnvError, getEnv } from "../app/modules/config/env.server";
@@ -12,6 +14,8 @@ import { createAppListener, type AppOptions } from "./app";
  * bad), apply migrations, start the mail worker, serve, and drain on SIGTERM.
  */
 async function main() {
+  // A .env file in the working directory fills in variables not already set.
+  if (fs.existsSync(".env")) process.loadEnvFile(".env");
   let env;
   try {
     env = getEnv();
@@ -30,10 +34,11 @@ async function main() {
   let build: AppOptions["build"];
   let serveStatic: AppOptions["serveStatic"];
   if (mode === "production") {
-    const buildPath = path.resolve("build/server/index.js");
-    build = (await import(buildPath)) as ServerBuild;
-    const assets = sirv(path.resolve("build/client/assets"), { immutable: true, maxAge: 31536000, etag: true, gzip: true, brotli: true });
-    const publicFiles = sirv(path.resolve("build/client"), { maxAge: 3600, etag: true, dotfiles: false });
+    const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
+    const buildPath = path.join(buildDir, "server/index.js");
+    build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+    const assets = sirv(path.join(buildDir, "client/assets"), { immutable: true, maxAge: 31536000, etag: true, gzip: true, brotli: true });
+    const publicFiles = sirv(path.join(buildDir, "client"), { maxAge: 3600, etag: true, dotfiles: false });
     serveStatic = (req, res, next) => {
       if (req.url?.startsWith("/assets/")) {
         req.url = req.url.slice("/assets".length);

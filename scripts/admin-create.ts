@@ -1,0 +1,24 @@
+import fs from "node:fs";
+import { parseArgs } from "node:util";
+import { AdminCreateInput } from "../app/modules/lp-users/schema";
+import { createOrPromoteAdmin } from "../app/modules/lp-users/admin-create.server";
+import { closeDb } from "../db/client";
+
+/** npm run admin:create -- --email E --name N --password P */
+if (fs.existsSync(".env")) process.loadEnvFile(".env");
+const { values } = parseArgs({
+  options: { email: { type: "string" }, name: { type: "string" }, password: { type: "string" } },
+});
+const parsed = AdminCreateInput.safeParse(values);
+if (!parsed.success) {
+  for (const issue of parsed.error.issues) console.error(`--${issue.path.join(".")}: ${issue.message}`);
+  console.error("\nUsage: npm run admin:create -- --email you@example.com --name 'Your Name' --password '...'");
+  process.exit(2);
+}
+const result = await createOrPromoteAdmin(parsed.data);
+console.log(
+  result.created
+    ? `Created admin ${parsed.data.email} (id ${result.id}).`
+    : `Promoted existing user ${parsed.data.email} to admin (password unchanged).`,
+);
+closeDb();
