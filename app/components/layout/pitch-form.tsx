@@ -26,10 +26,11 @@ export function PitchForm({ serverResult }: { serverResult?: SubmissionResult<st
   const hydrated = useHydrated();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const flashSuccess = root?.formFlash?.formId === PITCH_FORM_ID && root.formFlash.status === "success";
-  const [dismissedOutcome, setDismissedOutcome] = useState<Outcome | null>(null);
-  const outcome = fetcher.data && fetcher.data !== dismissedOutcome ? fetcher.data : undefined;
-  const [showForm, setShowForm] = useState(false);
-  const submitted = !showForm && (outcome?.status === "success" || (!fetcher.data && flashSuccess));
+  // What the founder has moved past with 'Submit Another Pitch': a fetcher answer, or the flash.
+  const [dismissed, setDismissed] = useState<Outcome | "flash" | null>(null);
+  const successData = fetcher.data?.status === "success" ? fetcher.data : null;
+  const submitted = successData ? successData !== dismissed : !fetcher.data && flashSuccess && dismissed !== "flash";
+  const outcome = fetcher.data && fetcher.data !== dismissed ? fetcher.data : undefined;
 
   const [form, fields] = useForm({
     id: PITCH_FORM_ID,
@@ -55,8 +56,7 @@ export function PitchForm({ serverResult }: { serverResult?: SubmissionResult<st
             variant="secondary"
             className="mt-2"
             onClick={() => {
-              setDismissedOutcome(fetcher.data ?? null);
-              setShowForm(true);
+              setDismissed(successData ?? "flash");
               form.reset();
             }}
           >

@@ -7,6 +7,16 @@ import { z } from "zod";
  */
 const DEV_SESSION_SECRET = "dev-only-session-secret-change-me-0123456789";
 
+/** What is wrong with a SESSION_SECRET value, if anything. */
+function sessionSecretProblem(secret: string | undefined, nodeEnv: string | undefined): string | null {
+  if (!secret) {
+    return nodeEnv === "production"
+      ? "SESSION_SECRET is required in production (at least 32 characters; try `openssl rand -hex 32`)"
+      : null;
+  }
+  return secret.length < 32 ? "SESSION_SECRET must be at least 32 characters long" : null;
+}
+
 const booleanish = z
   .enum(["0", "1", "true", "false", ""])
   .optional()
@@ -36,25 +46,12 @@ export const envSchema = z
     LOG_LEVEL: z.enum(["info", "silent"]).default("info"),
   })
   .transform((env, ctx) => {
-    let secret = env.SESSION_SECRET;
-    if (!secret) {
-      if (env.NODE_ENV === "production") {
-        ctx.addIssue({
-          code: "custom",
-          path: ["SESSION_SECRET"],
-          message: "SESSION_SECRET is required in production (at least 32 characters; try `openssl rand -hex 32`)",
-        });
-        return z.NEVER;
-      }
-      secret = DEV_SESSION_SECRET;
-    } else if (secret.length < 32) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["SESSION_SECRET"],
-        message: "SESSION_SECRET must be at least 32 characters long",
-      });
+    const problem = sessionSecretProblem(env.SESSION_SECRET, env.NODE_ENV);
+    if (problem) {
+      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: problem });
       return z.NEVER;
     }
+    const secret = env.SESSION_SECRET ?? DEV_SESSION_SECRET;
     return {
       ...env,
       SESSION_SECRET: secret,
@@ -80,9 +77,13 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
   const result = envSchema.safeParse(cleaned);
   if (!result.success) {
-    throw new EnvError(
-      result.error.issues.map((issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`),
-    );
+    const problems = result.error.issues.map((issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`);
+    // zod skips the final transform once a field failed: check the secret too, so every problem is listed at once.
+    const secretProblem = sessionSecretProblem(cleaned.SESSION_SECRET, cleaned.NODE_ENV);
+    if (secretProblem && !problems.some((p) => p.startsWith("SESSION_SECRET"))) {
+      problems.push(`SESSION_SECRET: ${secretProblem}`);
+    }
+    throw new EnvError(problems);
   }
   return result.data;
 }

@@ -20,7 +20,7 @@ export const PitchInput = z.object({
         .trim()
         .max(2000, "Invalid URL")
         .pipe(z.url({ protocol: /^https?$/, error: "Invalid URL" })),
-    ])
+    ], { error: "Invalid URL" })
     .optional()
     .transform((v) => (v ? v : undefined)),
   message: required("Message is required", 5000),

@@ -71,7 +71,9 @@ export function safeRedirectPath(value: unknown, fallback = "/"): string {
   try {
     const url = new URL(value, "http://local.invalid");
     if (url.origin !== "http://local.invalid") return fallback;
-    return url.pathname + url.search + url.hash;
+    // Normalising can turn "/.//evil.example" into "//evil.example": check again.
+    const local = url.pathname + url.search + url.hash;
+    return local.startsWith("//") ? fallback : local;
   } catch {
     return fallback;
   }

@@ -26,7 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (isEnhanced(formData)) {
     return data(outcome, { status: outcome.httpStatus });
   }
-  const formId = String(formData.get("formId") ?? "newsletter-page").slice(0, 40);
+  const formId = String(formData.get("formId") ?? "").replace(/[^\w-]/g, "").slice(0, 40) || "newsletter-page";
   const redirectTo = safeRedirectPath(formData.get("redirectTo"), "/newsletter");
   return redirectWithFlash(`${redirectTo}#${formId}`, {
     toast: outcome.toast ?? undefined,

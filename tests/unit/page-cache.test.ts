@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { PageCache } from "../../server/page-cache";
+import { incoming } from "../helpers/incoming";
+
+const cache = new PageCache();
+const keyFor = (url: string, { method = "GET", cookie }: { method?: string; cookie?: string } = {}) =>
+  cache.keyFor(incoming({ method, url, headers: cookie === undefined ? {} : { cookie } }));
+
+describe("PageCache.keyFor", () => {
+  it.each(["/", "/portfolio", "/process", "/team", "/newsletter", "/privacy-policy", "/robots.txt"])(
+    "caches the public page %s",
+    (url) => {
+      expect(keyFor(url)).not.toBeNull();
+    },
+  );
+
+  it("uses the same key for GET and HEAD", () => {
+    expect(keyFor("/team", { method: "HEAD" })).toBe(keyFor("/team"));
+  });
+
+  it.each(["POST", "PUT", "DELETE", "OPTIONS"])("never caches %s", (method) => {
+    expect(keyFor("/", { method })).toBeNull();
+  });
+
+  it.each(["/lp/dashboard", "/admin/dashboard", "/fund-ii/documents", "/api/newsletter", "/portfolio/", "/nope"])(
+    "does not cache the unlisted path %s",
+    (url) => {
+      expect(keyFor(url)).toBeNull();
+    },
+  );
+
+  it("keys /portfolio by its sector filter", () => {
+    const space = keyFor("/portfolio?sector=Space");
+    const ai = keyFor("/portfolio?sector=AI");
+    expect(space).not.toBeNull();
+    expect(ai).not.toBeNull();
+    expect(space).not.toBe(ai);
+    expect(space).not.toBe(keyFor("/portfolio"));
+  });
+
+  it.each(["/portfolio?utm_source=x", "/portfolio?sector=AI&page=2", "/?sector=AI", "/process?x=1", "/fund-ii?token=abc"])(
+    "bypasses the cache for other query parameters (%s)",
+    (url) => {
+      expect(keyFor(url)).toBeNull();
+    },
+  );
+
+  it("keys by theme cookie: light, dark, or system for anything else", () => {
+    const light = keyFor("/", { cookie: "theme=light" });
+    const dark = keyFor("/", { cookie: "theme=dark" });
+    const none = keyFor("/");
+    expect(new Set([light, dark, none]).size).toBe(3);
+    expect(keyFor("/", { cookie: "theme=purple" })).toBe(none);
+  });
+
+  it.each(["lr_flash=abc", "theme=dark; lr_session=xyz", "__Host-lr_flash=1", "other"])(
+    "bypasses the cache for any cookie other than theme (%s)",
+    (cookie) => {
+      expect(keyFor("/", { cookie })).toBeNull();
+    },
+  );
+});

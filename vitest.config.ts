@@ -1,0 +1,17 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+// Deliberately not based on vite.config.ts: the reactRouter() plugin does not run under Vitest.
+export default defineConfig({
+  resolve: {
+    alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
+  },
+  test: {
+    include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
+    environment: "node",
+    setupFiles: ["tests/setup.ts"],
+    // Each test file runs in its own isolated module graph with its own SQLite file (see tests/setup.ts).
+    isolate: true,
+    testTimeout: 10_000,
+  },
+});
