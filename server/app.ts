@@ -6,7 +6,7 @@ import { createRequestHandler } from "react-router";
 import type { Env } from "../app/modules/config/env.server";
 import { getDb } from "../db/client";
 import { PageCache, negotiateEncoding, type CachedPage } from "./page-cache";
-import { clientAddress, isCrossOriginRequest, loggablePath, setSecurityHeaders } from "./security";
+import { clientAddress, isCrossOriginRequest, loggablePath, securityHeaders, setSecurityHeaders } from "./security";
 
 /** Largest request body for forms and JSON (uploads get their own, larger limits). */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -36,10 +36,10 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
   const cacheEnabled = mode === "production";
   const compress = compression({ threshold: 1024 });
   const bodyLimit = options.bodyLimit ?? (() => DEFAULT_BODY_LIMIT);
+  const baseHeaders = securityHeaders({ hsts: env.SECURE_COOKIES });
 
   const listener: Listener = (req, res) => {
     const started = process.hrtime.bigint();
-    setSecurityHeaders(res, { hsts: env.SECURE_COOKIES });
     if (env.LOG_LEVEL !== "silent") {
       res.on("finish", () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -57,12 +57,20 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
       });
     }
 
+    // Fast path: a public page already rendered for an anonymous visitor.
+    const cacheKey = cacheEnabled ? pageCache.keyFor(req) : null;
+    if (cacheKey) {
+      const hit = pageCache.get(cacheKey);
+      if (hit) return sendCached(req, res, hit);
+    }
+
+    setSecurityHeaders(res, baseHeaders);
     const pathname = (req.url ?? "/").split("?")[0] ?? "/";
     if (pathname === "/healthz") return healthz(res);
 
     compress(req as never, res as never, () => {
       options.serveStatic(req, res, () => {
-        handleApp(req, res, pathname).catch((error) => {
+        handleApp(req, res, pathname, cacheKey).catch((error) => {
           console.error(error);
           if (!res.headersSent) sendPlain(res, 500, "Internal Server Error");
           else res.destroy();
@@ -71,7 +79,7 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
     });
   };
 
-  async function handleApp(req: IncomingMessage, res: ServerResponse, pathname: string) {
+  async function handleApp(req: IncomingMessage, res: ServerResponse, pathname: string, cacheKey: string | null) {
     if (isCrossOriginRequest(req, appOrigin)) {
       req.resume();
       return sendError(res, pathname, 403, "Cross-site requests are not allowed.");
@@ -85,12 +93,6 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
       return sendError(res, pathname, 413, "The request is too large.");
     }
 
-    const cacheKey = cacheEnabled ? pageCache.keyFor(req) : null;
-    if (cacheKey) {
-      const hit = pageCache.get(cacheKey);
-      if (hit) return sendCached(req, res, hit, "HIT");
-    }
-
     const body = { tooLarge: false };
     const request = toRequest(req, res, limit, body, env.TRUST_PROXY);
     const response = await handleRequest(request, { clientAddress: clientAddress(req, env.TRUST_PROXY) });
@@ -102,8 +104,8 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
 
     if (cacheKey && response.status === 200 && !response.headers.has("set-cookie") && response.body) {
       const buffer = Buffer.from(await response.arrayBuffer());
-      const page = pageCache.store(cacheKey, response.status, response.headers, buffer);
-      if (page) return sendCached(req, res, page, "MISS");
+      const page = pageCache.store(cacheKey, response.status, response.headers, buffer, baseHeaders);
+      if (page) return sendCached(req, res, page, true);
       return sendResponse(req, res, new Response(buffer, response));
     }
     return sendResponse(req, res, response);
@@ -138,22 +140,17 @@ function sendError(res: ServerResponse, pathname: string, status: number, messag
   sendPlain(res, status, message);
 }
 
-function sendCached(req: IncomingMessage, res: ServerResponse, page: CachedPage, state: "HIT" | "MISS") {
-  for (const [name, value] of page.headers) res.setHeader(name, value);
-  res.setHeader("Vary", "Accept-Encoding, Cookie");
-  res.setHeader("ETag", page.etag);
-  res.setHeader("X-Page-Cache", state);
+function sendCached(req: IncomingMessage, res: ServerResponse, page: CachedPage, firstRender = false) {
   if (req.headers["if-none-match"] === page.etag) {
-    res.writeHead(304);
+    const { etag, vary } = page.variants.identity.headers;
+    res.writeHead(304, { etag: String(etag), vary: String(vary) });
     res.end();
     return;
   }
-  const encoding = negotiateEncoding(req.headers["accept-encoding"] as string | undefined);
-  const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.body;
-  if (encoding) res.setHeader("Content-Encoding", encoding);
-  res.setHeader("Content-Length", body.byteLength);
-  res.writeHead(page.status);
-  res.end(req.method === "HEAD" ? undefined : body);
+  const encoding = negotiateEncoding(req.headers["accept-encoding"]);
+  const variant = page.variants[encoding ?? "identity"];
+  res.writeHead(200, firstRender ? { ...variant.headers, "x-page-cache": "MISS" } : variant.headers);
+  res.end(req.method === "HEAD" ? undefined : variant.body);
 }
 
 /** Build a Fetch Request from Node's, counting body bytes against the limit as they stream. */

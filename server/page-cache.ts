@@ -28,13 +28,12 @@ export const CACHEABLE_PATHS = new Set([
 /** Query parameters that change a cacheable page (anything else bypasses the cache). */
 const ALLOWED_QUERY: Record<string, string[]> = { "/portfolio": ["sector"] };
 
+type Encoding = "br" | "gzip" | "identity";
+
 export type CachedPage = {
-  status: number;
-  headers: [string, string][];
-  body: Buffer;
-  br: Buffer;
-  gzip: Buffer;
   etag: string;
+  /** The body and the complete response headers for each encoding, built once. */
+  variants: Record<Encoding, { body: Buffer; headers: Record<string, string | number> }>;
 };
 
 const MAX_ENTRIES = 500;
@@ -45,42 +44,73 @@ export class PageCache {
   /** The cache key for a request, or null when the request must be rendered afresh. */
   keyFor(req: IncomingMessage): string | null {
     if (req.method !== "GET" && req.method !== "HEAD") return null;
-    const url = new URL(req.url ?? "/", "http://cache.invalid");
-    if (!CACHEABLE_PATHS.has(url.pathname)) return null;
-    const allowed = ALLOWED_QUERY[url.pathname] ?? [];
-    const params = [...url.searchParams.entries()];
-    if (params.some(([k]) => !allowed.includes(k))) return null;
-    const cookies = parseCookieNames(req.headers.cookie);
-    if ([...cookies.keys()].some((name) => name !== "theme")) return null;
-    const rawTheme = cookies.get("theme");
-    const theme = rawTheme === "light" || rawTheme === "dark" ? rawTheme : "system";
-    params.sort(([a], [b]) => a.localeCompare(b));
-    return `${url.pathname}?${new URLSearchParams(params).toString()}|${theme}`;
+    const raw = req.url ?? "/";
+    const q = raw.indexOf("?");
+    const pathname = q === -1 ? raw : raw.slice(0, q);
+    if (!CACHEABLE_PATHS.has(pathname)) return null;
+    let query = "";
+    if (q !== -1 && q < raw.length - 1) {
+      const allowed = ALLOWED_QUERY[pathname] ?? [];
+      const params = [...new URLSearchParams(raw.slice(q + 1)).entries()];
+      if (params.some(([k]) => !allowed.includes(k))) return null;
+      params.sort(([a], [b]) => a.localeCompare(b));
+      query = new URLSearchParams(params).toString();
+    }
+    let theme = "system";
+    const cookie = req.headers.cookie;
+    if (cookie) {
+      const cookies = parseCookieNames(cookie);
+      for (const name of cookies.keys()) if (name !== "theme") return null;
+      const value = cookies.get("theme");
+      if (value === "light" || value === "dark") theme = value;
+    }
+    return `${pathname}?${query}|${theme}`;
   }
 
   get(key: string): CachedPage | undefined {
     return this.entries.get(key);
   }
 
-  /** Keep a rendered page if it is a plain 200 that sets no cookie. */
-  store(key: string, status: number, headers: Headers, body: Buffer): CachedPage | undefined {
+  /**
+   * Keep a rendered page if it is a plain 200 that sets no cookie. `baseHeaders`
+   * (the security headers) are merged in, so a hit is one writeHead.
+   */
+  store(
+    key: string,
+    status: number,
+    headers: Headers,
+    body: Buffer,
+    baseHeaders: Record<string, string>,
+  ): CachedPage | undefined {
     if (status !== 200 || headers.has("set-cookie")) return undefined;
     if (this.entries.size >= MAX_ENTRIES) {
       // Drop the oldest entry: junk query values cannot crowd out real pages for long.
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    const kept: [string, string][] = [];
+    const etag = `"${createHash("sha1").update(body).digest("base64url")}"`;
+    const common: Record<string, string> = { ...baseHeaders };
     headers.forEach((value, name) => {
-      if (name !== "content-length" && name !== "content-encoding") kept.push([name, value]);
+      if (name !== "content-length" && name !== "content-encoding") common[name] = value;
+    });
+    common["vary"] = "Accept-Encoding, Cookie";
+    common["etag"] = etag;
+    common["x-page-cache"] = "HIT";
+    const variant = (encoded: Buffer, encoding: Encoding) => ({
+      body: encoded,
+      headers: {
+        ...common,
+        ...(encoding === "identity" ? {} : { "content-encoding": encoding }),
+        "content-length": encoded.byteLength,
+      },
     });
     const page: CachedPage = {
-      status,
-      headers: kept,
-      body,
-      br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-      gzip: gzipSync(body, { level: 9 }),
-      etag: `"${createHash("sha1").update(body).digest("base64url")}"`,
+      etag,
+      variants: {
+        identity: variant(body, "identity"),
+        br: variant(brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }), "br"),
+        gzip: variant(gzipSync(body, { level: 9 }), "gzip"),
+      },
     };
     this.entries.set(key, page);
     return page;

@@ -5,15 +5,22 @@ import { STRICT_CSP } from "../app/modules/http/csp";
  * Headers every response carries, static files and errors included. HTML
  * pages replace the strict CSP with their own (see app/entry.server.tsx).
  */
-export function setSecurityHeaders(res: ServerResponse, { hsts }: { hsts: boolean }) {
-  res.setHeader("Content-Security-Policy", STRICT_CSP);
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  res.setHeader("X-Frame-Options", "DENY");
-  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-  res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
-  res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
-  res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()");
-  if (hsts) res.setHeader("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+export function securityHeaders({ hsts }: { hsts: boolean }): Record<string, string> {
+  const headers: Record<string, string> = {
+    "content-security-policy": STRICT_CSP,
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "strict-origin-when-cross-origin",
+    "cross-origin-opener-policy": "same-origin",
+    "cross-origin-resource-policy": "same-origin",
+    "permissions-policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
+  };
+  if (hsts) headers["strict-transport-security"] = "max-age=63072000; includeSubDomains";
+  return headers;
+}
+
+export function setSecurityHeaders(res: ServerResponse, headers: Record<string, string>) {
+  for (const name in headers) res.setHeader(name, headers[name]!);
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

@@ -41,7 +41,6 @@ export const processContent = {
   pitch: {
     title: "Submit Your Pitch",
     intro: "Tell us about your company. Fields marked * are required.",
-    stages: ["Pre-Seed", "Seed", "Series A", "Series B", "Other"] as const,
     submit: "Submit Pitch",
     submitting: "Submitting...",
     successTitle: "Thank You for Submitting!",

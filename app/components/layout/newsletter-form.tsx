@@ -1,29 +1,25 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import type { SubmissionResult } from "@conform-to/react";
 import { CheckCircle2 } from "lucide-react";
 import { useEffect } from "react";
 import { useFetcher, useLocation, useRouteLoaderData } from "react-router";
 import { newsletterCopy } from "~/content/newsletter";
-import { NewsletterInput } from "~/modules/newsletter/schema";
+import { INVALID_EMAIL } from "~/modules/newsletter/constants";
 import { ENHANCED_FIELD } from "~/modules/toast/enhanced";
-import type { FormFlash } from "~/modules/toast/toast";
+import type { ToastInput } from "~/modules/toast/toast";
 import type { loader as rootLoader } from "~/root";
 import { Button, FieldError, inputClass } from "../ui/form";
 import { toast } from "../ui/toast-store";
+import { useFieldErrors } from "../ui/use-field-errors";
 import { useHydrated } from "../ui/use-hydrated";
 
-type Outcome = { status: "success" | "error"; toast: Parameters<typeof toast>[0] | null; result: SubmissionResult<string[]> };
+type Outcome = { status: "success" | "error"; toast: ToastInput | null; result: SubmissionResult<string[]> };
 
-/** The outcome of a no-JavaScript post, carried back by the flash cookie. */
-function flashResult(flash: FormFlash | null | undefined, formId: string): SubmissionResult<string[]> | undefined {
-  if (!flash || flash.formId !== formId || flash.status !== "error") return undefined;
-  return { status: "error", initialValue: flash.values ?? {}, error: flash.fieldErrors ?? {} };
-}
+const messages = { email: { valueMissing: INVALID_EMAIL, typeMismatch: INVALID_EMAIL, tooLong: INVALID_EMAIL } };
 
 /**
  * The newsletter form (footer, home hero, /newsletter). Posts to /newsletter:
- * with JavaScript through a fetcher (toasts, 'Subscribing...'), without it as
- * a plain form that comes back to this page.
+ * with JavaScript through a fetcher ('Subscribing...', toasts, errors in
+ * place); without it as a plain form that comes back to this page.
  */
 export function NewsletterForm({ formId, compact = false }: { formId: string; compact?: boolean }) {
   const fetcher = useFetcher<Outcome>({ key: formId });
@@ -33,14 +29,9 @@ export function NewsletterForm({ formId, compact = false }: { formId: string; co
   const flash = root?.formFlash?.formId === formId ? root.formFlash : null;
   const outcome = fetcher.data;
   const subscribed = outcome ? outcome.status === "success" : flash?.status === "success";
-
-  const [form, fields] = useForm({
-    id: formId,
-    lastResult: outcome?.result ?? flashResult(flash, formId),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: NewsletterInput }),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-  });
+  const serverErrors = outcome ? outcome.result.error ?? undefined : flash?.fieldErrors;
+  const formErrors = outcome?.result.error?.[""];
+  const { onSubmit, onInput, errorsFor } = useFieldErrors(messages, serverErrors ?? undefined);
 
   useEffect(() => {
     if (outcome?.toast) toast(outcome.toast);
@@ -48,11 +39,7 @@ export function NewsletterForm({ formId, compact = false }: { formId: string; co
 
   if (subscribed) {
     return (
-      <p
-        id={formId}
-        className="flex items-center gap-2 font-medium text-brand-800 dark:text-brand-200"
-        role="status"
-      >
+      <p id={formId} className="flex items-center gap-2 font-medium text-brand-800 dark:text-brand-200" role="status">
         <CheckCircle2 aria-hidden="true" className="size-5" />
         {newsletterCopy.subscribed}
       </p>
@@ -60,21 +47,28 @@ export function NewsletterForm({ formId, compact = false }: { formId: string; co
   }
 
   const submitting = fetcher.state !== "idle";
-  const errorId = `${fields.email.id}-error`;
+  const inputId = `${formId}-email`;
+  const errorId = `${inputId}-error`;
+  const emailErrors = errorsFor("email");
+  const defaultEmail = flash?.values?.email ?? "";
   return (
-    <fetcher.Form method="post" action="/newsletter" {...getFormProps(form)} noValidate={hydrated}>
+    <fetcher.Form id={formId} method="post" action="/newsletter" noValidate={hydrated} onSubmit={onSubmit} onInput={onInput}>
       <input type="hidden" name="formId" value={formId} />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
       {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
-      <label htmlFor={fields.email.id} className={compact ? "sr-only" : "mb-1 block text-sm font-medium"}>
+      <label htmlFor={inputId} className={compact ? "sr-only" : "mb-1 block text-sm font-medium"}>
         {newsletterCopy.label}
       </label>
       <div className="flex flex-col gap-2 sm:flex-row">
         <input
-          {...getInputProps(fields.email, { type: "email" })}
-          key={fields.email.key}
-          aria-describedby={fields.email.errors ? errorId : undefined}
+          id={inputId}
+          name="email"
+          type="email"
           required
+          maxLength={254}
+          defaultValue={defaultEmail}
+          aria-invalid={emailErrors ? true : undefined}
+          aria-describedby={emailErrors ? errorId : undefined}
           autoComplete="email"
           placeholder={newsletterCopy.placeholder}
           className={inputClass}
@@ -83,10 +77,10 @@ export function NewsletterForm({ formId, compact = false }: { formId: string; co
           {submitting ? newsletterCopy.submitting : newsletterCopy.submit}
         </Button>
       </div>
-      <FieldError id={errorId} errors={fields.email.errors} />
-      {form.errors?.length ? (
+      <FieldError id={errorId} errors={emailErrors} />
+      {formErrors?.length ? (
         <p className="mt-1 text-sm font-medium text-red-700 dark:text-red-400" role="alert">
-          {form.errors[0]}
+          {formErrors[0]}
         </p>
       ) : null}
     </fetcher.Form>

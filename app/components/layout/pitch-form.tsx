@@ -1,24 +1,34 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import type { SubmissionResult } from "@conform-to/react";
 import { CheckCircle2 } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { Link, useFetcher, useRouteLoaderData } from "react-router";
 import { processContent } from "~/content/process";
-import { PitchInput } from "~/modules/pitches/schema";
+import { PITCH_LIMITS, PITCH_MESSAGES, PITCH_STAGES } from "~/modules/pitches/constants";
 import { ENHANCED_FIELD } from "~/modules/toast/enhanced";
+import type { ToastInput } from "~/modules/toast/toast";
 import type { loader as rootLoader } from "~/root";
 import { Button, FieldError, inputClass, Label } from "../ui/form";
 import { toast } from "../ui/toast-store";
+import { useFieldErrors } from "../ui/use-field-errors";
 import { useHydrated } from "../ui/use-hydrated";
 
-type Outcome = { status: "success" | "error"; toast: Parameters<typeof toast>[0] | null; result: SubmissionResult<string[]> };
+type Outcome = { status: "success" | "error"; toast: ToastInput | null; result: SubmissionResult<string[]> };
 
 export const PITCH_FORM_ID = "pitch";
+
+const messages = {
+  name: { valueMissing: PITCH_MESSAGES.name },
+  email: { valueMissing: PITCH_MESSAGES.email, typeMismatch: PITCH_MESSAGES.email },
+  company: { valueMissing: PITCH_MESSAGES.company },
+  stage: { valueMissing: PITCH_MESSAGES.stage },
+  deckUrl: { typeMismatch: PITCH_MESSAGES.deckUrl, tooLong: PITCH_MESSAGES.deckUrl },
+  message: { valueMissing: PITCH_MESSAGES.message },
+};
 
 /**
  * 'Submit Your Pitch' (SPEC.md §4): idle → 'Submitting...' → 'Thank You for
  * Submitting!' → 'Submit Another Pitch'. Without JavaScript it posts to
- * /process and the result comes back on the page.
+ * /process; errors come back in place, success through a redirect.
  */
 export function PitchForm({ serverResult }: { serverResult?: SubmissionResult<string[]> | undefined }) {
   const copy = processContent.pitch;
@@ -28,17 +38,11 @@ export function PitchForm({ serverResult }: { serverResult?: SubmissionResult<st
   const flashSuccess = root?.formFlash?.formId === PITCH_FORM_ID && root.formFlash.status === "success";
   // What the founder has moved past with 'Submit Another Pitch': a fetcher answer, or the flash.
   const [dismissed, setDismissed] = useState<Outcome | "flash" | null>(null);
+  const [formKey, setFormKey] = useState(0);
   const successData = fetcher.data?.status === "success" ? fetcher.data : null;
   const submitted = successData ? successData !== dismissed : !fetcher.data && flashSuccess && dismissed !== "flash";
-  const outcome = fetcher.data && fetcher.data !== dismissed ? fetcher.data : undefined;
-
-  const [form, fields] = useForm({
-    id: PITCH_FORM_ID,
-    lastResult: outcome?.result ?? serverResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: PitchInput }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const result = fetcher.data && fetcher.data !== dismissed ? fetcher.data.result : serverResult;
+  const { onSubmit, onInput, errorsFor } = useFieldErrors(messages, result?.error ?? undefined);
 
   useEffect(() => {
     if (fetcher.data?.toast) toast(fetcher.data.toast);
@@ -57,7 +61,7 @@ export function PitchForm({ serverResult }: { serverResult?: SubmissionResult<st
             className="mt-2"
             onClick={() => {
               setDismissed(successData ?? "flash");
-              form.reset();
+              setFormKey((k) => k + 1);
             }}
           >
             {copy.again}
@@ -71,95 +75,76 @@ export function PitchForm({ serverResult }: { serverResult?: SubmissionResult<st
     );
   }
 
+  const values = (result?.status === "error" ? result.initialValue : null) ?? {};
+  const initial = (name: string) => {
+    const v = values[name];
+    return typeof v === "string" ? v : "";
+  };
+  const formErrors = result?.error?.[""];
   const submitting = fetcher.state !== "idle";
-  const err = (name: string) => `${PITCH_FORM_ID}-${name}-error`;
-  const described = (name: string, errors: string[] | undefined) => (errors ? err(name) : undefined);
+
+  const field = (name: keyof typeof messages, label: string, control: (props: ControlProps) => ReactNode, wide = false) => {
+    const id = `${PITCH_FORM_ID}-${name}`;
+    const errors = errorsFor(name);
+    const errorId = `${id}-error`;
+    return (
+      <div className={wide ? "sm:col-span-2" : undefined}>
+        <Label htmlFor={id}>{label}</Label>
+        {control({
+          id,
+          name,
+          defaultValue: initial(name),
+          "aria-invalid": errors ? true : undefined,
+          "aria-describedby": errors ? errorId : undefined,
+          className: inputClass,
+        })}
+        <FieldError id={errorId} errors={errors} />
+      </div>
+    );
+  };
+
   return (
-    <fetcher.Form method="post" action="/process" {...getFormProps(form)} className="grid gap-4 sm:grid-cols-2">
+    <fetcher.Form
+      key={formKey}
+      id={PITCH_FORM_ID}
+      method="post"
+      action="/process"
+      noValidate={hydrated}
+      onSubmit={onSubmit}
+      onInput={onInput}
+      className="grid gap-4 sm:grid-cols-2"
+    >
       {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
-      <div>
-        <Label htmlFor={fields.name.id}>Name *</Label>
-        <input
-          {...getInputProps(fields.name, { type: "text" })}
-          key={fields.name.key}
-          aria-describedby={described("name", fields.name.errors)}
-          autoComplete="name"
-          required
-          maxLength={200}
-          className={inputClass}
-        />
-        <FieldError id={err("name")} errors={fields.name.errors} />
-      </div>
-      <div>
-        <Label htmlFor={fields.email.id}>Email *</Label>
-        <input
-          {...getInputProps(fields.email, { type: "email" })}
-          key={fields.email.key}
-          aria-describedby={described("email", fields.email.errors)}
-          autoComplete="email"
-          required
-          className={inputClass}
-        />
-        <FieldError id={err("email")} errors={fields.email.errors} />
-      </div>
-      <div>
-        <Label htmlFor={fields.company.id}>Company *</Label>
-        <input
-          {...getInputProps(fields.company, { type: "text" })}
-          key={fields.company.key}
-          aria-describedby={described("company", fields.company.errors)}
-          autoComplete="organization"
-          required
-          maxLength={200}
-          className={inputClass}
-        />
-        <FieldError id={err("company")} errors={fields.company.errors} />
-      </div>
-      <div>
-        <Label htmlFor={fields.stage.id}>Stage *</Label>
-        <select
-          {...getSelectProps(fields.stage)}
-          key={fields.stage.key}
-          aria-describedby={described("stage", fields.stage.errors)}
-          required
-          className={inputClass}
-        >
+      {field("name", "Name *", (p) => <input {...p} type="text" autoComplete="name" required maxLength={PITCH_LIMITS.name} />)}
+      {field("email", "Email *", (p) => <input {...p} type="email" autoComplete="email" required maxLength={254} />)}
+      {field("company", "Company *", (p) => (
+        <input {...p} type="text" autoComplete="organization" required maxLength={PITCH_LIMITS.company} />
+      ))}
+      {field("stage", "Stage *", (p) => (
+        <select {...p} required>
           <option value="">Select a stage</option>
-          {copy.stages.map((stage) => (
+          {PITCH_STAGES.map((stage) => (
             <option key={stage} value={stage}>
               {stage}
             </option>
           ))}
         </select>
-        <FieldError id={err("stage")} errors={fields.stage.errors} />
-      </div>
-      <div className="sm:col-span-2">
-        <Label htmlFor={fields.deckUrl.id}>Pitch deck URL (optional)</Label>
-        <input
-          {...getInputProps(fields.deckUrl, { type: "url" })}
-          key={fields.deckUrl.key}
-          aria-describedby={described("deckUrl", fields.deckUrl.errors)}
-          placeholder="https://"
-          className={inputClass}
-        />
-        <FieldError id={err("deckUrl")} errors={fields.deckUrl.errors} />
-      </div>
-      <div className="sm:col-span-2">
-        <Label htmlFor={fields.message.id}>Tell us about your company *</Label>
-        <textarea
-          {...getTextareaProps(fields.message)}
-          key={fields.message.key}
-          aria-describedby={described("message", fields.message.errors)}
-          required
-          rows={6}
-          maxLength={5000}
-          className={inputClass}
-        />
-        <FieldError id={err("message")} errors={fields.message.errors} />
-      </div>
-      {form.errors?.length ? (
+      ))}
+      {field(
+        "deckUrl",
+        "Pitch deck URL (optional)",
+        (p) => <input {...p} type="url" placeholder="https://" maxLength={PITCH_LIMITS.deckUrl} />,
+        true,
+      )}
+      {field(
+        "message",
+        "Tell us about your company *",
+        (p) => <textarea {...p} required rows={6} maxLength={PITCH_LIMITS.message} />,
+        true,
+      )}
+      {formErrors?.length ? (
         <p className="text-sm font-medium text-red-700 sm:col-span-2 dark:text-red-400" role="alert">
-          {form.errors[0]}
+          {formErrors[0]}
         </p>
       ) : null}
       <div className="sm:col-span-2">
@@ -170,3 +155,12 @@ export function PitchForm({ serverResult }: { serverResult?: SubmissionResult<st
     </fetcher.Form>
   );
 }
+
+type ControlProps = {
+  id: string;
+  name: string;
+  defaultValue: string;
+  "aria-invalid": true | undefined;
+  "aria-describedby": string | undefined;
+  className: string;
+};

@@ -1,6 +1,8 @@
 import { z } from "zod";
 
-export const INVALID_EMAIL = "Invalid email address";
+import { ALREADY_SUBSCRIBED, INVALID_EMAIL } from "./constants";
+
+export { ALREADY_SUBSCRIBED, INVALID_EMAIL };
 
 /** An e-mail address, trimmed and lower-cased so duplicates are caught. */
 export const emailField = z
@@ -12,5 +14,3 @@ export const emailField = z
 
 export const NewsletterInput = z.object({ email: emailField });
 export type NewsletterInput = z.infer<typeof NewsletterInput>;
-
-export const ALREADY_SUBSCRIBED = "Email already subscribed";

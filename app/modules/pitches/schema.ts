@@ -1,28 +1,32 @@
 import { z } from "zod";
 import { emailField } from "../newsletter/schema";
+import { PITCH_LIMITS, PITCH_MESSAGES, PITCH_STAGES } from "./constants";
 
-export const PITCH_STAGES = ["Pre-Seed", "Seed", "Series A", "Series B", "Other"] as const;
+export { PITCH_STAGES };
 
 const required = (message: string, max: number) =>
   z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);
 
 /** A founder's pitch. id and createdAt are never taken from the request. */
 export const PitchInput = z.object({
-  name: required("Name is required", 200),
+  name: required(PITCH_MESSAGES.name, PITCH_LIMITS.name),
   email: emailField,
-  company: required("Company is required", 200),
-  stage: z.enum(PITCH_STAGES, { error: "Please choose a stage" }),
+  company: required(PITCH_MESSAGES.company, PITCH_LIMITS.company),
+  stage: z.enum(PITCH_STAGES, { error: PITCH_MESSAGES.stage }),
   deckUrl: z
-    .union([
-      z.literal(""),
-      z
-        .string()
-        .trim()
-        .max(2000, "Invalid URL")
-        .pipe(z.url({ protocol: /^https?$/, error: "Invalid URL" })),
-    ], { error: "Invalid URL" })
+    .union(
+      [
+        z.literal(""),
+        z
+          .string()
+          .trim()
+          .max(PITCH_LIMITS.deckUrl, PITCH_MESSAGES.deckUrl)
+          .pipe(z.url({ protocol: /^https?$/, error: PITCH_MESSAGES.deckUrl })),
+      ],
+      { error: PITCH_MESSAGES.deckUrl },
+    )
     .optional()
     .transform((v) => (v ? v : undefined)),
-  message: required("Message is required", 5000),
+  message: required(PITCH_MESSAGES.message, PITCH_LIMITS.message),
 });
 export type PitchInput = z.infer<typeof PitchInput>;

@@ -7,8 +7,17 @@ import { buttonClass } from "~/components/ui/form";
 import { FUND_KEYS, funds, fundsContent, type StructureIcon } from "~/content/funds";
 import { pageMeta } from "~/modules/seo/meta";
 
+// The copy travels as loader data, so it is not also shipped in the page's JavaScript.
+export function loader() {
+  return { content: fundsContent, funds: FUND_KEYS.map((key) => funds[key]) };
+}
+
 export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, { title: fundsContent.title, description: fundsContent.description, path: "/deeptech-fund" });
+  pageMeta(args, {
+    title: args.loaderData?.content.title ?? "",
+    description: args.loaderData?.content.description ?? "",
+    path: "/deeptech-fund",
+  });
 
 const structureIcons: Record<StructureIcon, LucideIcon> = {
   life: CalendarClock,
@@ -18,8 +27,8 @@ const structureIcons: Record<StructureIcon, LucideIcon> = {
   value: Lightbulb,
 };
 
-export default function DeeptechFund() {
-  const c = fundsContent;
+export default function DeeptechFund({ loaderData }: Route.ComponentProps) {
+  const c = loaderData.content;
   return (
     <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6">
       <h1 className="text-4xl font-bold tracking-tight">{c.title}</h1>
@@ -30,8 +39,8 @@ export default function DeeptechFund() {
           {c.fundsTitle}
         </h2>
         <ul className="grid gap-6 md:grid-cols-2">
-          {FUND_KEYS.map((key) => {
-            const fund = funds[key];
+          {loaderData.funds.map((fund) => {
+            const key = fund.key;
             return (
               <li
                 key={key}

@@ -21,8 +21,17 @@ import { buttonClass } from "~/components/ui/form";
 import { focusContent, type FocusIcon } from "~/content/focus";
 import { pageMeta } from "~/modules/seo/meta";
 
+// The copy travels as loader data, so it is not also shipped in the page's JavaScript.
+export function loader() {
+  return { content: focusContent };
+}
+
 export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, { title: focusContent.title, description: focusContent.description, path: "/investment-focus" });
+  pageMeta(args, {
+    title: args.loaderData?.content.title ?? "",
+    description: args.loaderData?.content.description ?? "",
+    path: "/investment-focus",
+  });
 
 const icons: Record<FocusIcon, LucideIcon> = {
   materials: Layers,
@@ -39,8 +48,8 @@ const icons: Record<FocusIcon, LucideIcon> = {
   traction: Wrench,
 };
 
-export default function InvestmentFocus() {
-  const c = focusContent;
+export default function InvestmentFocus({ loaderData }: Route.ComponentProps) {
+  const c = loaderData.content;
   return (
     <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6">
       <h1 className="text-4xl font-bold tracking-tight">{c.title}</h1>

@@ -3,9 +3,18 @@ import { LegalDocumentView } from "~/components/site/legal-document";
 import { privacyPolicy } from "~/content/privacy";
 import { pageMeta } from "~/modules/seo/meta";
 
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, { title: privacyPolicy.title, description: privacyPolicy.description, path: privacyPolicy.path });
+// The text travels as loader data, so it is not also shipped in the page's JavaScript.
+export function loader() {
+  return { doc: privacyPolicy };
+}
 
-export default function PrivacyPolicy() {
-  return <LegalDocumentView doc={privacyPolicy} />;
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: args.loaderData?.doc.title ?? "",
+    description: args.loaderData?.doc.description ?? "",
+    path: "/privacy-policy",
+  });
+
+export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
+  return <LegalDocumentView doc={loaderData.doc} />;
 }
