@@ -1,0 +1,146 @@
+/** Child processes, raw HTTP fetches and /proc readings for the benchmark. */
+import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+
+export type Child = {
+  name: string;
+  proc: ChildProcess;
+  pid: number;
+  /** Last lines of stdout and stderr, for error messages. */
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  hasExited: () => boolean;
+};
+
+/** Start a process with piped output (kept in a small ring for diagnostics). */
+export function startChild(name: string, command: string, args: string[], options: SpawnOptions): Child {
+  const proc = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+  if (proc.pid === undefined) throw new Error(`Could not start ${name} (${command})`);
+  const lines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    lines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+    if (lines.length > 60) lines.splice(0, lines.length - 60);
+  };
+  proc.stdout!.on("data", keep);
+  proc.stderr!.on("data", keep);
+  let done = false;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    proc.on("exit", (code, signal) => {
+      done = true;
+      resolve({ code, signal });
+    });
+    proc.on("error", (error) => {
+      lines.push(String(error));
+      done = true;
+      resolve({ code: null, signal: null });
+    });
+  });
+  return { name, proc, pid: proc.pid, output: () => lines.join("\n"), exited, hasExited: () => done };
+}
+
+/** SIGTERM, wait for the exit; SIGKILL after the grace period. */
+export async function stopChild(child: Child, graceMs = 15_000): Promise<{ code: number | null; signal: NodeJS.Signals | null; killed: boolean }> {
+  if (child.hasExited()) return { ...(await child.exited), killed: false };
+  child.proc.kill("SIGTERM");
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), graceMs);
+  });
+  const result = await Promise.race([child.exited, timeout]);
+  clearTimeout(timer);
+  if (result === "timeout") {
+    child.proc.kill("SIGKILL");
+    return { ...(await child.exited), killed: true };
+  }
+  return { ...result, killed: false };
+}
+
+export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
+
+/** One GET on a fresh connection; the body is returned as sent (not decompressed). */
+export function getRaw(url: string, headers: Record<string, string> = {}, timeoutMs = 15_000): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers, agent: false, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error(`timeout after ${timeoutMs} ms: GET ${url}`)));
+    req.on("error", reject);
+  });
+}
+
+/** Poll a URL until it answers 200; fail early when the process exits. */
+export async function waitForHttp(url: string, child: Child, timeoutMs = 30_000): Promise<number> {
+  const started = Date.now();
+  let lastError = "";
+  while (Date.now() - started < timeoutMs) {
+    if (child.hasExited()) {
+      const { code, signal } = await child.exited;
+      throw new Error(`${child.name} exited (code ${code}, signal ${signal}) before ${url} answered.\n${child.output()}`);
+    }
+    try {
+      const res = await getRaw(url, {}, 2_000);
+      if (res.status === 200) return Date.now() - started;
+      lastError = `HTTP ${res.status}`;
+    } catch (error) {
+      lastError = (error as Error).message;
+    }
+    await sleep(100);
+  }
+  throw new Error(`${child.name}: ${url} did not answer 200 within ${timeoutMs} ms (${lastError}).\n${child.output()}`);
+}
+
+/** Wait for a line on the child's stdout. */
+export function waitForLine(child: Child, line: string, timeoutMs = 15_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let buffer = "";
+    const timer = setTimeout(() => reject(new Error(`${child.name}: no "${line}" within ${timeoutMs} ms.\n${child.output()}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString("utf8");
+      if (buffer.split("\n").includes(line)) {
+        clearTimeout(timer);
+        child.proc.stdout!.off("data", onData);
+        resolve();
+      }
+    };
+    child.proc.stdout!.on("data", onData);
+    void child.exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`${child.name} exited (code ${code}, signal ${signal}).\n${child.output()}`));
+    });
+  });
+}
+
+/** Refuse to start when something already listens on the port. */
+export function assertPortFree(port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      reject(new Error(`Port ${host}:${port} is not free (${error.code ?? error.message}). Stop whatever listens there and run again.`));
+    });
+    server.listen(port, host, () => server.close(() => resolve()));
+  });
+}
+
+export type Memory = { rssKb: number; hwmKb: number };
+
+/** VmRSS and VmHWM (peak RSS) of a process, from /proc (Linux only). */
+export function readMemory(pid: number): Memory | null {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    const rss = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    const hwm = /^VmHWM:\s+(\d+)\s+kB/m.exec(status);
+    if (!rss) return null;
+    return { rssKb: Number(rss[1]), hwmKb: hwm ? Number(hwm[1]) : Number(rss[1]) };
+  } catch {
+    return null;
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
