@@ -175,45 +175,42 @@ function toRequest(
   const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
     let received = 0;
+    // Once the stream is closed, errored or cancelled, later chunks are
+    // dropped: enqueue() on a finished stream throws, and inside a 'data'
+    // listener that would crash the process.
+    let finished = false;
+    const finish = (action: () => void) => {
+      if (finished) return;
+      finished = true;
+      try {
+        action();
+      } catch {
+        /* already closed */
+      }
+    };
     init.body = new ReadableStream<Uint8Array>({
       start(stream) {
         req.on("data", (chunk: Buffer) => {
+          if (finished) return;
           received += chunk.byteLength;
           if (received > limit) {
             state.tooLarge = true;
             req.pause();
-            stream.error(new Error("Request body too large"));
+            finish(() => stream.error(new Error("Request body too large")));
             return;
           }
           stream.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
           if ((stream.desiredSize ?? 1) <= 0) req.pause();
         });
-        req.on("end", () => {
-          try {
-            stream.close();
-          } catch {
-            /* already errored */
-          }
-        });
-        req.on("error", (error) => {
-          try {
-            stream.error(error);
-          } catch {
-            /* already closed */
-          }
-        });
-        req.on("aborted", () => {
-          try {
-            stream.error(new Error("Client aborted the request"));
-          } catch {
-            /* already closed */
-          }
-        });
+        req.on("end", () => finish(() => stream.close()));
+        req.on("error", (error) => finish(() => stream.error(error)));
+        req.on("aborted", () => finish(() => stream.error(new Error("Client aborted the request"))));
       },
       pull() {
         req.resume();
       },
       cancel() {
+        finished = true;
         req.resume();
       },
     });
@@ -229,6 +226,8 @@ async function sendResponse(req: IncomingMessage, res: ServerResponse, response:
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers["set-cookie"] = cookies;
+  // Dynamic answers (forms, JSON, personal pages) are never stored by browsers or proxies.
+  if (!("cache-control" in headers)) headers["cache-control"] = "no-store";
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.writeHead(response.status);
   if (!response.body || req.method === "HEAD") {

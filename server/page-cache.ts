@@ -94,6 +94,8 @@ export class PageCache {
       if (name !== "content-length" && name !== "content-encoding") common[name] = value;
     });
     common["vary"] = "Accept-Encoding, Cookie";
+    // Public pages: a browser may keep them but revalidates with the ETag each time.
+    common["cache-control"] ??= "no-cache";
     common["etag"] = etag;
     common["x-page-cache"] = "HIT";
     const variant = (encoded: Buffer, encoding: Encoding) => ({

@@ -100,7 +100,7 @@ describe("pitch form, without JavaScript", () => {
       description: "Your pitch has been submitted successfully!",
       variant: "default",
     });
-    expect(flash.form).toEqual({ formId: "pitch", status: "success" });
+    expect(flash.form).toEqual({ formId: "pitch-form", status: "success" });
     expect(allPitches()).toHaveLength(1);
   });
 

@@ -14,7 +14,7 @@ import { useHydrated } from "../ui/use-hydrated";
 
 type Outcome = { status: "success" | "error"; toast: ToastInput | null; result: SubmissionResult<string[]> };
 
-export const PITCH_FORM_ID = "pitch";
+export const PITCH_FORM_ID = "pitch-form";
 
 const messages = {
   name: { valueMissing: PITCH_MESSAGES.name },
@@ -67,7 +67,7 @@ export function PitchForm({ serverResult }: { serverResult?: SubmissionResult<st
             {copy.again}
           </Button>
         ) : (
-          <Link to="/process#pitch" reloadDocument className="mt-2 font-medium text-brand-700 underline dark:text-brand-300">
+          <Link to="/process?another=1#pitch" reloadDocument className="mt-2 font-medium text-brand-700 underline dark:text-brand-300">
             {copy.again}
           </Link>
         )}

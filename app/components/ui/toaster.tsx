@@ -40,7 +40,7 @@ export function Toaster({ serverToast }: { serverToast: Toast | null }) {
 }
 
 /** A toast as plain markup: the no-JavaScript notification, and the placeholder while Radix loads. */
-function StaticToast({ toast: current }: { toast: Toast | null }) {
+export function StaticToast({ toast: current }: { toast: Toast | null }) {
   return (
     <div className="fixed top-0 z-[100] flex w-full flex-col p-4 sm:top-auto sm:right-0 sm:bottom-0 sm:max-w-[420px]">
       {current ? (

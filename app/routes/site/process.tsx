@@ -2,6 +2,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/process";
 import { PITCH_FORM_ID, PitchForm } from "~/components/layout/pitch-form";
 import { Card } from "~/components/ui/form";
+import { StaticToast } from "~/components/ui/toaster";
 import { processContent } from "~/content/process";
 import { handlePitchForm } from "~/modules/pitches/submit-outcome.server";
 import { pageMeta } from "~/modules/seo/meta";
@@ -72,6 +73,10 @@ export default function Process({ actionData }: Route.ComponentProps) {
             {c.pitch.title}
           </h2>
           <p className="mt-2 mb-6 text-sm text-slate-600 dark:text-slate-300">{c.pitch.intro}</p>
+          {actionData?.toast ? (
+            // Without JavaScript: the server's refusal (e.g. too many pitches) as a notification.
+            <StaticToast toast={{ id: "pitch-result", variant: "default", ...actionData.toast }} />
+          ) : null}
           <PitchForm serverResult={actionData?.result} />
         </Card>
       </section>

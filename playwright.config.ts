@@ -1,0 +1,85 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+/**
+ * End-to-end tests against the production server and a finished build
+ * (`npm run build` runs before `playwright test`; this config never builds).
+ *
+ * Three projects:
+ * - "js":    browser specs with JavaScript on (the enhanced site);
+ * - "no-js": the same browser specs with JavaScript off (forms post natively);
+ * - "api":   HTTP-only specs (*.api.spec.ts, request fixture), run once.
+ *
+ * Each run gets its own SQLite file and storage folder, so tests never see
+ * data from an earlier run. BUILD_DIR selects the build (default build/).
+ */
+const PORT = 3210;
+const BASE_URL = `http://localhost:${PORT}`;
+const BUILD_DIR = process.env.BUILD_DIR ?? "build";
+
+// The config is evaluated in the runner and again in every worker: make the
+// run's temp folder once and hand its name down through the environment.
+const runDir =
+  process.env.E2E_RUN_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), `lumen-ridge-e2e-${Date.now()}-`));
+process.env.E2E_RUN_DIR = runDir;
+
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+  "--no-first-run",
+];
+
+const API_SPECS = /.*\.api\.spec\.ts$/;
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  testMatch: "**/*.spec.ts",
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  workers: 2,
+  reporter: "list",
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  use: {
+    baseURL: BASE_URL,
+    browserName: "chromium",
+    viewport: { width: 1280, height: 800 },
+    colorScheme: "light",
+    locale: "en-US",
+    trace: "retain-on-failure",
+    launchOptions: { executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS },
+  },
+  projects: [
+    { name: "js", testIgnore: API_SPECS, use: { javaScriptEnabled: true } },
+    { name: "no-js", testIgnore: API_SPECS, use: { javaScriptEnabled: false } },
+    { name: "api", testMatch: API_SPECS },
+  ],
+  webServer: {
+    command: "npx tsx server/index.ts",
+    url: `${BASE_URL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      APP_URL: BASE_URL,
+      SESSION_SECRET: "e2e-session-secret-0123456789abcdef-0123456789",
+      DATABASE_PATH: path.join(runDir, "e2e.sqlite"),
+      STORAGE_DIR: path.join(runDir, "uploads"),
+      LOG_LEVEL: "silent",
+      TRUST_PROXY: "1",
+      BUILD_DIR,
+    },
+  },
+});

@@ -1,0 +1,131 @@
+import { expect, expectToast, test, toast, uniqueEmail } from "./helpers/fixtures";
+import { holdPosts, newsletterForm, recordWrites } from "./helpers/forms";
+
+/**
+ * The newsletter form end to end (SPEC.md §4 "Newsletter form", §5, §8):
+ * with JavaScript (fetcher, toasts, client validation) and without it (a
+ * native post, the result rendered by the server on the way back).
+ */
+
+test("subscribing from the home hero: the thank-you replaces the form and a 'Success' toast shows", async ({
+  page,
+  visit,
+  request,
+}, testInfo) => {
+  await visit("/");
+  const hero = newsletterForm(page, "hero");
+  const email = uniqueEmail(testInfo, "hero");
+  await hero.email.fill(email);
+  await hero.submit.click();
+
+  await expectToast(page, "Success", "You've been subscribed to our newsletter!");
+  await expect(hero.thanks).toBeVisible();
+  await expect(hero.email).toHaveCount(0);
+  await expect(page).toHaveURL(/localhost:3210\/(#newsletter-hero)?$/);
+  // The footer's own form is untouched.
+  await expect(newsletterForm(page, "footer").email).toBeVisible();
+
+  // The address is on the list now: subscribing it again is refused.
+  const again = await request.post("/api/newsletter", { data: { email } });
+  expect(again.status()).toBe(409);
+});
+
+test("subscribing from the footer of another page (a same-origin post) keeps the visitor on that page", async ({
+  page,
+  visit,
+}, testInfo) => {
+  await visit("/team");
+  const form = newsletterForm(page, "footer");
+  await form.email.fill(uniqueEmail(testInfo, "footer"));
+  const posted = page.waitForRequest((r) => r.method() === "POST");
+  await form.submit.click();
+
+  // A same-origin browser post passes the cross-site check.
+  const post = await posted;
+  const headers = await post.allHeaders();
+  expect(headers["origin"]).toBe("http://localhost:3210");
+  expect(headers["sec-fetch-site"]).toBe("same-origin");
+  expect((await post.response())!.status()).toBeLessThan(400);
+  await expectToast(page, "Success", "You've been subscribed to our newsletter!");
+  await expect(form.thanks).toBeVisible();
+  await expect(page).toHaveURL(/\/team(#newsletter-footer)?$/);
+  await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toHaveText("Our Team");
+});
+
+test("an address already subscribed: destructive 'Error' toast 'This email is already subscribed.'", async ({
+  page,
+  visit,
+  request,
+}, testInfo) => {
+  const email = uniqueEmail(testInfo, "dup");
+  expect((await request.post("/api/newsletter", { data: { email } })).status()).toBe(201);
+
+  await visit("/");
+  const hero = newsletterForm(page, "hero");
+  await hero.email.fill(email);
+  await hero.submit.click();
+
+  await expectToast(page, "Error", "This email is already subscribed.");
+  // Destructive: it does not look like the default (white) notification.
+  await expect(toast(page).first()).not.toHaveCSS("background-color", "rgb(255, 255, 255)");
+  await expect(hero.thanks).toHaveCount(0);
+  await expect(hero.email).toBeVisible();
+  await expect(hero.email).toHaveValue(email);
+});
+
+test("an invalid address shows 'Invalid email address' under the field and subscribes nothing", async ({
+  page,
+  visit,
+  jsEnabled,
+  request,
+}) => {
+  await visit("/");
+  const hero = newsletterForm(page, "hero");
+  const writes = recordWrites(page);
+  // Without JavaScript the browser itself blocks obvious mistakes, so use an
+  // address it accepts but the server refuses (no dot in the domain).
+  const invalid = jsEnabled ? "not-an-email" : "founder@localhost";
+  await hero.email.fill(invalid);
+  await hero.submit.click();
+
+  await expect(hero.email).toHaveAccessibleDescription("Invalid email address");
+  await expect(hero.email).toHaveAttribute("aria-invalid", "true");
+  await expect(hero.email).toHaveValue(invalid);
+  await expect(hero.thanks).toHaveCount(0);
+  if (jsEnabled) {
+    expect(writes, "client validation sends nothing").toEqual([]);
+  }
+  // Nothing was stored: the server still refuses this address.
+  expect((await request.post("/api/newsletter", { data: { email: invalid } })).status()).toBe(400);
+});
+
+test("after an invalid address, a corrected one subscribes", async ({ page, visit }, testInfo) => {
+  await visit("/");
+  const hero = newsletterForm(page, "hero");
+  await hero.email.fill("someone@localhost");
+  await hero.submit.click();
+  await expect(hero.email).toHaveAccessibleDescription("Invalid email address");
+
+  await hero.email.fill(uniqueEmail(testInfo, "fixed"));
+  await hero.submit.click();
+  await expectToast(page, "Success", "You've been subscribed to our newsletter!");
+  await expect(hero.thanks).toBeVisible();
+});
+
+test("while the request is in flight the button reads 'Subscribing...' and is disabled", async ({
+  page,
+  visit,
+  jsEnabled,
+}, testInfo) => {
+  test.skip(!jsEnabled, "A pending state needs JavaScript; without it the browser navigates.");
+  await visit("/");
+  const release = await holdPosts(page, "/newsletter");
+  const hero = newsletterForm(page, "hero");
+  await hero.email.fill(uniqueEmail(testInfo, "pending"));
+  await hero.submit.click();
+  await expect(hero.submit).toHaveText("Subscribing...");
+  await expect(hero.submit).toBeDisabled();
+  release();
+  await expect(hero.thanks).toBeVisible();
+  await expectToast(page, "Success", "You've been subscribed to our newsletter!");
+});
