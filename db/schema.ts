@@ -119,11 +119,12 @@ export const fundDocuments = sqliteTable(
   (t) => [index("fund_documents_fund_category_idx").on(t.fundId, t.category)],
 );
 
-/** Server-side sessions: the cookie carries only the id; deleting a row ends the session. */
+/** Server-side sessions: the cookie carries only the id (stored here as its SHA-256); deleting a row ends the session. */
 export const sessions = sqliteTable(
   "sessions",
   {
     id: id(),
+    tokenHash: text("token_hash").notNull().unique(),
     userId: text("user_id")
       .notNull()
       .references(() => lpUsers.id, { onDelete: "cascade" }),
@@ -171,4 +172,20 @@ export const accessLog = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("access_log_document_idx").on(t.documentKind, t.documentId)],
+);
+
+/** Single-use password reset links: only the SHA-256 of the token is kept; valid for one hour. */
+export const passwordResets = sqliteTable(
+  "password_resets",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => lpUsers.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("password_resets_user_idx").on(t.userId)],
 );

@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
 import sirv from "sirv";
 import { EnvError, getEnv } from "../app/modules/config/env.server";
+import { hasAnyAdmin } from "../app/modules/lp-users/lp-users.server";
 import { flushMailer, startMailWorker } from "../app/modules/mail/mail.server";
 import { closeDb, getDb } from "../db/client";
 import { createAppListener, type AppOptions } from "./app";
@@ -28,6 +29,14 @@ async function main() {
   }
 
   getDb(); // opens the database and applies migrations
+  if (!hasAnyAdmin()) {
+    console.log(
+      JSON.stringify({
+        level: "info",
+        msg: "No admin account exists yet. Create one with: npm run admin:create -- --email you@firm.example --name \"Your Name\" --password \"a long passphrase\"",
+      }),
+    );
+  }
   const stopMail = startMailWorker();
   const mode = env.NODE_ENV === "production" ? "production" : "development";
 

@@ -1,22 +1,60 @@
 import { z } from "zod";
-import { emailField } from "../newsletter/schema";
+import { emailField, INVALID_EMAIL } from "../newsletter/schema";
 
 export const PASSWORD_MIN = 8;
 /** bcrypt reads at most 72 bytes; longer passwords are refused, never silently truncated. */
 export const PASSWORD_MAX_BYTES = 72;
+export const PASSWORD_TOO_SHORT = "Password must be at least 8 characters";
+export const PASSWORD_TOO_LONG = "Password must be at most 72 bytes (about 72 letters, fewer with accents or emoji)";
 
 export const passwordField = z
-  .string({ error: "Password must be at least 8 characters" })
-  .min(PASSWORD_MIN, "Password must be at least 8 characters")
-  .refine(
-    (value) => new TextEncoder().encode(value).byteLength <= PASSWORD_MAX_BYTES,
-    "Password must be at most 72 bytes (about 72 letters, fewer with accents or emoji)",
-  );
+  .string({ error: PASSWORD_TOO_SHORT })
+  .min(PASSWORD_MIN, PASSWORD_TOO_SHORT)
+  .refine((value) => new TextEncoder().encode(value).byteLength <= PASSWORD_MAX_BYTES, PASSWORD_TOO_LONG);
 
-/** `npm run admin:create` arguments. */
-export const AdminCreateInput = z.object({
+const nameField = z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(200, "Name is too long");
+
+const optionalCompany = z
+  .string()
+  .trim()
+  .max(200, "Company is too long")
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
+/** Investor registration. isAdmin, status, id and passwordHash are never taken from the request. */
+export const RegisterInput = z.object({
   email: emailField,
-  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(200),
+  password: passwordField,
+  name: nameField,
+  company: optionalCompany,
+});
+export type RegisterInput = z.infer<typeof RegisterInput>;
+
+/** Sign-in (investor and admin). */
+export const LoginInput = z.object({
+  email: z.string({ error: INVALID_EMAIL }).trim().toLowerCase().max(254, INVALID_EMAIL).pipe(z.email({ error: INVALID_EMAIL })),
+  password: z.string({ error: "Password is required" }).min(1, "Password is required").max(1024, "Password is too long"),
+});
+export type LoginInput = z.infer<typeof LoginInput>;
+
+export const USER_STATUSES = ["pending", "approved", "rejected"] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+/** PATCH /api/auth/users/{id}/status */
+export const StatusInput = z.object({
+  status: z.enum(["approved", "rejected"], { error: "Status must be approved or rejected" }),
+});
+export type StatusInput = z.infer<typeof StatusInput>;
+
+export const ForgotPasswordInput = z.object({ email: emailField });
+export type ForgotPasswordInput = z.infer<typeof ForgotPasswordInput>;
+
+export const ResetPasswordInput = z.object({
+  token: z.string({ error: "This reset link is invalid or has expired." }).min(10).max(200),
   password: passwordField,
 });
+export type ResetPasswordInput = z.infer<typeof ResetPasswordInput>;
+
+/** `npm run admin:create` arguments. */
+export const AdminCreateInput = z.object({ email: emailField, name: nameField, password: passwordField });
 export type AdminCreateInput = z.infer<typeof AdminCreateInput>;

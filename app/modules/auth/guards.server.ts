@@ -1,0 +1,64 @@
+import { redirect } from "react-router";
+import { AppError } from "../http/app-error";
+import { jsonError } from "../http/json.server";
+import type { LpUser } from "./session.server";
+import { getSessionUser } from "./session.server";
+
+/**
+ * Guards: call on the first line of a loader or action. They re-read the user
+ * from the database on every request, so a rejected or revoked user loses
+ * access at once. Pages are redirected; resource routes get 401/403 JSON.
+ */
+
+/** May use the investor portal: an approved investor, or an admin. */
+export function canUseInvestorPortal(user: LpUser | null): user is LpUser {
+  return !!user && (user.isAdmin || user.status === "approved");
+}
+
+function isAdmin(user: LpUser | null): user is LpUser {
+  return !!user && user.isAdmin;
+}
+
+export async function getOptionalUser(request: Request): Promise<LpUser | null> {
+  return getSessionUser(request);
+}
+
+/** /lp/* pages: an approved investor or an admin, else /lp/login. */
+export async function requireInvestor(request: Request): Promise<LpUser> {
+  const user = await getSessionUser(request);
+  if (!canUseInvestorPortal(user)) throw redirect("/lp/login");
+  return user;
+}
+
+/**
+ * Where SPEC.md sends a non-admin away from an admin page: /admin/login when
+ * the path starts with /admin or the host's first label is "admin", else /lp/login.
+ */
+export function adminLoginPathFor(request: Request): string {
+  const url = new URL(request.url);
+  const hostLabel = url.hostname.split(".")[0];
+  return url.pathname.startsWith("/admin") || hostLabel === "admin" ? "/admin/login" : "/lp/login";
+}
+
+/** /admin/* pages: an admin, else the admin login (see adminLoginPathFor). */
+export async function requireAdmin(request: Request): Promise<LpUser> {
+  const user = await getSessionUser(request);
+  if (!isAdmin(user)) throw redirect(adminLoginPathFor(request));
+  return user;
+}
+
+/** JSON endpoints for any signed-in portal user (approved investor or admin): 401 otherwise. */
+export async function requireApiUser(request: Request): Promise<LpUser> {
+  const user = await getSessionUser(request);
+  if (!user) throw jsonError(new AppError("unauthorized", "Authentication required"));
+  if (!canUseInvestorPortal(user)) throw jsonError(new AppError("forbidden", "Your account is not approved"));
+  return user;
+}
+
+/** JSON endpoints for admins: 401 when signed out, 403 when not an admin. */
+export async function requireApiAdmin(request: Request): Promise<LpUser> {
+  const user = await getSessionUser(request);
+  if (!user) throw jsonError(new AppError("unauthorized", "Authentication required"));
+  if (!user.isAdmin) throw jsonError(new AppError("forbidden", "Admin access required"));
+  return user;
+}

@@ -1,0 +1,136 @@
+import { and, eq, lt, or } from "drizzle-orm";
+import { createCookieSessionStorage, type SessionStorage } from "react-router";
+import { getDb, type Db } from "../../../db/client";
+import { lpUsers, sessions } from "../../../db/schema";
+import { now } from "../config/clock.server";
+import { getEnv } from "../config/env.server";
+import { hashToken, newToken } from "./tokens.server";
+
+/**
+ * Sign-in sessions (DESIGN.md §4). The signed, HttpOnly cookie carries a random
+ * session token and the role; the sessions table (keyed by the token's SHA-256)
+ * makes every session revocable. A session ends after 2 hours without a request
+ * (idle) and 12 hours after sign-in (absolute), whichever comes first.
+ */
+export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
+export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+/** lastSeenAt is written at most this often (keeps reads cheap). */
+const TOUCH_INTERVAL_MS = 60 * 1000;
+
+export type Role = "investor" | "admin";
+export type LpUser = typeof lpUsers.$inferSelect;
+
+type SessionData = { token: string; role: Role };
+
+let storage: SessionStorage<SessionData> | undefined;
+
+export function sessionCookieName() {
+  return getEnv().SECURE_COOKIES ? "__Host-lr_session" : "lr_session";
+}
+
+function sessionStorage(): SessionStorage<SessionData> {
+  if (!storage) {
+    const env = getEnv();
+    storage = createCookieSessionStorage<SessionData>({
+      cookie: {
+        name: sessionCookieName(),
+        httpOnly: true,
+        sameSite: "lax",
+        path: "/",
+        secure: env.SECURE_COOKIES,
+        secrets: [env.SESSION_SECRET],
+        // The browser may drop it at the absolute lifetime; the server enforces both limits anyway.
+        maxAge: SESSION_ABSOLUTE_MS / 1000,
+      },
+    });
+  }
+  return storage;
+}
+
+function roleOf(user: Pick<LpUser, "isAdmin">): Role {
+  return user.isAdmin ? "admin" : "investor";
+}
+
+async function readToken(request: Request): Promise<string | null> {
+  const cookie = request.headers.get("Cookie");
+  if (!cookie || !cookie.includes(sessionCookieName())) return null;
+  const session = await sessionStorage().getSession(cookie);
+  const token = session.get("token");
+  return typeof token === "string" && token.length > 0 ? token : null;
+}
+
+/**
+ * Start a session for a user who just proved who they are. Any session the
+ * request already carried is ended first (rotation), so a planted cookie never
+ * becomes a signed-in one. Returns the Set-Cookie header.
+ */
+export async function createUserSession(request: Request, user: LpUser, db: Db = getDb()): Promise<string> {
+  const previous = await readToken(request);
+  if (previous) db.delete(sessions).where(eq(sessions.tokenHash, hashToken(previous))).run();
+  const token = newToken();
+  const at = now();
+  db.insert(sessions)
+    .values({
+      tokenHash: hashToken(token),
+      userId: user.id,
+      role: roleOf(user),
+      createdAt: at,
+      lastSeenAt: at,
+      expiresAt: new Date(at.getTime() + SESSION_ABSOLUTE_MS),
+    })
+    .run();
+  // Housekeeping: forget sessions that can no longer be used.
+  db.delete(sessions)
+    .where(or(lt(sessions.expiresAt, at), lt(sessions.lastSeenAt, new Date(at.getTime() - SESSION_IDLE_MS))))
+    .run();
+  const session = await sessionStorage().getSession();
+  session.set("token", token);
+  session.set("role", roleOf(user));
+  return sessionStorage().commitSession(session);
+}
+
+/**
+ * The signed-in user, re-read from the database on every call, or null when
+ * there is no live session. Ended, expired and idle sessions are refused.
+ */
+export async function getSessionUser(request: Request, db: Db = getDb()): Promise<LpUser | null> {
+  const token = await readToken(request);
+  if (!token) return null;
+  const row = db
+    .select({ session: sessions, user: lpUsers })
+    .from(sessions)
+    .innerJoin(lpUsers, eq(lpUsers.id, sessions.userId))
+    .where(eq(sessions.tokenHash, hashToken(token)))
+    .get();
+  if (!row) return null;
+  const at = now();
+  const idleFor = at.getTime() - row.session.lastSeenAt.getTime();
+  if (row.session.expiresAt.getTime() <= at.getTime() || idleFor >= SESSION_IDLE_MS) {
+    db.delete(sessions).where(eq(sessions.id, row.session.id)).run();
+    return null;
+  }
+  // A role change (promotion or demotion) ends the session's authority.
+  if (row.session.role !== roleOf(row.user)) return null;
+  if (idleFor > TOUCH_INTERVAL_MS) {
+    db.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.id, row.session.id)).run();
+  }
+  return row.user;
+}
+
+/** End the request's session on the server; returns the Set-Cookie header that clears the cookie. */
+export async function endSession(request: Request, db: Db = getDb()): Promise<string> {
+  const token = await readToken(request);
+  if (token) db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token))).run();
+  const session = await sessionStorage().getSession(request.headers.get("Cookie"));
+  return sessionStorage().destroySession(session);
+}
+
+/** End every session of a user (revocation, password change). */
+export function endAllSessions(userId: string, db: Db = getDb()) {
+  db.delete(sessions).where(eq(sessions.userId, userId)).run();
+}
+
+/** How many live sessions a user has (tests, diagnostics). */
+export function countSessions(userId: string, db: Db = getDb()): number {
+  return db.select({ id: sessions.id }).from(sessions).where(and(eq(sessions.userId, userId))).all().length;
+}

@@ -1,0 +1,247 @@
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { getDb, type Db } from "../../../db/client";
+import { lpUsers, passwordResets } from "../../../db/schema";
+import { accountMessages } from "../../content/accounts";
+import { firm } from "../../content/firm";
+import { now } from "../config/clock.server";
+import { getEnv } from "../config/env.server";
+import { AppError } from "../http/app-error";
+import { kickMailer, queueMail } from "../mail/mail.server";
+import { endAllSessions, type LpUser } from "../auth/session.server";
+import { hashToken, newToken } from "../auth/tokens.server";
+import { hashPassword, verifyPassword } from "./password.server";
+import type { ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput, UserStatus } from "./schema";
+
+export type { LpUser };
+
+/** SPEC.md §3 "Current user". */
+export type CurrentUser = {
+  id: string;
+  name: string;
+  email: string;
+  company: string | null;
+  createdAt: string;
+  isAdmin: boolean;
+};
+
+export function toCurrentUser(user: LpUser): CurrentUser {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    company: user.company,
+    createdAt: user.createdAt.toISOString(),
+    isAdmin: user.isAdmin,
+  };
+}
+
+/** A user as listed to admins (also with status). */
+export type ListedUser = CurrentUser & { status: UserStatus };
+
+export function toListedUser(user: LpUser): ListedUser {
+  return { ...toCurrentUser(user), status: user.status };
+}
+
+export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+// A real bcrypt hash of a random string: unknown e-mails cost the same time as known ones.
+let dummyHash: Promise<string> | undefined;
+function timingDummy(): Promise<string> {
+  dummyHash ??= hashPassword(newToken());
+  return dummyHash;
+}
+
+function adminRecipients(db: Db): string[] {
+  const admins = db
+    .select({ email: lpUsers.email })
+    .from(lpUsers)
+    .where(and(eq(lpUsers.isAdmin, true), eq(lpUsers.status, "approved")))
+    .all()
+    .map((a) => a.email);
+  return admins.length > 0 ? admins : [getEnv().FIRM_INBOX];
+}
+
+export function findUserByEmail(email: string, db: Db = getDb()): LpUser | undefined {
+  return db.select().from(lpUsers).where(eq(lpUsers.email, email.trim().toLowerCase())).get();
+}
+
+export function findUserById(id: string, db: Db = getDb()): LpUser | undefined {
+  return db.select().from(lpUsers).where(eq(lpUsers.id, id)).get();
+}
+
+export function hasAnyAdmin(db: Db = getDb()): boolean {
+  return !!db.select({ id: lpUsers.id }).from(lpUsers).where(eq(lpUsers.isAdmin, true)).limit(1).get();
+}
+
+/**
+ * Request investor access. The account starts pending and the admins are
+ * e-mailed. An e-mail that already has an account gets the same answer (no
+ * enumeration): its owner is e-mailed instead and nothing changes.
+ */
+export async function registerInvestor(input: RegisterInput, db: Db = getDb()): Promise<void> {
+  const appUrl = getEnv().APP_URL;
+  const existing = findUserByEmail(input.email, db);
+  if (existing) {
+    await timingDummy(); // spend the same time as hashing a new password
+    queueMail(db, {
+      to: existing.email,
+      subject: `Your ${firm.name} investor portal account`,
+      text: [
+        `Hello ${existing.name},`,
+        "",
+        "Someone (perhaps you) asked for investor portal access with this e-mail address, which already has an account.",
+        `Sign in: ${appUrl}/lp/login`,
+        `Forgot your password? ${appUrl}/lp/forgot-password`,
+        "",
+        "If this was not you, you can ignore this message; nothing has changed.",
+      ].join("\n"),
+    });
+    kickMailer();
+    return;
+  }
+  const passwordHash = await hashPassword(input.password);
+  db.transaction((tx) => {
+    const user = tx
+      .insert(lpUsers)
+      .values({ email: input.email, passwordHash, name: input.name, company: input.company ?? null })
+      .onConflictDoNothing({ target: lpUsers.email })
+      .returning()
+      .get();
+    if (!user) return; // registered a moment ago by a concurrent request: same answer
+    for (const to of adminRecipients(tx as unknown as Db)) {
+      queueMail(tx, {
+        to,
+        subject: `New investor access request: ${user.name}`,
+        text: [
+          "A new investor portal access request is waiting for your review.",
+          "",
+          `Name: ${user.name}`,
+          `E-mail: ${user.email}`,
+          `Company: ${user.company ?? "(not given)"}`,
+          "",
+          `Review it in the admin portal: ${appUrl}/admin/dashboard`,
+        ].join("\n"),
+      });
+    }
+  });
+  kickMailer();
+}
+
+/**
+ * Check an e-mail and password. Wrong credentials get one message whether or
+ * not the e-mail exists; a pending or rejected account is told so only when
+ * the password is right.
+ */
+export async function verifyLogin(input: LoginInput, db: Db = getDb()): Promise<LpUser> {
+  const user = findUserByEmail(input.email, db);
+  const ok = await verifyPassword(input.password, user?.passwordHash ?? (await timingDummy()));
+  if (!user || !ok) throw new AppError("unauthorized", accountMessages.invalidCredentials);
+  if (!user.isAdmin && user.status === "pending") throw new AppError("forbidden", accountMessages.pending);
+  if (!user.isAdmin && user.status === "rejected") throw new AppError("forbidden", accountMessages.rejected);
+  return user;
+}
+
+export function listUsersByStatus(status: UserStatus, db: Db = getDb()): LpUser[] {
+  return db
+    .select()
+    .from(lpUsers)
+    .where(and(eq(lpUsers.status, status), eq(lpUsers.isAdmin, false)))
+    .orderBy(desc(lpUsers.createdAt))
+    .all();
+}
+
+/**
+ * Approve or reject an investor (also: revoke an approved one, approve a
+ * rejected one). Approval e-mails the investor a sign-in link; leaving
+ * `approved` ends the investor's sessions at once.
+ */
+export function setUserStatus(
+  actor: LpUser,
+  userId: string,
+  status: Exclude<UserStatus, "pending">,
+  db: Db = getDb(),
+): { user: LpUser; previous: UserStatus } {
+  if (actor.id === userId) throw new AppError("forbidden", accountMessages.ownStatus);
+  const target = findUserById(userId, db);
+  if (!target) throw new AppError("not_found", accountMessages.userNotFound);
+  if (target.isAdmin) throw new AppError("forbidden", accountMessages.adminStatus);
+  if (target.status === status) return { user: target, previous: target.status };
+  const updated = db.transaction((tx) => {
+    const row = tx.update(lpUsers).set({ status }).where(eq(lpUsers.id, userId)).returning().get();
+    if (status === "approved") {
+      queueMail(tx, {
+        to: row.email,
+        subject: `Your ${firm.name} investor portal access is approved`,
+        text: [
+          `Dear ${row.name},`,
+          "",
+          `Your request for access to the ${firm.name} investor portal has been approved.`,
+          `Sign in here: ${getEnv().APP_URL}/lp/login`,
+          "",
+          "Kind regards,",
+          `The ${firm.name} team`,
+        ].join("\n"),
+      });
+    }
+    return row;
+  });
+  if (status !== "approved") endAllSessions(userId, db);
+  kickMailer();
+  return { user: updated, previous: target.status };
+}
+
+/**
+ * Send a single-use reset link (valid 1 hour) if the e-mail has an account.
+ * The answer is the same either way.
+ */
+export function requestPasswordReset(input: ForgotPasswordInput, db: Db = getDb()): void {
+  const user = findUserByEmail(input.email, db);
+  if (!user) return;
+  const token = newToken();
+  db.transaction((tx) => {
+    tx.insert(passwordResets)
+      .values({ userId: user.id, tokenHash: hashToken(token), expiresAt: new Date(now().getTime() + RESET_TOKEN_TTL_MS) })
+      .run();
+    queueMail(tx, {
+      to: user.email,
+      subject: `Reset your ${firm.name} password`,
+      text: [
+        `Hello ${user.name},`,
+        "",
+        "Use this link to choose a new password. It works once and expires in 1 hour:",
+        `${getEnv().APP_URL}/lp/reset-password?token=${token}`,
+        "",
+        "If you did not ask for this, ignore this e-mail; your password stays as it is.",
+      ].join("\n"),
+    });
+  });
+  kickMailer();
+}
+
+/** Whether a reset token is currently usable (for showing the form). */
+export function isResetTokenValid(token: string, db: Db = getDb()): boolean {
+  return !!db
+    .select({ id: passwordResets.id })
+    .from(passwordResets)
+    .where(and(eq(passwordResets.tokenHash, hashToken(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now())))
+    .get();
+}
+
+/** Set a new password with a reset token: the token is spent and every session of the user ends. */
+export async function resetPassword(input: ResetPasswordInput, db: Db = getDb()): Promise<LpUser> {
+  const passwordHash = await hashPassword(input.password);
+  const user = db.transaction((tx) => {
+    const reset = tx
+      .update(passwordResets)
+      .set({ usedAt: now() })
+      .where(
+        and(eq(passwordResets.tokenHash, hashToken(input.token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now())),
+      )
+      .returning()
+      .get();
+    if (!reset) throw new AppError("bad_request", accountMessages.resetInvalid);
+    return tx.update(lpUsers).set({ passwordHash }).where(eq(lpUsers.id, reset.userId)).returning().get();
+  });
+  endAllSessions(user.id, db);
+  return user;
+}
