@@ -57,7 +57,9 @@ function rateLimited(bucket: RateLimitBucket, msBeforeNext: number): AppError {
 /** Refuse when the key has used up its points, without counting this attempt. */
 export async function assertNotLimited(bucket: RateLimitBucket, key: string): Promise<void> {
   const state = await limiter(bucket).get(key || "unknown");
-  if (state && state.consumedPoints >= RATE_LIMITS[bucket].points) throw rateLimited(bucket, state.msBeforeNext);
+  if (state && state.msBeforeNext > 0 && state.consumedPoints >= RATE_LIMITS[bucket].points) {
+    throw rateLimited(bucket, state.msBeforeNext);
+  }
 }
 
 /** Count a failure against the key (e.g. a wrong password for an account). */

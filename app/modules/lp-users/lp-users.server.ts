@@ -82,7 +82,7 @@ export async function registerInvestor(input: RegisterInput, db: Db = getDb()): 
   const appUrl = getEnv().APP_URL;
   const existing = findUserByEmail(input.email, db);
   if (existing) {
-    await timingDummy(); // spend the same time as hashing a new password
+    await hashPassword(input.password); // spend the same time as registering a new account
     queueMail(db, {
       to: existing.email,
       subject: `Your ${firm.name} investor portal account`,
@@ -240,6 +240,11 @@ export async function resetPassword(input: ResetPasswordInput, db: Db = getDb())
       .returning()
       .get();
     if (!reset) throw new AppError("bad_request", accountMessages.resetInvalid);
+    // Any other reset link of this user dies with this one.
+    tx.update(passwordResets)
+      .set({ usedAt: now() })
+      .where(and(eq(passwordResets.userId, reset.userId), isNull(passwordResets.usedAt)))
+      .run();
     return tx.update(lpUsers).set({ passwordHash }).where(eq(lpUsers.id, reset.userId)).returning().get();
   });
   endAllSessions(user.id, db);
