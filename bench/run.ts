@@ -24,6 +24,7 @@ import { kb, mb, num, passFail, ratio, table } from "./format";
 import { ClientBuild, isPortalChunk, pageScripts, reactRouterBaseline, type Baseline, type InlineScript } from "./page-js";
 import { assertPortFree, getRaw, readMemory, startChild, stopChild, waitForHttp, waitForLine, type Child, type Memory, type RawResponse } from "./proc";
 import type { StaticSpec } from "./static-server";
+import { publicPages } from "../app/content/sitemap";
 
 // ─── configuration ──────────────────────────────────────────────────────────
 
@@ -37,20 +38,7 @@ const OUR_ORIGIN = `http://${HOST}:${OUR_PORT}`;
 const BASE_ORIGIN = `http://${HOST}:${BASE_PORT}`;
 
 const LOAD_PATHS = ["/", "/portfolio"];
-const PUBLIC_PAGES = [
-  "/",
-  "/investment-focus",
-  "/portfolio",
-  "/deeptech-fund",
-  "/fund-i",
-  "/fund-ii",
-  "/team",
-  "/process",
-  "/contact",
-  "/login",
-  "/privacy-policy",
-  "/terms-of-service",
-];
+const PUBLIC_PAGES: readonly string[] = publicPages;
 
 const BUDGET = {
   rpsRatio: 0.8,

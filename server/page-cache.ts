@@ -1,29 +1,14 @@
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { IncomingMessage } from "node:http";
+import { publicPages } from "../app/content/sitemap";
 
 /**
  * Public pages are the same for every anonymous visitor (per theme), so their
  * rendered HTML is kept in memory, pre-compressed, and served without
  * rendering again. Anything personal (a flash message, a session) bypasses it.
  */
-export const CACHEABLE_PATHS = new Set([
-  "/",
-  "/investment-focus",
-  "/portfolio",
-  "/deeptech-fund",
-  "/fund-i",
-  "/fund-ii",
-  "/team",
-  "/process",
-  "/contact",
-  "/login",
-  "/privacy-policy",
-  "/terms-of-service",
-  "/newsletter",
-  "/sitemap.xml",
-  "/robots.txt",
-]);
+export const CACHEABLE_PATHS = new Set<string>([...publicPages, "/newsletter", "/sitemap.xml", "/robots.txt"]);
 
 /** Query parameters that change a cacheable page (anything else bypasses the cache). */
 const ALLOWED_QUERY: Record<string, string[]> = { "/portfolio": ["sector"] };

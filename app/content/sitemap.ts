@@ -1,5 +1,5 @@
-/** The public pages listed in /sitemap.xml. */
-export const sitemapPaths = [
+/** Every public page of SPEC.md §2 (the site frame's pages; no portal, no document page). */
+export const publicPages = [
   "/",
   "/investment-focus",
   "/portfolio",
@@ -9,6 +9,10 @@ export const sitemapPaths = [
   "/team",
   "/process",
   "/contact",
+  "/login",
   "/privacy-policy",
   "/terms-of-service",
 ] as const;
+
+/** The pages listed in /sitemap.xml: the public pages but the placeholder client login. */
+export const sitemapPaths = publicPages.filter((path) => path !== "/login");
