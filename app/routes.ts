@@ -16,14 +16,34 @@ export default [
     route("privacy-policy", "routes/site/privacy-policy.tsx"),
     route("terms-of-service", "routes/site/terms-of-service.tsx"),
     route("newsletter", "routes/site/newsletter.tsx"),
+    // Investor account pages that need no sign-in.
+    route("lp/login", "routes/lp/login.tsx"),
+    route("lp/register", "routes/lp/register.tsx"),
+    route("lp/forgot-password", "routes/lp/forgot-password.tsx"),
+    route("lp/reset-password", "routes/lp/reset-password.tsx"),
+    route("admin/login", "routes/admin/login.tsx"),
     route("*", "routes/site/not-found.tsx"),
   ]),
+  // Investor portal: the layout guards its whole subtree (approved investor or admin).
+  layout("routes/lp/layout.tsx", [route("lp/dashboard", "routes/lp/dashboard.tsx")]),
+  // Admin portal: the layout guards its whole subtree (admins only).
+  layout("routes/admin/layout.tsx", [route("admin/dashboard", "routes/admin/dashboard.tsx")]),
+  // Ends the session (POST) and goes to /lp/login.
+  route("logout", "routes/auth/logout.tsx"),
   // Form targets without a page of their own.
   route("theme", "routes/site/theme.tsx"),
   // JSON endpoints (SPEC.md §7).
   ...prefix("api", [
     route("newsletter", "routes/api/newsletter.ts"),
     route("pitch", "routes/api/pitch.ts"),
+    route("auth/register", "routes/api/auth/register.ts"),
+    route("auth/login", "routes/api/auth/login.ts"),
+    route("auth/logout", "routes/api/auth/logout.ts"),
+    route("auth/user", "routes/api/auth/user.ts"),
+    route("auth/pending-users", "routes/api/auth/users-by-status.ts", { id: "api-pending-users" }),
+    route("auth/approved-users", "routes/api/auth/users-by-status.ts", { id: "api-approved-users" }),
+    route("auth/rejected-users", "routes/api/auth/users-by-status.ts", { id: "api-rejected-users" }),
+    route("auth/users/:id/status", "routes/api/auth/user-status.ts"),
     route("*", "routes/api/not-found.ts"),
   ]),
   // SEO.

@@ -1,18 +1,22 @@
 import { z } from "zod";
 import { emailField, INVALID_EMAIL } from "../newsletter/schema";
 
-export const PASSWORD_MIN = 8;
-/** bcrypt reads at most 72 bytes; longer passwords are refused, never silently truncated. */
-export const PASSWORD_MAX_BYTES = 72;
-export const PASSWORD_TOO_SHORT = "Password must be at least 8 characters";
-export const PASSWORD_TOO_LONG = "Password must be at most 72 bytes (about 72 letters, fewer with accents or emoji)";
+import { accountFieldMessages, PASSWORD_MAX_BYTES, PASSWORD_MIN } from "./constants";
+
+export { PASSWORD_MAX_BYTES, PASSWORD_MIN };
+export const PASSWORD_TOO_SHORT = accountFieldMessages.passwordTooShort;
+export const PASSWORD_TOO_LONG = accountFieldMessages.passwordTooLong;
 
 export const passwordField = z
   .string({ error: PASSWORD_TOO_SHORT })
   .min(PASSWORD_MIN, PASSWORD_TOO_SHORT)
   .refine((value) => new TextEncoder().encode(value).byteLength <= PASSWORD_MAX_BYTES, PASSWORD_TOO_LONG);
 
-const nameField = z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(200, "Name is too long");
+const nameField = z
+  .string({ error: accountFieldMessages.nameRequired })
+  .trim()
+  .min(1, accountFieldMessages.nameRequired)
+  .max(200, "Name is too long");
 
 const optionalCompany = z
   .string()
@@ -33,7 +37,10 @@ export type RegisterInput = z.infer<typeof RegisterInput>;
 /** Sign-in (investor and admin). */
 export const LoginInput = z.object({
   email: z.string({ error: INVALID_EMAIL }).trim().toLowerCase().max(254, INVALID_EMAIL).pipe(z.email({ error: INVALID_EMAIL })),
-  password: z.string({ error: "Password is required" }).min(1, "Password is required").max(1024, "Password is too long"),
+  password: z
+    .string({ error: accountFieldMessages.passwordRequired })
+    .min(1, accountFieldMessages.passwordRequired)
+    .max(1024, "Password is too long"),
 });
 export type LoginInput = z.infer<typeof LoginInput>;
 

@@ -1,0 +1,67 @@
+import type { ComponentProps, ReactNode } from "react";
+import { FieldError, inputClass, Label } from "../ui/form";
+
+type Props = Omit<ComponentProps<"input">, "id" | "name" | "className"> & {
+  formId: string;
+  name: string;
+  label: string;
+  hint?: string | undefined;
+  errors?: string[] | undefined;
+};
+
+/** A labelled input of an account form, with its hint and its error (role=alert) tied to it. */
+export function AccountField({ formId, name, label, hint, errors, ...input }: Props) {
+  const id = `${formId}-${name}`;
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const describedBy = [errors?.length ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div>
+      <Label htmlFor={id}>{label}</Label>
+      <input
+        {...input}
+        id={id}
+        name={name}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={describedBy}
+        className={inputClass}
+      />
+      {hint ? (
+        <p id={hintId} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+          {hint}
+        </p>
+      ) : null}
+      <FieldError id={errorId} errors={errors} />
+    </div>
+  );
+}
+
+/** A form-level error (role=alert) under an account form. */
+export function FormAlert({ id, message }: { id?: string; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p
+      id={id}
+      role="alert"
+      className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm font-medium text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+    >
+      {message}
+    </p>
+  );
+}
+
+/** The icon-topped title block of the account cards. */
+export function AccountCardHeader({ icon, title, intro }: { icon: ReactNode; title: string; intro: string }) {
+  return (
+    <div className="flex flex-col items-center text-center">
+      <span className="flex size-12 items-center justify-center rounded-full bg-brand-50 text-brand-700 dark:bg-brand-900 dark:text-brand-200">
+        {icon}
+      </span>
+      <h1 className="mt-4 text-2xl font-bold tracking-tight">{title}</h1>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{intro}</p>
+    </div>
+  );
+}
+
+export const textLinkClass =
+  "font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300";

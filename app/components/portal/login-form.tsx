@@ -1,0 +1,108 @@
+import { useEffect } from "react";
+import { useFetcher, useNavigate } from "react-router";
+import { accountToasts } from "~/content/accounts";
+import { accountFieldMessages, signInCopy } from "~/content/portal";
+import { INVALID_EMAIL } from "~/modules/newsletter/constants";
+import { ENHANCED_FIELD } from "~/modules/toast/enhanced";
+import { Button } from "../ui/form";
+import { toast } from "../ui/toast-store";
+import { useHydrated } from "../ui/use-hydrated";
+import { AccountField, FormAlert } from "./account-field";
+import type { FormOutcome } from "./outcome";
+import { useAccountFieldErrors } from "./use-account-field-errors";
+
+/** SPEC.md §4: the admin login waits 50 ms before it goes to the dashboard. */
+export const ADMIN_REDIRECT_DELAY_MS = 50;
+
+const messages = {
+  email: { valueMissing: INVALID_EMAIL, typeMismatch: INVALID_EMAIL, tooLong: INVALID_EMAIL },
+  password: { valueMissing: accountFieldMessages.passwordRequired },
+};
+
+/**
+ * The sign-in form of /lp/login and /admin/login. It posts to its page's
+ * action. With JavaScript the answer comes back as data: on success the
+ * investor sees 'Login successful' and goes to the dashboard, the admin goes
+ * to the admin dashboard after 50 ms; a failure shows 'Login failed' (investor,
+ * as a toast) or the message in the form (admin). Without JavaScript the
+ * action redirects, or renders the page again with the messages.
+ */
+export function LoginForm({
+  portal,
+  serverOutcome,
+}: {
+  portal: "investor" | "admin";
+  serverOutcome?: FormOutcome | undefined;
+}) {
+  const formId = `${portal}-login`;
+  const action = portal === "admin" ? "/admin/login" : "/lp/login";
+  const fetcher = useFetcher<FormOutcome>({ key: formId });
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const outcome = fetcher.data ?? serverOutcome;
+  const result = outcome?.result;
+  const { onSubmit, onInput, errorsFor } = useAccountFieldErrors(messages, result?.error ?? undefined);
+
+  useEffect(() => {
+    if (fetcher.data?.toast) toast(fetcher.data.toast);
+  }, [fetcher.data]);
+
+  // Navigate once the fetcher is idle: a navigation started while React Router
+  // still revalidates after the action can be lost (the new route is never loaded).
+  const to = fetcher.state === "idle" && fetcher.data?.status === "success" ? fetcher.data.redirectTo : undefined;
+  useEffect(() => {
+    if (!to) return;
+    const timer = setTimeout(() => navigate(to), portal === "admin" ? ADMIN_REDIRECT_DELAY_MS : 0);
+    return () => clearTimeout(timer);
+  }, [to, navigate, portal]);
+
+  const values = (result?.status === "error" ? result.initialValue : null) ?? {};
+  const email = typeof values.email === "string" ? values.email : "";
+  const formError = result?.error?.[""]?.[0];
+  const busy = fetcher.state !== "idle" || outcome?.status === "success";
+
+  return (
+    <fetcher.Form
+      id={formId}
+      method="post"
+      action={action}
+      noValidate={hydrated}
+      onSubmit={onSubmit}
+      onInput={onInput}
+      className="mt-6 space-y-4"
+    >
+      {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
+      <AccountField
+        formId={formId}
+        name="email"
+        label={signInCopy.email}
+        type="email"
+        required
+        maxLength={254}
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        defaultValue={email}
+        errors={errorsFor("email")}
+      />
+      <AccountField
+        formId={formId}
+        name="password"
+        label={signInCopy.password}
+        type="password"
+        required
+        autoComplete="current-password"
+        errors={errorsFor("password")}
+      />
+      <FormAlert id={`${formId}-error`} message={formError} />
+      <Button type="submit" className="w-full" disabled={busy}>
+        {busy ? signInCopy.submitting : signInCopy.submit}
+      </Button>
+    </fetcher.Form>
+  );
+}
+
+/** The investor login's failure toast (SPEC.md §8): 'Login failed' with the server's message. */
+export function loginFailedToast(message: string | undefined) {
+  return { title: accountToasts.loginFailed.title, description: message || accountToasts.loginFailed.title, variant: "destructive" as const };
+}

@@ -1,0 +1,136 @@
+import { useEffect, useState } from "react";
+import { useFetcher, useNavigate } from "react-router";
+import { accountFieldMessages, registerCopy } from "~/content/portal";
+import { INVALID_EMAIL } from "~/modules/newsletter/constants";
+import { ENHANCED_FIELD } from "~/modules/toast/enhanced";
+import { Button } from "../ui/form";
+import { toast } from "../ui/toast-store";
+import { useHydrated } from "../ui/use-hydrated";
+import { AccountField, FormAlert } from "./account-field";
+import type { FormOutcome } from "./outcome";
+import { PASSWORD_MIN_LENGTH, useAccountFieldErrors } from "./use-account-field-errors";
+
+/** SPEC.md §9: after a successful registration the user goes to /lp/login after 1.5 s. */
+export const REGISTER_REDIRECT_DELAY_MS = 1500;
+
+const FORM_ID = "register";
+
+const messages = {
+  email: { valueMissing: INVALID_EMAIL, typeMismatch: INVALID_EMAIL, tooLong: INVALID_EMAIL },
+  password: { valueMissing: accountFieldMessages.passwordTooShort },
+  name: { valueMissing: accountFieldMessages.nameRequired },
+};
+
+const passwordRule = {
+  field: "password",
+  tooShort: accountFieldMessages.passwordTooShort,
+  tooLong: accountFieldMessages.passwordTooLong,
+};
+
+/**
+ * 'Request Investor Access' (SPEC.md §2). With JavaScript: 'Registration
+ * Submitted' (8 s), then /lp/login after 1.5 s; failures as 'Registration
+ * Failed' and messages under the fields. Without JavaScript the action
+ * redirects to /lp/login with the same notice, or renders the errors.
+ */
+export function RegisterForm({ serverOutcome }: { serverOutcome?: FormOutcome | undefined }) {
+  const c = registerCopy;
+  const fetcher = useFetcher<FormOutcome>({ key: FORM_ID });
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const outcome = fetcher.data ?? serverOutcome;
+  const result = outcome?.result;
+  const { onSubmit, onInput, errorsFor } = useAccountFieldErrors(messages, result?.error ?? undefined, passwordRule);
+
+  useEffect(() => {
+    if (fetcher.data?.toast) toast(fetcher.data.toast);
+  }, [fetcher.data]);
+
+  // Counted from the answer; the navigation itself waits until the fetcher is
+  // idle (one started during the revalidation after an action can be lost).
+  const succeeded = fetcher.data?.status === "success" ? fetcher.data : null;
+  const [delayOver, setDelayOver] = useState(false);
+  useEffect(() => {
+    if (!succeeded) return;
+    setDelayOver(false);
+    const timer = setTimeout(() => setDelayOver(true), REGISTER_REDIRECT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [succeeded]);
+  useEffect(() => {
+    if (succeeded && delayOver && fetcher.state === "idle") navigate(succeeded.redirectTo ?? "/lp/login");
+  }, [succeeded, delayOver, fetcher.state, navigate]);
+
+  const values = (result?.status === "error" ? result.initialValue : null) ?? {};
+  const initial = (name: string) => (typeof values[name] === "string" ? (values[name] as string) : "");
+  const formError = result?.error?.[""]?.[0];
+  const done = outcome?.status === "success";
+  const busy = fetcher.state !== "idle" || done;
+
+  return (
+    <fetcher.Form
+      id={FORM_ID}
+      method="post"
+      action="/lp/register"
+      noValidate={hydrated}
+      onSubmit={onSubmit}
+      onInput={onInput}
+      className="mt-6 space-y-4"
+    >
+      {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
+      <AccountField
+        formId={FORM_ID}
+        name="email"
+        label={c.email}
+        type="email"
+        required
+        maxLength={254}
+        autoComplete="email"
+        autoCapitalize="none"
+        spellCheck={false}
+        defaultValue={initial("email")}
+        errors={errorsFor("email")}
+      />
+      <AccountField
+        formId={FORM_ID}
+        name="password"
+        label={c.password}
+        hint={c.passwordHint}
+        type="password"
+        required
+        minLength={PASSWORD_MIN_LENGTH}
+        autoComplete="new-password"
+        errors={errorsFor("password")}
+      />
+      <AccountField
+        formId={FORM_ID}
+        name="name"
+        label={c.name}
+        type="text"
+        required
+        maxLength={200}
+        autoComplete="name"
+        defaultValue={initial("name")}
+        errors={errorsFor("name")}
+      />
+      <AccountField
+        formId={FORM_ID}
+        name="company"
+        label={c.company}
+        type="text"
+        maxLength={200}
+        autoComplete="organization"
+        defaultValue={initial("company")}
+        errors={errorsFor("company")}
+      />
+      <FormAlert id={`${FORM_ID}-error`} message={formError} />
+      {done && outcome?.toast?.description ? (
+        <p role="status" className="text-sm font-medium text-brand-800 dark:text-brand-200">
+          {outcome.toast.description}
+        </p>
+      ) : null}
+      <Button type="submit" className="w-full" disabled={busy}>
+        {fetcher.state !== "idle" ? c.submitting : c.submit}
+      </Button>
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,51 @@
+import { useState, type FormEvent } from "react";
+import { useFieldErrors, type FieldErrors, type FieldMessages } from "../ui/use-field-errors";
+
+import { PASSWORD_MAX_BYTES, PASSWORD_MIN as PASSWORD_MIN_LENGTH } from "~/modules/lp-users/constants";
+
+export { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH };
+
+type PasswordRule = { field: string; tooShort: string; tooLong: string };
+
+/**
+ * useFieldErrors plus the password rules the browser's constraint checks do
+ * not word for us: at least 8 characters, at most 72 bytes. (A maxlength
+ * attribute would silently cut a pasted password; we never truncate.)
+ */
+export function useAccountFieldErrors(
+  messages: FieldMessages,
+  serverErrors: FieldErrors | undefined,
+  password?: PasswordRule,
+) {
+  const base = useFieldErrors(messages, serverErrors);
+  const [extra, setExtra] = useState<FieldErrors>({});
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    setExtra({});
+    base.onSubmit(event);
+    if (event.defaultPrevented || !password) return;
+    const input = event.currentTarget.elements.namedItem(password.field);
+    if (!(input instanceof HTMLInputElement) || input.value === "") return;
+    const message =
+      input.value.length < PASSWORD_MIN_LENGTH
+        ? password.tooShort
+        : new TextEncoder().encode(input.value).byteLength > PASSWORD_MAX_BYTES
+          ? password.tooLong
+          : undefined;
+    if (message) {
+      event.preventDefault();
+      setExtra({ [password.field]: [message] });
+      input.focus();
+    }
+  };
+
+  const onInput = (event: FormEvent<HTMLFormElement>) => {
+    base.onInput(event);
+    const target = event.target;
+    if (target instanceof HTMLInputElement && extra[target.name]) setExtra((prev) => ({ ...prev, [target.name]: undefined }));
+  };
+
+  const errorsFor = (name: string): string[] | undefined => extra[name] ?? base.errorsFor(name);
+
+  return { onSubmit, onInput, errorsFor };
+}

@@ -1,0 +1,154 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { format } from "date-fns";
+import { Info } from "lucide-react";
+import { data } from "react-router";
+import type { Route } from "./+types/dashboard";
+import { UserLoadError } from "~/components/portal/load-error";
+import { ConfirmPanel, STATUS_INTENT, type StatusOutcome } from "~/components/portal/status-actions";
+import { UserList, type AdminListUser } from "~/components/portal/user-list";
+import { accountMessages, accountToasts } from "~/content/accounts";
+import { adminCopy, type ConfirmKind } from "~/content/portal";
+import { requireAdmin } from "~/modules/auth/guards.server";
+import { AppError, isAppError } from "~/modules/http/app-error";
+import { listUsersByStatus, setUserStatus, toListedUser, type LpUser } from "~/modules/lp-users/lp-users.server";
+import { StatusInput, type UserStatus } from "~/modules/lp-users/schema";
+import { pageMeta } from "~/modules/seo/meta";
+import { isEnhanced } from "~/modules/toast/enhanced";
+import { redirectWithFlash } from "~/modules/toast/flash.server";
+import type { ToastInput } from "~/modules/toast/toast";
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: adminCopy.title,
+    description: adminCopy.lpSection,
+    path: "/admin/dashboard",
+    noindex: true,
+  });
+
+/** SPEC.md §9: admin dates read 'MMM dd, yyyy'. */
+function toAdminListUser(user: LpUser): AdminListUser {
+  const listed = toListedUser(user);
+  return {
+    id: listed.id,
+    name: listed.name,
+    email: listed.email,
+    company: listed.company,
+    requestedOn: format(new Date(listed.createdAt), "MMM dd, yyyy"),
+  };
+}
+
+type UserListData = { users: AdminListUser[]; failed: boolean };
+
+function readList(status: UserStatus): UserListData {
+  try {
+    return { users: listUsersByStatus(status).map(toAdminListUser), failed: false };
+  } catch (error) {
+    console.error(error);
+    return { users: [], failed: true };
+  }
+}
+
+const confirmLists: Record<ConfirmKind, "pending" | "approved" | "rejected"> = {
+  reject: "pending",
+  revoke: "approved",
+  approve: "rejected",
+};
+
+function isConfirmKind(value: string | null): value is ConfirmKind {
+  return value === "reject" || value === "revoke" || value === "approve";
+}
+
+/**
+ * The three LP lists, each read on its own so one failure shows its own error.
+ * `?confirm=reject|revoke|approve&user=<id>` is the no-JavaScript confirm step.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const lists = { pending: readList("pending"), approved: readList("approved"), rejected: readList("rejected") };
+  const params = new URL(request.url).searchParams;
+  const kind = params.get("confirm");
+  const userId = params.get("user");
+  let confirm: { kind: ConfirmKind; user: { id: string; name: string } | null } | null = null;
+  if (isConfirmKind(kind) && userId) {
+    const user = lists[confirmLists[kind]].users.find((u) => u.id === userId);
+    confirm = { kind, user: user ? { id: user.id, name: user.name } : null };
+  }
+  return { lists, confirm };
+}
+
+function errorToast(error: unknown): ToastInput {
+  if (!isAppError(error)) console.error(error);
+  const description = isAppError(error) ? error.message : "Something went wrong. Please try again.";
+  return { title: accountToasts.updateFailed.title, description, variant: "destructive" };
+}
+
+/** intent=status: approve or reject a user (also revoke an approved one, approve a rejected one). */
+async function changeStatus(admin: LpUser, formData: FormData): Promise<{ toast: ToastInput; httpStatus: number }> {
+  try {
+    const submission = parseWithZod(formData, { schema: StatusInput });
+    if (submission.status !== "success") {
+      throw new AppError("bad_request", submission.error?.status?.[0] ?? "Status must be approved or rejected");
+    }
+    const userId = formData.get("userId");
+    if (typeof userId !== "string" || userId.length === 0 || userId.length > 100) {
+      throw new AppError("not_found", accountMessages.userNotFound);
+    }
+    const { user } = setUserStatus(admin, userId, submission.value.status);
+    const toast: ToastInput =
+      submission.value.status === "approved"
+        ? { ...accountToasts.approved(user.name) }
+        : { ...accountToasts.rejected(user.name), variant: "destructive" };
+    return { toast, httpStatus: 200 };
+  } catch (error) {
+    return { toast: errorToast(error), httpStatus: isAppError(error) ? error.status : 500 };
+  }
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  const formData = await request.formData();
+  let outcome: { toast: ToastInput; httpStatus: number };
+  switch (formData.get("intent")) {
+    case STATUS_INTENT:
+      outcome = await changeStatus(admin, formData);
+      break;
+    default:
+      outcome = { toast: errorToast(new AppError("bad_request", "Unknown action")), httpStatus: 400 };
+  }
+  if (isEnhanced(formData)) {
+    const answer: StatusOutcome = { status: outcome.httpStatus === 200 ? "success" : "error", toast: outcome.toast };
+    return data(answer, { status: outcome.httpStatus });
+  }
+  return redirectWithFlash("/admin/dashboard", { toast: outcome.toast });
+}
+
+export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
+  const { lists, confirm } = loaderData;
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
+      <h1 className="text-3xl font-bold tracking-tight">{adminCopy.title}</h1>
+
+      <section aria-labelledby="lp-management-title" className="mt-8">
+        <h2 id="lp-management-title" className="text-2xl font-semibold">
+          {adminCopy.lpSection}
+        </h2>
+        {confirm ? <ConfirmPanel kind={confirm.kind} user={confirm.user} /> : null}
+        <UserList list="pending" users={lists.pending.users} failed={lists.pending.failed} />
+        <UserList list="approved" users={lists.approved.users} failed={lists.approved.failed} />
+        <UserList list="rejected" users={lists.rejected.users} failed={lists.rejected.failed} />
+        {/* Later issues: the LP document upload form and the published LP documents panel. */}
+      </section>
+
+      {/* Later issues: 'Potential Investor Management (Fund II)' and 'Email Lists (Copy & Export)'. */}
+
+      <p className="mt-12 flex items-start gap-2 border-t border-slate-200 pt-6 text-sm text-slate-600 dark:border-slate-800 dark:text-slate-300">
+        <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+        {adminCopy.footerNote}
+      </p>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <UserLoadError loginPath="/admin/login" />;
+}

@@ -1,0 +1,96 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { ShieldCheck } from "lucide-react";
+import { type ShouldRevalidateFunctionArgs, data, Link, redirect } from "react-router";
+import type { Route } from "./+types/login";
+import { AccountCardHeader, textLinkClass } from "~/components/portal/account-field";
+import { LoginForm } from "~/components/portal/login-form";
+import type { FormOutcome } from "~/components/portal/outcome";
+import { Card } from "~/components/ui/form";
+import { signInCopy } from "~/content/portal";
+import { getOptionalUser } from "~/modules/auth/guards.server";
+import { signIn } from "~/modules/auth/sign-in.server";
+import { isAppError } from "~/modules/http/app-error";
+import { LoginInput } from "~/modules/lp-users/schema";
+import { pageMeta } from "~/modules/seo/meta";
+import { isEnhanced } from "~/modules/toast/enhanced";
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: signInCopy.admin.title,
+    description: signInCopy.admin.description,
+    path: "/admin/login",
+    noindex: true,
+  });
+
+/** An admin who is already signed in goes straight to the dashboard. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getOptionalUser(request);
+  if (user?.isAdmin) throw redirect("/admin/dashboard");
+  return null;
+}
+
+/**
+ * Admin sign-in (SPEC.md §2, §4, §8): only admins get a session. A non-admin
+ * with the right password sees 'Admin access required. This login is for
+ * administrators only.' and stays signed out; other failures show the
+ * server's message or 'Invalid credentials'.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  // signIn reads the body itself (remix-auth's FormStrategy): read a copy.
+  const formData = await request.clone().formData();
+  const submission = parseWithZod(formData, { schema: LoginInput });
+  if (submission.status !== "success") {
+    const outcome: FormOutcome = { status: "error", toast: null, result: submission.reply({ hideFields: ["password"] }) };
+    return data(outcome, { status: 400 });
+  }
+  try {
+    const { setCookie } = await signIn(request, context.clientAddress, { adminOnly: true });
+    const headers = { "Set-Cookie": setCookie };
+    if (!isEnhanced(formData)) return redirect("/admin/dashboard", { headers });
+    const outcome: FormOutcome = {
+      status: "success",
+      toast: null,
+      result: submission.reply({ resetForm: true }),
+      redirectTo: "/admin/dashboard",
+    };
+    return data(outcome, { headers });
+  } catch (error) {
+    if (!isAppError(error)) console.error(error);
+    const message = (isAppError(error) && error.message) || signInCopy.adminFallback;
+    const fields = isAppError(error) ? error.options.fields : undefined;
+    const retryAfter = isAppError(error) ? error.options.retryAfterSeconds : undefined;
+    const outcome: FormOutcome = {
+      status: "error",
+      toast: null,
+      result: submission.reply({ hideFields: ["password"], ...(fields ? { fieldErrors: fields } : { formErrors: [message] }) }),
+    };
+    return data(outcome, {
+      status: isAppError(error) ? error.status : 500,
+      headers: retryAfter !== undefined ? { "Retry-After": String(retryAfter) } : undefined,
+    });
+  }
+}
+
+/** After a successful sign-in with JavaScript the form navigates itself (after 50 ms). */
+export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if ((actionResult as FormOutcome | undefined)?.status === "success") return false;
+  return defaultShouldRevalidate;
+}
+
+export default function AdminLogin({ actionData }: Route.ComponentProps) {
+  const c = signInCopy;
+  return (
+    <div className="mx-auto max-w-md px-4 py-16 sm:px-6">
+      <Card>
+        <AccountCardHeader icon={<ShieldCheck aria-hidden="true" className="size-6" />} title={c.admin.title} intro={c.admin.intro} />
+        <LoginForm portal="admin" serverOutcome={actionData ?? undefined} />
+        <p className="mt-6 border-t border-slate-200 pt-6 text-center text-sm text-slate-600 dark:border-slate-800 dark:text-slate-300">
+          {`${c.investorLoginText} `}
+          <Link to="/lp/login" className={textLinkClass}>
+            {c.investorLoginLink}
+          </Link>
+        </p>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { MailCheck, Mail } from "lucide-react";
+import { useEffect } from "react";
+import { data, Link, useFetcher, useRouteLoaderData } from "react-router";
+import type { Route } from "./+types/forgot-password";
+import { AccountCardHeader, AccountField, FormAlert, textLinkClass } from "~/components/portal/account-field";
+import type { FormOutcome } from "~/components/portal/outcome";
+import { useAccountFieldErrors } from "~/components/portal/use-account-field-errors";
+import { Button, Card } from "~/components/ui/form";
+import { toast } from "~/components/ui/toast-store";
+import { StaticToast } from "~/components/ui/toaster";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import { accountToasts } from "~/content/accounts";
+import { forgotPasswordCopy } from "~/content/portal";
+import { isAppError } from "~/modules/http/app-error";
+import { enforceRateLimit } from "~/modules/http/rate-limit.server";
+import { requestPasswordReset } from "~/modules/lp-users/lp-users.server";
+import { ForgotPasswordInput } from "~/modules/lp-users/schema";
+import { INVALID_EMAIL } from "~/modules/newsletter/constants";
+import { pageMeta } from "~/modules/seo/meta";
+import { ENHANCED_FIELD, isEnhanced } from "~/modules/toast/enhanced";
+import { redirectWithFlash } from "~/modules/toast/flash.server";
+import type { loader as rootLoader } from "~/root";
+
+const FORM_ID = "forgot-password";
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: forgotPasswordCopy.title,
+    description: forgotPasswordCopy.description,
+    path: "/lp/forgot-password",
+    noindex: true,
+  });
+
+/**
+ * Ask for a reset link. The answer is the same whether or not the e-mail has
+ * an account (no enumeration); only the rate limit can refuse.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: ForgotPasswordInput });
+  if (submission.status !== "success") {
+    const outcome: FormOutcome = { status: "error", toast: null, result: submission.reply() };
+    return data(outcome, { status: 400 });
+  }
+  try {
+    await enforceRateLimit("reset", context.clientAddress);
+    requestPasswordReset(submission.value);
+  } catch (error) {
+    if (!isAppError(error)) console.error(error);
+    const message = isAppError(error) ? error.message : forgotPasswordCopy.failedFallback;
+    const retryAfter = isAppError(error) ? error.options.retryAfterSeconds : undefined;
+    const outcome: FormOutcome = {
+      status: "error",
+      toast: { title: forgotPasswordCopy.failedTitle, description: message, variant: "destructive" },
+      result: submission.reply({ formErrors: [message] }),
+    };
+    return data(outcome, {
+      status: isAppError(error) ? error.status : 500,
+      headers: retryAfter !== undefined ? { "Retry-After": String(retryAfter) } : undefined,
+    });
+  }
+  if (!isEnhanced(formData)) {
+    return redirectWithFlash(`/lp/forgot-password#${FORM_ID}`, {
+      toast: { ...accountToasts.resetRequested },
+      form: { formId: FORM_ID, status: "success" },
+    });
+  }
+  const outcome: FormOutcome = {
+    status: "success",
+    toast: { ...accountToasts.resetRequested },
+    result: submission.reply({ resetForm: true }),
+  };
+  return data(outcome);
+}
+
+const messages = { email: { valueMissing: INVALID_EMAIL, typeMismatch: INVALID_EMAIL, tooLong: INVALID_EMAIL } };
+
+export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+  const c = forgotPasswordCopy;
+  const fetcher = useFetcher<FormOutcome>({ key: FORM_ID });
+  const hydrated = useHydrated();
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const outcome = fetcher.data ?? actionData ?? undefined;
+  const flashSuccess = !fetcher.data && root?.formFlash?.formId === FORM_ID && root.formFlash.status === "success";
+  const sent = outcome?.status === "success" || flashSuccess;
+  const result = outcome?.result;
+  const { onSubmit, onInput, errorsFor } = useAccountFieldErrors(messages, result?.error ?? undefined);
+
+  useEffect(() => {
+    if (fetcher.data?.toast) toast(fetcher.data.toast);
+  }, [fetcher.data]);
+
+  const values = (result?.status === "error" ? result.initialValue : null) ?? {};
+  const email = typeof values.email === "string" ? values.email : "";
+
+  return (
+    <div className="mx-auto max-w-md px-4 py-16 sm:px-6">
+      {actionData?.toast ? <StaticToast toast={{ id: "forgot-result", variant: "default", ...actionData.toast }} /> : null}
+      <Card>
+        <AccountCardHeader icon={<Mail aria-hidden="true" className="size-6" />} title={c.title} intro={c.intro} />
+        {sent ? (
+          <div id={FORM_ID} role="status" className="mt-6 flex flex-col items-center gap-2 text-center">
+            <MailCheck aria-hidden="true" className="size-10 text-brand-600 dark:text-brand-300" />
+            <h2 className="text-lg font-semibold">{accountToasts.resetRequested.title}</h2>
+            <p className="text-sm text-slate-600 dark:text-slate-300">{accountToasts.resetRequested.description}</p>
+          </div>
+        ) : (
+          <fetcher.Form
+            id={FORM_ID}
+            method="post"
+            action="/lp/forgot-password"
+            noValidate={hydrated}
+            onSubmit={onSubmit}
+            onInput={onInput}
+            className="mt-6 space-y-4"
+          >
+            {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
+            <AccountField
+              formId={FORM_ID}
+              name="email"
+              label={c.email}
+              type="email"
+              required
+              maxLength={254}
+              autoComplete="email"
+              autoCapitalize="none"
+              spellCheck={false}
+              defaultValue={email}
+              errors={errorsFor("email")}
+            />
+            <FormAlert id={`${FORM_ID}-error`} message={result?.error?.[""]?.[0]} />
+            <Button type="submit" className="w-full" disabled={fetcher.state !== "idle"}>
+              {fetcher.state !== "idle" ? c.submitting : c.submit}
+            </Button>
+          </fetcher.Form>
+        )}
+        <p className="mt-6 border-t border-slate-200 pt-6 text-center text-sm dark:border-slate-800">
+          <Link to="/lp/login" className={textLinkClass}>
+            {c.backToLogin}
+          </Link>
+        </p>
+      </Card>
+    </div>
+  );
+}

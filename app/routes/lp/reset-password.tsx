@@ -1,0 +1,174 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { KeyRound, TriangleAlert } from "lucide-react";
+import { useEffect } from "react";
+import { type ShouldRevalidateFunctionArgs, data, Link, useFetcher, useNavigate } from "react-router";
+import type { Route } from "./+types/reset-password";
+import { AccountCardHeader, AccountField, FormAlert, textLinkClass } from "~/components/portal/account-field";
+import type { FormOutcome } from "~/components/portal/outcome";
+import { PASSWORD_MIN_LENGTH, useAccountFieldErrors } from "~/components/portal/use-account-field-errors";
+import { Button, buttonClass, Card } from "~/components/ui/form";
+import { toast } from "~/components/ui/toast-store";
+import { StaticToast } from "~/components/ui/toaster";
+import { useHydrated } from "~/components/ui/use-hydrated";
+import { accountMessages, accountToasts } from "~/content/accounts";
+import { accountFieldMessages, resetPasswordCopy } from "~/content/portal";
+import { isAppError } from "~/modules/http/app-error";
+import { isResetTokenValid, resetPassword } from "~/modules/lp-users/lp-users.server";
+import { ResetPasswordInput } from "~/modules/lp-users/schema";
+import { pageMeta } from "~/modules/seo/meta";
+import { ENHANCED_FIELD, isEnhanced } from "~/modules/toast/enhanced";
+import { redirectWithFlash } from "~/modules/toast/flash.server";
+
+const FORM_ID = "reset-password";
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: resetPasswordCopy.title,
+    description: resetPasswordCopy.description,
+    path: "/lp/reset-password",
+    noindex: true,
+  });
+
+function usableToken(token: string | null): token is string {
+  return !!token && token.length >= 10 && token.length <= 200 && isResetTokenValid(token);
+}
+
+/** The e-mailed link: /lp/reset-password?token=…; the form shows only for a live token. */
+export function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token");
+  return { token: usableToken(token) ? token : null };
+}
+
+/** Set the new password; the token is spent and every session of the user ends. */
+export async function action({ request }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: ResetPasswordInput });
+  const hide = { hideFields: ["password", "token"] };
+  if (submission.status !== "success") {
+    const tokenBad = !!submission.error?.token;
+    const outcome: FormOutcome = {
+      status: "error",
+      toast: null,
+      result: submission.reply({ ...hide, ...(tokenBad ? { formErrors: [accountMessages.resetInvalid] } : {}) }),
+    };
+    return data(outcome, { status: 400 });
+  }
+  try {
+    await resetPassword(submission.value);
+  } catch (error) {
+    if (!isAppError(error)) console.error(error);
+    const message = isAppError(error) ? error.message : accountMessages.resetInvalid;
+    const outcome: FormOutcome = {
+      status: "error",
+      toast: { title: resetPasswordCopy.failedTitle, description: message, variant: "destructive" },
+      result: submission.reply({ ...hide, formErrors: [message] }),
+    };
+    return data(outcome, { status: isAppError(error) ? error.status : 500 });
+  }
+  if (!isEnhanced(formData)) return redirectWithFlash("/lp/login", { toast: { ...accountToasts.passwordChanged } });
+  const outcome: FormOutcome = {
+    status: "success",
+    toast: { ...accountToasts.passwordChanged },
+    result: submission.reply({ resetForm: true }),
+    redirectTo: "/lp/login",
+  };
+  return data(outcome);
+}
+
+/** The spent token would turn the page into 'link invalid' just before it navigates away: skip that reload. */
+export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if ((actionResult as FormOutcome | undefined)?.status === "success") return false;
+  return defaultShouldRevalidate;
+}
+
+const messages = { password: { valueMissing: accountFieldMessages.passwordTooShort } };
+const passwordRule = {
+  field: "password",
+  tooShort: accountFieldMessages.passwordTooShort,
+  tooLong: accountFieldMessages.passwordTooLong,
+};
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const c = resetPasswordCopy;
+  const fetcher = useFetcher<FormOutcome>({ key: FORM_ID });
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const outcome = fetcher.data ?? actionData ?? undefined;
+  const result = outcome?.result;
+  const { onSubmit, onInput, errorsFor } = useAccountFieldErrors(messages, result?.error ?? undefined, passwordRule);
+
+  useEffect(() => {
+    if (fetcher.data?.toast) toast(fetcher.data.toast);
+  }, [fetcher.data]);
+
+  // Navigate once the fetcher is idle: a navigation started while React Router
+  // still revalidates after the action can be lost.
+  const to = fetcher.state === "idle" && fetcher.data?.status === "success" ? (fetcher.data.redirectTo ?? "/lp/login") : undefined;
+  useEffect(() => {
+    if (to) navigate(to);
+  }, [to, navigate]);
+
+  if (!loaderData.token) {
+    return (
+      <div className="mx-auto max-w-md px-4 py-16 sm:px-6">
+        <Card>
+          <AccountCardHeader
+            icon={<TriangleAlert aria-hidden="true" className="size-6" />}
+            title={c.invalidTitle}
+            intro={accountMessages.resetInvalid}
+          />
+          <div className="mt-6 flex flex-col gap-3">
+            <Link to="/lp/forgot-password" className={buttonClass("primary", "w-full")}>
+              {c.requestNew}
+            </Link>
+            <Link to="/lp/login" className={buttonClass("secondary", "w-full")}>
+              {c.backToLogin}
+            </Link>
+          </div>
+        </Card>
+      </div>
+    );
+  }
+
+  const busy = fetcher.state !== "idle" || outcome?.status === "success";
+  return (
+    <div className="mx-auto max-w-md px-4 py-16 sm:px-6">
+      {actionData?.toast ? <StaticToast toast={{ id: "reset-result", variant: "default", ...actionData.toast }} /> : null}
+      <Card>
+        <AccountCardHeader icon={<KeyRound aria-hidden="true" className="size-6" />} title={c.title} intro={c.intro} />
+        <fetcher.Form
+          id={FORM_ID}
+          method="post"
+          action={`/lp/reset-password?token=${encodeURIComponent(loaderData.token)}`}
+          noValidate={hydrated}
+          onSubmit={onSubmit}
+          onInput={onInput}
+          className="mt-6 space-y-4"
+        >
+          {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
+          <input type="hidden" name="token" value={loaderData.token} />
+          <AccountField
+            formId={FORM_ID}
+            name="password"
+            label={c.password}
+            hint={c.passwordHint}
+            type="password"
+            required
+            minLength={PASSWORD_MIN_LENGTH}
+            autoComplete="new-password"
+            errors={errorsFor("password")}
+          />
+          <FormAlert id={`${FORM_ID}-error`} message={result?.error?.[""]?.[0]} />
+          <Button type="submit" className="w-full" disabled={busy}>
+            {busy ? c.submitting : c.submit}
+          </Button>
+        </fetcher.Form>
+        <p className="mt-6 border-t border-slate-200 pt-6 text-center text-sm dark:border-slate-800">
+          <Link to="/lp/login" className={textLinkClass}>
+            {c.backToLogin}
+          </Link>
+        </p>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { expect, type APIRequestContext } from "@playwright/test";
+
+/** The e2e server's database (playwright.config.ts puts it in E2E_RUN_DIR). */
+function databasePath(): string {
+  const dir = process.env.E2E_RUN_DIR;
+  if (!dir) throw new Error("E2E_RUN_DIR is not set (run through playwright.config.ts)");
+  return path.join(dir, "e2e.sqlite");
+}
+
+/** Create an approved admin with the real CLI (npm run admin:create), as an operator would. */
+export function createAdmin(email: string, name: string, password: string) {
+  execFileSync(
+    process.execPath,
+    ["--import", "tsx", "scripts/admin-create.ts", "--email", email, "--name", name, "--password", password],
+    { env: { ...process.env, DATABASE_PATH: databasePath(), LOG_LEVEL: "silent" }, stdio: "pipe" },
+  );
+}
+
+type Mail = { to: string; subject: string; text: string };
+
+/** The newest e-mail the site sent to this address (read from the outbox, where every mail goes first). */
+export async function latestMailTo(to: string, subjectPattern: RegExp): Promise<Mail> {
+  let found: Mail | undefined;
+  await expect
+    .poll(
+      () => {
+        const db = new Database(databasePath(), { readonly: true, fileMustExist: true });
+        try {
+          const rows = db
+            .prepare("select `to`, subject, text from email_outbox where `to` = ? order by created_at desc")
+            .all(to.toLowerCase()) as Mail[];
+          found = rows.find((m) => subjectPattern.test(m.subject));
+          return !!found;
+        } finally {
+          db.close();
+        }
+      },
+      { message: `an e-mail to ${to} matching ${subjectPattern}` },
+    )
+    .toBe(true);
+  return found!;
+}
+
+/** The first link in a mail's text that starts with `prefix`. */
+export function linkIn(mail: Mail, prefix: string): string {
+  const match = mail.text.match(new RegExp(`${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\S*`));
+  expect(match, `a link starting with ${prefix} in: ${mail.text}`).not.toBeNull();
+  return match![0];
+}
+
+/** Register through the JSON API. */
+export async function registerViaApi(request: APIRequestContext, user: { email: string; password: string; name: string; company?: string }) {
+  const response = await request.post("/api/auth/register", { data: user });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
+/** Sign in through the JSON API; returns the session cookie ("name=value"). */
+export async function loginViaApi(request: APIRequestContext, email: string, password: string): Promise<string> {
+  const response = await request.post("/api/auth/login", { data: { email, password } });
+  expect(response.status(), await response.text()).toBe(200);
+  const setCookie = response.headers()["set-cookie"] ?? "";
+  const cookie = setCookie.split(";")[0] ?? "";
+  expect(cookie).toMatch(/lr_session=/);
+  return cookie;
+}
+
+/** Find a user's id through the admin API. */
+export async function userIdByEmail(request: APIRequestContext, adminCookie: string, email: string): Promise<string> {
+  for (const list of ["pending", "approved", "rejected"]) {
+    const response = await request.get(`/api/auth/${list}-users`, adminCookie ? { headers: { Cookie: adminCookie } } : {});
+    expect(response.status()).toBe(200);
+    const users = (await response.json()) as { id: string; email: string }[];
+    const user = users.find((u) => u.email === email.toLowerCase());
+    if (user) return user.id;
+  }
+  throw new Error(`no user ${email}`);
+}
+
+/** Approve or reject through the admin API. */
+export async function setStatusViaApi(
+  request: APIRequestContext,
+  adminCookie: string,
+  userId: string,
+  status: "approved" | "rejected",
+) {
+  const response = await request.patch(`/api/auth/users/${userId}/status`, {
+    ...(adminCookie ? { headers: { Cookie: adminCookie } } : {}),
+    data: { status },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
