@@ -15,7 +15,7 @@ import { defineConfig } from "@playwright/test";
  * Each run gets its own SQLite file and storage folder, so tests never see
  * data from an earlier run. BUILD_DIR selects the build (default build/).
  */
-const PORT = 3210;
+const PORT = Number(process.env.E2E_PORT ?? 3210);
 const BASE_URL = `http://localhost:${PORT}`;
 const BUILD_DIR = process.env.BUILD_DIR ?? "build";
 

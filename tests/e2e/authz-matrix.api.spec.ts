@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
 import { expect, test } from "./helpers/fixtures";
 import { createAdmin, loginViaApi, registerViaApi, setStatusViaApi, userIdByEmail } from "./helpers/accounts";
+import { BASE_URL } from "./helpers/origin";
 
 /**
  * The authorization matrix (DESIGN.md §6): every portal route and endpoint so
@@ -13,12 +14,18 @@ import { createAdmin, loginViaApi, registerViaApi, setStatusViaApi, userIdByEmai
 type Role = "anonymous" | "pending" | "rejected" | "investor" | "admin";
 const ROLES: Role[] = ["anonymous", "pending", "rejected", "investor", "admin"];
 
-const BASE_URL = "http://localhost:3210";
 const PASSWORD = "matrix-password-123";
 const unique = () => randomBytes(4).toString("hex");
 
 type Expect = number | { status: number; location: string };
-type Row = { method: "GET" | "POST" | "PATCH"; path: string | (() => string); data?: unknown; expect: Record<Role, Expect> };
+type Row = {
+  method: "GET" | "POST" | "PATCH";
+  path: string | (() => string);
+  data?: unknown;
+  /** A form body (application/x-www-form-urlencoded), for page actions. */
+  form?: () => Record<string, string>;
+  expect: Record<Role, Expect>;
+};
 
 const all = (value: Expect): Record<Role, Expect> => ({
   anonymous: value,
@@ -121,6 +128,19 @@ const rows: Row[] = [
     data: { status: "approved" },
     expect: { anonymous: 401, pending: 401, rejected: 401, investor: 403, admin: 200 },
   },
+  // The admin dashboard's form action: guarded on its own first line, not only by the layout's loader.
+  {
+    method: "POST",
+    path: "/admin/dashboard",
+    form: () => ({ intent: "status", userId: targetId, status: "rejected" }),
+    expect: {
+      anonymous: to("/admin/login"),
+      pending: to("/admin/login"),
+      rejected: to("/admin/login"),
+      investor: to("/admin/login"),
+      admin: to("/admin/dashboard"),
+    },
+  },
 ];
 
 for (const row of rows) {
@@ -134,7 +154,9 @@ for (const row of rows) {
           ? await context.get(path)
           : row.method === "PATCH"
             ? await context.patch(path, { data: row.data })
-            : await context.post(path, { data: row.data });
+            : row.form
+              ? await context.post(path, { form: row.form() })
+              : await context.post(path, { data: row.data });
       const expected = row.expect[role];
       if (typeof expected === "number") {
         expect(response.status(), `${row.method} ${path} as ${role}`).toBe(expected);
@@ -142,7 +164,7 @@ for (const row of rows) {
         expect(response.status(), `${row.method} ${path} as ${role}`).toBe(expected.status);
         expect(new URL(response.headers()["location"] ?? "", BASE_URL).pathname).toBe(expected.location);
       }
-      if (response.status() === 401 || response.status() === 403) {
+      if (path.startsWith("/api/") && (response.status() === 401 || response.status() === 403)) {
         expect(response.headers()["content-type"]).toMatch(/^application\/json/);
       }
     });

@@ -1,6 +1,7 @@
 import { expect, expectToast, test } from "./helpers/fixtures";
 import { recordWrites } from "./helpers/forms";
 import { main } from "./helpers/site";
+import { BASE_URL } from "./helpers/origin";
 
 /**
  * /login (SPEC.md §2, "Client login"): Sign In only shows the toast
@@ -26,7 +27,7 @@ test("Sign In shows 'Login Attempted' / 'Authentication system coming soon.'", a
   if (jsEnabled) {
     expect(writes, "with JavaScript, Sign In makes no call").toEqual([]);
   } else {
-    expect(writes).toEqual(["POST http://localhost:3210/login"]);
+    expect(writes).toEqual([`POST ${BASE_URL}/login`]);
   }
   // Nothing signed anyone in: the form is still there.
   await expect(m.getByRole("button", { name: "Sign In" })).toBeVisible();

@@ -1,5 +1,6 @@
 import { expect, mainNav, test } from "./helpers/fixtures";
 import { HEADER_LINKS, main, NOT_FOUND } from "./helpers/site";
+import { BASE_URL_RE } from "./helpers/origin";
 
 /**
  * The header (SPEC.md §2, "Shared frame"): link order, the current route
@@ -63,7 +64,7 @@ test.describe("header links", () => {
     await expect(main(page).getByRole("heading", { level: 1 })).toHaveText("Contact Us");
 
     await nav.getByRole("link").first().click();
-    await expect(page).toHaveURL(/localhost:3210\/$/);
+    await expect(page).toHaveURL(new RegExp(`^${BASE_URL_RE}/$`));
     await expect(main(page).getByRole("heading", { level: 1 })).toHaveText("Investing in the Future of DeepTech");
   });
 
@@ -174,7 +175,7 @@ test.describe("unknown paths", () => {
   test("from the 404 page the visitor can go back home", async ({ page, visit }) => {
     await visit("/nowhere", { status: 404 });
     await main(page).getByRole("link", { name: /home/i }).click();
-    await expect(page).toHaveURL(/localhost:3210\/$/);
+    await expect(page).toHaveURL(new RegExp(`^${BASE_URL_RE}/$`));
     await expect(main(page).getByRole("heading", { level: 1 })).toHaveText("Investing in the Future of DeepTech");
   });
 });

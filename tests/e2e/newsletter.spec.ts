@@ -1,5 +1,6 @@
 import { expect, expectToast, test, toast, uniqueEmail } from "./helpers/fixtures";
 import { holdPosts, newsletterForm, recordWrites } from "./helpers/forms";
+import { BASE_URL, BASE_URL_RE } from "./helpers/origin";
 
 /**
  * The newsletter form end to end (SPEC.md §4 "Newsletter form", §5, §8):
@@ -21,7 +22,7 @@ test("subscribing from the home hero: the thank-you replaces the form and a 'Suc
   await expectToast(page, "Success", "You've been subscribed to our newsletter!");
   await expect(hero.thanks).toBeVisible();
   await expect(hero.email).toHaveCount(0);
-  await expect(page).toHaveURL(/localhost:3210\/(#newsletter-hero)?$/);
+  await expect(page).toHaveURL(new RegExp(`^${BASE_URL_RE}/(#newsletter-hero)?$`));
   // The footer's own form is untouched.
   await expect(newsletterForm(page, "footer").email).toBeVisible();
 
@@ -43,7 +44,7 @@ test("subscribing from the footer of another page (a same-origin post) keeps the
   // A same-origin browser post passes the cross-site check.
   const post = await posted;
   const headers = await post.allHeaders();
-  expect(headers["origin"]).toBe("http://localhost:3210");
+  expect(headers["origin"]).toBe(BASE_URL);
   expect(headers["sec-fetch-site"]).toBe("same-origin");
   expect((await post.response())!.status()).toBeLessThan(400);
   await expectToast(page, "Success", "You've been subscribed to our newsletter!");

@@ -1,5 +1,6 @@
 import { expect, test } from "./helpers/fixtures";
 import { expectJsonError, expectSecurityHeaders } from "./helpers/http";
+import { BASE_URL } from "./helpers/origin";
 
 /**
  * The HTTP surface without a browser: health, SEO files, security headers,
@@ -123,7 +124,7 @@ test.describe("SEO files", () => {
       expect(locs, `sitemap lists ${path}`).toContain(`${baseURL}${path}`);
     }
     for (const loc of locs) {
-      expect(loc).toMatch(/^http:\/\/localhost:3210\//);
+      expect(loc?.startsWith(`${BASE_URL}/`)).toBe(true);
       expect(loc).not.toMatch(/\/(lp|admin|api)\/|\/documents$|\/signup$/);
     }
   });
@@ -157,7 +158,7 @@ test.describe("cross-site requests are refused", () => {
       // The refused address was not subscribed: a same-origin request for it succeeds.
       const allowed = await request.post("/api/newsletter", {
         data: { email },
-        headers: { Origin: "http://localhost:3210", "Sec-Fetch-Site": "same-origin" },
+        headers: { Origin: BASE_URL, "Sec-Fetch-Site": "same-origin" },
       });
       expect(allowed.status()).toBe(201);
     });
@@ -193,7 +194,7 @@ test.describe("cross-site requests are refused", () => {
   test("a same-origin form post is accepted", async ({ request }) => {
     const response = await request.post("/newsletter", {
       form: { email: `sameorigin-${Date.now()}@example.com`, formId: "newsletter-page", redirectTo: "/newsletter" },
-      headers: { Origin: "http://localhost:3210", "Sec-Fetch-Site": "same-origin" },
+      headers: { Origin: BASE_URL, "Sec-Fetch-Site": "same-origin" },
       maxRedirects: 0,
     });
     expect(response.status()).toBe(302);
