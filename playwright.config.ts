@@ -40,6 +40,8 @@ const API_SPECS = /.*\.api\.spec\.ts$/;
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // Runs on another E2E_PORT keep their artifacts apart.
+  outputDir: process.env.E2E_PORT ? `test-results/port-${PORT}` : "test-results",
   testMatch: "**/*.spec.ts",
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
