@@ -1,6 +1,5 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { ShieldCheck } from "lucide-react";
-import { type ShouldRevalidateFunctionArgs, data, Link, redirect } from "react-router";
+import { type ShouldRevalidateFunctionArgs, Link, redirect } from "react-router";
 import type { Route } from "./+types/login";
 import { AccountCardHeader, textLinkClass } from "~/components/portal/account-field";
 import { LoginForm } from "~/components/portal/login-form";
@@ -8,11 +7,8 @@ import type { FormOutcome } from "~/components/portal/outcome";
 import { Card } from "~/components/ui/form";
 import { signInCopy } from "~/content/portal";
 import { getOptionalUser } from "~/modules/auth/guards.server";
-import { signIn } from "~/modules/auth/sign-in.server";
-import { isAppError } from "~/modules/http/app-error";
-import { LoginInput } from "~/modules/lp-users/schema";
+import { signInFormAction } from "~/routes/auth/sign-in-action.server";
 import { pageMeta } from "~/modules/seo/meta";
-import { isEnhanced } from "~/modules/toast/enhanced";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -36,39 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
  * server's message or 'Invalid credentials'.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  // signIn reads the body itself (remix-auth's FormStrategy): read a copy.
-  const formData = await request.clone().formData();
-  const submission = parseWithZod(formData, { schema: LoginInput });
-  if (submission.status !== "success") {
-    const outcome: FormOutcome = { status: "error", toast: null, result: submission.reply({ hideFields: ["password"] }) };
-    return data(outcome, { status: 400 });
-  }
-  try {
-    const { setCookie } = await signIn(request, context.clientAddress, { adminOnly: true });
-    const headers = { "Set-Cookie": setCookie };
-    if (!isEnhanced(formData)) return redirect("/admin/dashboard", { headers });
-    const outcome: FormOutcome = {
-      status: "success",
-      toast: null,
-      result: submission.reply({ resetForm: true }),
-      redirectTo: "/admin/dashboard",
-    };
-    return data(outcome, { headers });
-  } catch (error) {
-    if (!isAppError(error)) console.error(error);
-    const message = (isAppError(error) && error.message) || signInCopy.adminFallback;
-    const fields = isAppError(error) ? error.options.fields : undefined;
-    const retryAfter = isAppError(error) ? error.options.retryAfterSeconds : undefined;
-    const outcome: FormOutcome = {
-      status: "error",
-      toast: null,
-      result: submission.reply({ hideFields: ["password"], ...(fields ? { fieldErrors: fields } : { formErrors: [message] }) }),
-    };
-    return data(outcome, {
-      status: isAppError(error) ? error.status : 500,
-      headers: retryAfter !== undefined ? { "Retry-After": String(retryAfter) } : undefined,
-    });
-  }
+  return signInFormAction(request, context.clientAddress, "admin");
 }
 
 /** After a successful sign-in with JavaScript the form navigates itself (after 50 ms). */

@@ -1,0 +1,62 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, redirect } from "react-router";
+import type { FormOutcome } from "~/components/portal/outcome";
+import { accountToasts } from "~/content/accounts";
+import { signInCopy } from "~/content/portal";
+import { signIn } from "~/modules/auth/sign-in.server";
+import { isAppError } from "~/modules/http/app-error";
+import { LoginInput } from "~/modules/lp-users/schema";
+import { isEnhanced } from "~/modules/toast/enhanced";
+import { redirectWithFlash } from "~/modules/toast/flash.server";
+
+/** Where a signed-in user belongs. */
+export function portalHome(user: { isAdmin: boolean }) {
+  return user.isAdmin ? "/admin/dashboard" : "/lp/dashboard";
+}
+
+/**
+ * The action of both sign-in pages. Investor (/lp/login): 'Login successful' /
+ * 'Welcome back!' and the user's dashboard; failures toast 'Login failed' with
+ * the server's message. Admin (/admin/login): only admins get a session;
+ * failures show the message (or 'Invalid credentials') in the form, no toast.
+ * The password is never sent back.
+ */
+export async function signInFormAction(
+  request: Request,
+  clientAddress: string,
+  portal: "investor" | "admin",
+): Promise<Response | ReturnType<typeof data<FormOutcome>>> {
+  // signIn reads the body itself (remix-auth's FormStrategy): read a copy.
+  const formData = await request.clone().formData();
+  const submission = parseWithZod(formData, { schema: LoginInput });
+  if (submission.status !== "success") {
+    const outcome: FormOutcome = { status: "error", toast: null, result: submission.reply({ hideFields: ["password"] }) };
+    return data(outcome, { status: 400 });
+  }
+  const investor = portal === "investor";
+  try {
+    const { user, setCookie } = await signIn(request, clientAddress, { adminOnly: !investor });
+    const to = portalHome(user);
+    const headers = { "Set-Cookie": setCookie };
+    const toast = investor ? { ...accountToasts.loginSuccess } : null;
+    if (!isEnhanced(formData)) {
+      return toast ? redirectWithFlash(to, { toast }, { headers }) : redirect(to, { headers });
+    }
+    const outcome: FormOutcome = { status: "success", toast, result: submission.reply({ resetForm: true }), redirectTo: to };
+    return data(outcome, { headers });
+  } catch (error) {
+    if (!isAppError(error)) console.error(error);
+    const message = isAppError(error) ? error.message : investor ? accountToasts.loginFailed.title : signInCopy.adminFallback;
+    const fields = isAppError(error) ? error.options.fields : undefined;
+    const retryAfter = isAppError(error) ? error.options.retryAfterSeconds : undefined;
+    const outcome: FormOutcome = {
+      status: "error",
+      toast: investor ? { title: accountToasts.loginFailed.title, description: message, variant: "destructive" } : null,
+      result: submission.reply({ hideFields: ["password"], ...(fields ? { fieldErrors: fields } : { formErrors: [message] }) }),
+    };
+    return data(outcome, {
+      status: isAppError(error) ? error.status : 500,
+      headers: retryAfter !== undefined ? { "Retry-After": String(retryAfter) } : undefined,
+    });
+  }
+}
