@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { IncomingMessage } from "node:http";
+import { isSector } from "../app/content/portfolio";
 import { publicPages } from "../app/content/sitemap";
 
 /**
@@ -10,8 +11,13 @@ import { publicPages } from "../app/content/sitemap";
  */
 export const CACHEABLE_PATHS = new Set<string>([...publicPages, "/newsletter", "/sitemap.xml", "/robots.txt"]);
 
-/** Query parameters that change a cacheable page (anything else bypasses the cache). */
-const ALLOWED_QUERY: Record<string, string[]> = { "/portfolio": ["sector"] };
+/**
+ * Query parameters that change a cacheable page, with the values worth
+ * caching; anything else is rendered afresh (junk values never fill the cache).
+ */
+const ALLOWED_QUERY: Record<string, Record<string, (value: string) => boolean>> = {
+  "/portfolio": { sector: (value) => isSector(value) },
+};
 
 type Encoding = "br" | "gzip" | "identity";
 
@@ -35,9 +41,10 @@ export class PageCache {
     if (!CACHEABLE_PATHS.has(pathname)) return null;
     let query = "";
     if (q !== -1 && q < raw.length - 1) {
-      const allowed = ALLOWED_QUERY[pathname] ?? [];
+      const allowed = ALLOWED_QUERY[pathname] ?? {};
       const params = [...new URLSearchParams(raw.slice(q + 1)).entries()];
-      if (params.some(([k]) => !allowed.includes(k))) return null;
+      if (params.some(([k, v]) => !allowed[k]?.(v))) return null;
+      if (new Set(params.map(([k]) => k)).size !== params.length) return null;
       params.sort(([a], [b]) => a.localeCompare(b));
       query = new URLSearchParams(params).toString();
     }

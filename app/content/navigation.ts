@@ -7,7 +7,8 @@ export const headerLinks = [
   { to: "/team", label: "Team" },
   { to: "/process", label: "Process" },
   { to: "/contact", label: "Contact" },
-  { to: "/lp/login", label: "Investor Portal" },
+  // Highlighted on every investor portal page, not only the sign-in.
+  { to: "/lp/login", label: "Investor Portal", activePrefix: "/lp/" },
 ] as const;
 
 /** The footer's Quick Links grid. */

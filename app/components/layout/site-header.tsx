@@ -1,9 +1,17 @@
 import { ArrowRight, Menu, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { Link, NavLink, useLocation } from "react-router";
+import { Link, useLocation } from "react-router";
 import { bannerText, headerLinks } from "~/content/navigation";
 import { Logo } from "./logo";
 import { ThemeToggle } from "./theme-toggle";
+
+type HeaderLink = (typeof headerLinks)[number];
+
+/** Whether a header link is the current page (its own path, or any path under its activePrefix). */
+function isCurrent(link: HeaderLink, pathname: string): boolean {
+  if ("activePrefix" in link) return pathname.startsWith(link.activePrefix);
+  return link.to === "/" ? pathname === "/" : pathname === link.to || pathname.startsWith(`${link.to}/`);
+}
 
 /** The pinned banner and the navigation bar (SPEC.md §2, "Shared frame"). */
 export function SiteHeader() {
@@ -50,9 +58,14 @@ export function SiteHeader() {
           <ul className="hidden items-center gap-1 md:flex">
             {headerLinks.map((link) => (
               <li key={link.to}>
-                <NavLink to={link.to} end={link.to === "/"} className={linkClass} prefetch="intent">
+                <Link
+                  to={link.to}
+                  aria-current={isCurrent(link, location.pathname) ? "page" : undefined}
+                  className={linkClass({ isActive: isCurrent(link, location.pathname) })}
+                  prefetch="intent"
+                >
                   {link.label}
-                </NavLink>
+                </Link>
               </li>
             ))}
           </ul>
@@ -69,16 +82,16 @@ export function SiteHeader() {
               <ul className="absolute inset-x-0 top-full border-b border-slate-200 bg-white px-4 py-3 shadow-lg dark:border-slate-800 dark:bg-slate-950">
                 {headerLinks.map((link) => (
                   <li key={link.to}>
-                    <NavLink
+                    <Link
                       to={link.to}
-                      end={link.to === "/"}
-                      className={(state) => `block ${linkClass(state)}`}
+                      aria-current={isCurrent(link, location.pathname) ? "page" : undefined}
+                      className={`block ${linkClass({ isActive: isCurrent(link, location.pathname) })}`}
                       onClick={() => {
                         if (menuRef.current) menuRef.current.open = false;
                       }}
                     >
                       {link.label}
-                    </NavLink>
+                    </Link>
                   </li>
                 ))}
               </ul>

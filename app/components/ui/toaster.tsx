@@ -1,3 +1,4 @@
+import { X } from "lucide-react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import type { Toast } from "~/modules/toast/toast";
 import { toast, useToasts } from "./toast-store";
@@ -39,22 +40,31 @@ export function Toaster({ serverToast }: { serverToast: Toast | null }) {
   );
 }
 
-/** A toast as plain markup: the no-JavaScript notification, and the placeholder while Radix loads. */
-export function StaticToast({ toast: current }: { toast: Toast | null }) {
+/**
+ * A toast as plain markup: the no-JavaScript notification, and the placeholder
+ * while Radix loads. Its close control is a <details> summary, so it closes
+ * without JavaScript too. It sits below the header on small screens and never
+ * blocks clicks outside itself.
+ */
+export function StaticToast({ toast: current, announce = true }: { toast: Toast | null; announce?: boolean }) {
+  if (!current) return null;
+  const role = !announce ? undefined : current.variant === "destructive" ? "alert" : "status";
   return (
-    <div className="fixed top-0 z-[100] flex w-full flex-col p-4 sm:top-auto sm:right-0 sm:bottom-0 sm:max-w-[420px]">
-      {current ? (
-        <div
-          role={current.variant === "destructive" ? "alert" : "status"}
-          className={`${toastBaseClass} ${toastVariantClass[current.variant]}`}
-          data-testid="toast"
+    <div className="pointer-events-none fixed top-[7.5rem] z-[100] flex w-full flex-col p-4 sm:top-auto sm:right-0 sm:bottom-0 sm:max-w-[420px]">
+      <details open className="static-toast pointer-events-auto" aria-hidden={announce ? undefined : true}>
+        <summary
+          aria-label="Close"
+          className="absolute top-2 right-2 z-10 cursor-pointer list-none rounded-md p-1 opacity-70 hover:opacity-100 [&::-webkit-details-marker]:hidden"
         >
+          <X aria-hidden="true" className="size-4" />
+        </summary>
+        <div role={role} className={`${toastBaseClass} ${toastVariantClass[current.variant]}`} data-testid="toast">
           <div className="grid gap-1">
             <div className="text-sm font-semibold">{current.title}</div>
             {current.description ? <div className="text-sm opacity-90">{current.description}</div> : null}
           </div>
         </div>
-      ) : null}
+      </details>
     </div>
   );
 }

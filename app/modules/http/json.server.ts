@@ -85,3 +85,11 @@ export async function handleJson(run: () => Promise<Response>): Promise<Response
     return Response.json({ error: "Something went wrong. Please try again later." }, { status: 500 });
   }
 }
+
+/** Response init for a form action's data answer: its status, and Retry-After when rate limited. */
+export function outcomeInit(outcome: { httpStatus: number; retryAfterSeconds?: number | undefined }): ResponseInit {
+  return {
+    status: outcome.httpStatus,
+    headers: outcome.retryAfterSeconds !== undefined ? { "Retry-After": String(outcome.retryAfterSeconds) } : undefined,
+  };
+}

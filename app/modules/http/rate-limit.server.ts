@@ -21,6 +21,8 @@ export const RATE_LIMITS = {
   },
   register: { points: 10, duration: 60 * 60, message: "Too many registration attempts. Please try again later." },
   reset: { points: 5, duration: 60 * 60, message: "Too many password reset requests. Please try again later." },
+  /** Setting a new password with a reset link (each attempt costs a bcrypt hash). */
+  resetSubmit: { points: 10, duration: 15 * 60, message: "Too many attempts. Please try again later." },
 } as const;
 
 export type RateLimitBucket = keyof typeof RATE_LIMITS;

@@ -6,7 +6,7 @@ import { firm } from "../../content/firm";
 import { now } from "../config/clock.server";
 import { getEnv } from "../config/env.server";
 import { AppError } from "../http/app-error";
-import { kickMailer, queueMail } from "../mail/mail.server";
+import { kickMailer, queueMail, recentMailCount } from "../mail/mail.server";
 import { endAllSessions, type LpUser } from "../auth/session.server";
 import { hashToken, newToken } from "../auth/tokens.server";
 import { hashPassword, verifyPassword } from "./password.server";
@@ -43,6 +43,8 @@ export function toListedUser(user: LpUser): ListedUser {
 }
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+const resetSubject = () => `Reset your ${firm.name} password`;
 
 // A real bcrypt hash of a random string: unknown e-mails cost the same time as known ones.
 let dummyHash: Promise<string> | undefined;
@@ -132,10 +134,16 @@ export async function registerInvestor(input: RegisterInput, db: Db = getDb()): 
  * not the e-mail exists; a pending or rejected account is told so only when
  * the password is right.
  */
-export async function verifyLogin(input: LoginInput, db: Db = getDb()): Promise<LpUser> {
+export async function verifyLogin(
+  input: LoginInput,
+  { adminOnly = false }: { adminOnly?: boolean } = {},
+  db: Db = getDb(),
+): Promise<LpUser> {
   const user = findUserByEmail(input.email, db);
   const ok = await verifyPassword(input.password, user?.passwordHash ?? (await timingDummy()));
   if (!user || !ok) throw new AppError("unauthorized", accountMessages.invalidCredentials);
+  // The admin sign-in tells a non-admin only that it is for admins (not their review status).
+  if (adminOnly && !user.isAdmin) throw new AppError("forbidden", accountMessages.adminOnly);
   if (!user.isAdmin && user.status === "pending") throw new AppError("forbidden", accountMessages.pending);
   if (!user.isAdmin && user.status === "rejected") throw new AppError("forbidden", accountMessages.rejected);
   return user;
@@ -197,6 +205,8 @@ export function setUserStatus(
 export function requestPasswordReset(input: ForgotPasswordInput, db: Db = getDb()): void {
   const user = findUserByEmail(input.email, db);
   if (!user) return;
+  // At most 3 reset mails an hour per account, however many addresses ask.
+  if (recentMailCount(db, user.email, resetSubject(), new Date(now().getTime() - RESET_TOKEN_TTL_MS)) >= 3) return;
   const token = newToken();
   db.transaction((tx) => {
     tx.insert(passwordResets)
@@ -204,7 +214,7 @@ export function requestPasswordReset(input: ForgotPasswordInput, db: Db = getDb(
       .run();
     queueMail(tx, {
       to: user.email,
-      subject: `Reset your ${firm.name} password`,
+      subject: resetSubject(),
       text: [
         `Hello ${user.name},`,
         "",
@@ -229,6 +239,8 @@ export function isResetTokenValid(token: string, db: Db = getDb()): boolean {
 
 /** Set a new password with a reset token: the token is spent and every session of the user ends. */
 export async function resetPassword(input: ResetPasswordInput, db: Db = getDb()): Promise<LpUser> {
+  // Check the token before spending a bcrypt hash on it (a made-up token costs nothing).
+  if (!isResetTokenValid(input.token, db)) throw new AppError("bad_request", accountMessages.resetInvalid);
   const passwordHash = await hashPassword(input.password);
   const user = db.transaction((tx) => {
     const reset = tx

@@ -1,4 +1,4 @@
-import { and, asc, eq, lte } from "drizzle-orm";
+import { and, asc, count, eq, gte, lte } from "drizzle-orm";
 import nodemailer, { type Transporter } from "nodemailer";
 import { getDb, type Db } from "../../../db/client";
 import { emailOutbox } from "../../../db/schema";
@@ -29,6 +29,20 @@ export function queueMail(db: DbOrTx, mail: OutgoingMail) {
       nextAttemptAt: new Date(),
     })
     .run();
+}
+
+/**
+ * How many mails with this subject went to this address since `since`: lets
+ * mails that strangers can trigger (acknowledgements, reset links) be capped
+ * per recipient, so the site cannot be used to flood someone's inbox.
+ */
+export function recentMailCount(db: Pick<Db, "select">, to: string, subject: string, since: Date): number {
+  const row = db
+    .select({ n: count() })
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.to, singleLine(to)), eq(emailOutbox.subject, singleLine(subject)), gte(emailOutbox.createdAt, since)))
+    .get();
+  return row?.n ?? 0;
 }
 
 const MAX_BACKOFF_MS = 60 * 60 * 1000;

@@ -12,6 +12,8 @@ export type NewsletterOutcome = {
   httpStatus: number;
   toast: ToastInput | null;
   result: SubmissionResult<string[]>;
+  /** Seconds until a rate-limited visitor may try again (sent as Retry-After). */
+  retryAfterSeconds?: number | undefined;
 };
 
 /** The newsletter form's action: validate, rate-limit, subscribe, and say what the user sees. */
@@ -44,6 +46,7 @@ export async function handleNewsletterForm(formData: FormData, clientAddress: st
         httpStatus: 429,
         toast: { title: "Error", description: error.message, variant: "destructive" },
         result: submission.reply({ formErrors: [error.message] }),
+        retryAfterSeconds: error.options.retryAfterSeconds,
       };
     }
     console.error(error);

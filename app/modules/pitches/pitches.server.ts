@@ -2,8 +2,10 @@ import { getDb, type Db } from "../../../db/client";
 import { pitchSubmissions } from "../../../db/schema";
 import { firm } from "../../content/firm";
 import { getEnv } from "../config/env.server";
-import { kickMailer, queueMail } from "../mail/mail.server";
+import { kickMailer, queueMail, recentMailCount } from "../mail/mail.server";
 import type { PitchInput } from "./schema";
+
+const ACK_SUBJECT = `We received your pitch - ${firm.name}`;
 
 export type PitchSubmission = typeof pitchSubmissions.$inferSelect;
 
@@ -40,9 +42,13 @@ export function submitPitch(input: PitchInput, db: Db = getDb()): PitchSubmissio
         row.message,
       ].join("\n"),
     });
+    // The acknowledgement goes to an address anyone can type: no visitor text in its
+    // subject, and at most 3 a day per address (the pitch itself is always kept).
+    const since = new Date(Date.now() - 24 * 60 * 60 * 1000);
+    if (recentMailCount(tx, row.email, ACK_SUBJECT, since) >= 3) return row;
     queueMail(tx, {
       to: row.email,
-      subject: `We received your pitch for ${row.company}`,
+      subject: ACK_SUBJECT,
       text: [
         `Dear ${row.name},`,
         "",

@@ -16,6 +16,8 @@ export type PitchOutcome = {
   httpStatus: number;
   toast: ToastInput | null;
   result: SubmissionResult<string[]>;
+  /** Seconds until a rate-limited visitor may try again (sent as Retry-After). */
+  retryAfterSeconds?: number | undefined;
 };
 
 /** The pitch form's action: validate, rate-limit, store and mail, and say what the founder sees. */
@@ -41,6 +43,7 @@ export async function handlePitchForm(formData: FormData, clientAddress: string)
       httpStatus: isAppError(error) ? error.status : 500,
       toast: { title: pitchToasts.failure.title, description: message, variant: "destructive" },
       result: submission.reply({ formErrors: [message] }),
+      retryAfterSeconds: isAppError(error) ? error.options.retryAfterSeconds : undefined,
     };
   }
 }

@@ -96,7 +96,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
 
   return (
     <div className="mx-auto max-w-md px-4 py-16 sm:px-6">
-      {actionData?.toast ? <StaticToast toast={{ id: "forgot-result", variant: "default", ...actionData.toast }} /> : null}
+      {actionData?.toast ? <StaticToast announce={false} toast={{ id: "forgot-result", variant: "default", ...actionData.toast }} /> : null}
       <Card>
         <AccountCardHeader icon={<Mail aria-hidden="true" className="size-6" />} title={c.title} intro={c.intro} />
         {sent ? (

@@ -45,7 +45,7 @@ export default function InvestorLogin({ actionData }: Route.ComponentProps) {
   const c = signInCopy;
   return (
     <div className="mx-auto max-w-md px-4 py-16 sm:px-6">
-      {actionData?.toast ? <StaticToast toast={{ id: "login-result", variant: "default", ...actionData.toast }} /> : null}
+      {actionData?.toast ? <StaticToast announce={false} toast={{ id: "login-result", variant: "default", ...actionData.toast }} /> : null}
       <Card>
         <AccountCardHeader icon={<KeyRound aria-hidden="true" className="size-6" />} title={c.investor.title} intro={c.investor.intro} />
         <LoginForm portal="investor" serverOutcome={actionData ?? undefined} />

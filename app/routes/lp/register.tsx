@@ -71,7 +71,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
   const c = registerCopy;
   return (
     <div className="mx-auto max-w-md px-4 py-16 sm:px-6">
-      {actionData?.toast ? <StaticToast toast={{ id: "register-result", variant: "default", ...actionData.toast }} /> : null}
+      {actionData?.toast ? <StaticToast announce={false} toast={{ id: "register-result", variant: "default", ...actionData.toast }} /> : null}
       <Card>
         <AccountCardHeader icon={<UserPlus aria-hidden="true" className="size-6" />} title={c.title} intro={c.intro} />
         <RegisterForm serverOutcome={actionData ?? undefined} />

@@ -18,6 +18,7 @@ import { ResetPasswordInput } from "~/modules/lp-users/schema";
 import { pageMeta } from "~/modules/seo/meta";
 import { ENHANCED_FIELD, isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
+import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 
 const FORM_ID = "reset-password";
 
@@ -40,7 +41,7 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 /** Set the new password; the token is spent and every session of the user ends. */
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: ResetPasswordInput });
   const hide = { hideFields: ["password", "token"] };
@@ -54,6 +55,7 @@ export async function action({ request }: Route.ActionArgs) {
     return data(outcome, { status: 400 });
   }
   try {
+    await enforceRateLimit("resetSubmit", context.clientAddress);
     await resetPassword(submission.value);
   } catch (error) {
     if (!isAppError(error)) console.error(error);
@@ -133,7 +135,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const busy = fetcher.state !== "idle" || outcome?.status === "success";
   return (
     <div className="mx-auto max-w-md px-4 py-16 sm:px-6">
-      {actionData?.toast ? <StaticToast toast={{ id: "reset-result", variant: "default", ...actionData.toast }} /> : null}
+      {actionData?.toast ? <StaticToast announce={false} toast={{ id: "reset-result", variant: "default", ...actionData.toast }} /> : null}
       <Card>
         <AccountCardHeader icon={<KeyRound aria-hidden="true" className="size-6" />} title={c.title} intro={c.intro} />
         <fetcher.Form

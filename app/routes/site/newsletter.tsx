@@ -4,6 +4,7 @@ import { NewsletterForm } from "~/components/layout/newsletter-form";
 import { firm } from "~/content/firm";
 import { newsletterCopy } from "~/content/newsletter";
 import { handleNewsletterForm } from "~/modules/newsletter/subscribe-outcome.server";
+import { outcomeInit } from "~/modules/http/json.server";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash, safeRedirectPath } from "~/modules/toast/flash.server";
 import { pageMeta } from "~/modules/seo/meta";
@@ -24,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   const outcome = await handleNewsletterForm(formData, context.clientAddress);
   if (isEnhanced(formData)) {
-    return data(outcome, { status: outcome.httpStatus });
+    return data(outcome, outcomeInit(outcome));
   }
   const formId = String(formData.get("formId") ?? "").replace(/[^\w-]/g, "").slice(0, 40) || "newsletter-page";
   const redirectTo = safeRedirectPath(formData.get("redirectTo"), "/newsletter");

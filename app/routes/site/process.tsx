@@ -6,6 +6,7 @@ import { StaticToast } from "~/components/ui/toaster";
 import { processContent } from "~/content/process";
 import { handlePitchForm } from "~/modules/pitches/submit-outcome.server";
 import { pageMeta } from "~/modules/seo/meta";
+import { outcomeInit } from "~/modules/http/json.server";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 
@@ -20,7 +21,7 @@ export const meta: Route.MetaFunction = (args) =>
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   const outcome = await handlePitchForm(formData, context.clientAddress);
-  if (isEnhanced(formData)) return data(outcome, { status: outcome.httpStatus });
+  if (isEnhanced(formData)) return data(outcome, outcomeInit(outcome));
   if (outcome.status === "success") {
     return redirectWithFlash("/process#pitch", {
       toast: outcome.toast ?? undefined,
@@ -28,7 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   }
   // Without JavaScript: render the page again with the messages in place.
-  return data(outcome, { status: outcome.httpStatus });
+  return data(outcome, outcomeInit(outcome));
 }
 
 export default function Process({ actionData }: Route.ComponentProps) {
