@@ -166,8 +166,10 @@ describe("header injection", () => {
     for (const mail of mails) {
       expect(mail.subject).not.toMatch(/[\r\n]/);
       expect(mail.to).not.toMatch(/[\r\n]/);
-      expect(mail.subject).toContain("Acme");
     }
+    // The firm's copy names the company (on one line); the founder's acknowledgement carries no visitor text in its subject.
+    expect(mails.find((m) => m.to === TEST_FIRM_INBOX)?.subject).toContain("Acme Bcc: x@evil.example");
+    expect(mails.find((m) => m.to !== TEST_FIRM_INBOX)?.subject).not.toContain("Acme");
     expect(smtp.sent).toHaveLength(2);
     for (const sent of smtp.sent) expect(String(sent.subject)).not.toMatch(/[\r\n]/);
   });
