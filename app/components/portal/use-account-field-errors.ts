@@ -23,7 +23,9 @@ export function useAccountFieldErrors(
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     setExtra({});
     base.onSubmit(event);
-    if (event.defaultPrevented || !password) return;
+    if (!password) return;
+    // Apply the password rule even when an earlier field already stopped the submit, so every error shows at once.
+    const blocked = event.defaultPrevented;
     const input = event.currentTarget.elements.namedItem(password.field);
     if (!(input instanceof HTMLInputElement) || input.value === "") return;
     const message =
@@ -35,7 +37,7 @@ export function useAccountFieldErrors(
     if (message) {
       event.preventDefault();
       setExtra({ [password.field]: [message] });
-      input.focus();
+      if (!blocked) input.focus();
     }
   };
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { format } from "date-fns";
 import { Info } from "lucide-react";
@@ -116,7 +117,11 @@ export async function action({ request }: Route.ActionArgs) {
       outcome = { toast: errorToast(new AppError("bad_request", "Unknown action")), httpStatus: 400 };
   }
   if (isEnhanced(formData)) {
-    const answer: StatusOutcome = { status: outcome.httpStatus === 200 ? "success" : "error", toast: outcome.toast };
+    // A fresh id per answer: the user's buttons move lists and remount with it, and must not toast twice.
+    const answer: StatusOutcome = {
+      status: outcome.httpStatus === 200 ? "success" : "error",
+      toast: { ...outcome.toast, id: randomUUID() },
+    };
     return data(answer, { status: outcome.httpStatus });
   }
   return redirectWithFlash("/admin/dashboard", { toast: outcome.toast });

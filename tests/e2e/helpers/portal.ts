@@ -1,0 +1,156 @@
+import { randomBytes } from "node:crypto";
+import { expect, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page, type TestInfo } from "@playwright/test";
+import { createAdmin, loginViaApi, registerViaApi, setStatusViaApi, userIdByEmail } from "./accounts";
+import { uniqueEmail } from "./fixtures";
+
+/**
+ * The investor and admin portals as SPEC.md (§2, §4, §8) and the account
+ * copy describe them, written out here rather than imported from app/content,
+ * so a change of wording that breaks the spec fails a test.
+ */
+export const TEXT = {
+  registered: {
+    title: "Registration Submitted",
+    description: "Your request has been sent to the admins for approval. You'll be notified once approved.",
+  },
+  loginSuccess: { title: "Login successful", description: "Welcome back!" },
+  loginFailed: "Login failed",
+  /** The app's wording for a pending or rejected account and for wrong credentials (not in SPEC.md). */
+  pending: "Your access request is still waiting for approval.",
+  invalidCredentials: "Invalid email or password",
+  adminOnly: "Admin access required. This login is for administrators only.",
+  approved: (name: string) => ({ title: "User Approved", description: `${name} has been approved. Confirmation email sent.` }),
+  rejected: (name: string) => ({ title: "User Rejected", description: `${name}'s access request has been rejected.` }),
+  rejectQuestion: (name: string) => `Reject ${name}'s access request?`,
+  welcome: (name: string) => `Welcome back, ${name}`,
+  resetRequested: {
+    title: "Check Your Email",
+    description: "If an account exists for that address, we've sent a link to reset your password. It expires in 1 hour.",
+  },
+  passwordChanged: { title: "Password updated", description: "Your password has been changed. Please sign in." },
+  resetInvalid: { title: "Link invalid or expired", description: "This reset link is invalid or has expired. Please request a new one." },
+  passwordTooShort: "Password must be at least 8 characters",
+  nameRequired: "Name is required",
+} as const;
+
+export type Account = { email: string; password: string; name: string; company?: string };
+
+/** A fresh account (unique e-mail and name, a password of at least 8 characters). */
+export function newAccount(testInfo: TestInfo, label: string, extra: { company?: string } = {}): Account {
+  const tag = randomBytes(3).toString("hex");
+  return {
+    email: uniqueEmail(testInfo, label),
+    password: `pw-${randomBytes(6).toString("hex")}`,
+    name: `${label[0]!.toUpperCase()}${label.slice(1)} Tester ${tag}`,
+    ...extra,
+  };
+}
+
+/** An approved admin of its own, made with the real CLI. */
+export function newAdmin(testInfo: TestInfo): Account {
+  const admin = newAccount(testInfo, "admin");
+  createAdmin(admin.email, admin.name, admin.password);
+  return admin;
+}
+
+/** A RegExp matching this text literally. */
+export function literal(text: string): RegExp {
+  return new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+}
+
+/** An investor who registered through the API and is still pending. */
+export async function pendingInvestor(request: APIRequestContext, testInfo: TestInfo, label = "investor"): Promise<Account> {
+  const user = newAccount(testInfo, label, { company: `Photon Capital ${randomBytes(2).toString("hex")}` });
+  await registerViaApi(request, user);
+  return user;
+}
+
+/** An investor approved by an admin of their own (all through the API). */
+export async function approvedInvestor(request: APIRequestContext, testInfo: TestInfo, label = "investor"): Promise<Account> {
+  const admin = newAdmin(testInfo);
+  const user = await pendingInvestor(request, testInfo, label);
+  const cookie = await loginViaApi(request, admin.email, admin.password);
+  await setStatusViaApi(request, cookie, await userIdByEmail(request, cookie, user.email), "approved");
+  return user;
+}
+
+/** The same wait as the `hydrated` fixture, for any page (e.g. one of a second context). */
+export async function waitHydrated(page: Page, jsEnabled: boolean) {
+  if (!jsEnabled) return;
+  await expect(page.getByRole("contentinfo").locator('form input[name="_enhanced"]')).toBeAttached();
+}
+
+/** A second browser (e.g. the admin's), with the project's JavaScript setting and this test's client address. */
+export async function newBrowserContext(
+  browser: Browser,
+  options: { baseURL: string | undefined; jsEnabled: boolean; clientIp: string },
+): Promise<BrowserContext> {
+  return browser.newContext({
+    baseURL: options.baseURL,
+    javaScriptEnabled: options.jsEnabled,
+    extraHTTPHeaders: { "X-Forwarded-For": options.clientIp },
+    viewport: { width: 1280, height: 800 },
+    locale: "en-US",
+    colorScheme: "light",
+  });
+}
+
+/** The sign-in form of /lp/login or /admin/login. */
+export function loginForm(page: Page) {
+  const main = page.getByRole("main");
+  return {
+    email: main.getByLabel("Email", { exact: true }),
+    password: main.getByLabel("Password", { exact: true }),
+    submit: main.getByRole("button", { name: /^(Sign In|Signing in\.\.\.)$/ }),
+    /** The form-level message (role=alert inside the form). */
+    alert: main.locator("form").getByRole("alert"),
+  };
+}
+
+export async function signInWith(page: Page, account: { email: string; password: string }) {
+  const form = loginForm(page);
+  await form.email.fill(account.email);
+  await form.password.fill(account.password);
+  await form.submit.click();
+}
+
+/** Open /admin/login, sign in, and land on the admin dashboard. */
+export async function signInAsAdmin(page: Page, jsEnabled: boolean, admin: Account) {
+  const response = await page.goto("/admin/login");
+  expect(response?.status()).toBe(200);
+  await waitHydrated(page, jsEnabled);
+  await signInWith(page, admin);
+  // bcrypt (cost 12) can take seconds on a busy machine.
+  await expect(page).toHaveURL(/\/admin\/dashboard$/, { timeout: 15_000 });
+  await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
+  await waitHydrated(page, jsEnabled);
+}
+
+/** 'Request Investor Access' on /lp/register. */
+export function registerForm(page: Page) {
+  const main = page.getByRole("main");
+  return {
+    email: main.getByLabel("Email", { exact: true }),
+    password: main.getByLabel("Password", { exact: true }),
+    name: main.getByLabel("Full name"),
+    company: main.getByLabel(/^Company/),
+    submit: main.getByRole("button", { name: /^(Request Access|Submitting\.\.\.)$/ }),
+  };
+}
+
+export type AdminList = "pending" | "approved" | "rejected";
+
+/** One of the three lists of 'Existing Investor/LP Management'. */
+export function adminList(page: Page, list: AdminList): Locator {
+  return page.getByTestId(`${list}-users`);
+}
+
+/** A user's entry in one of the admin lists. */
+export function adminEntry(page: Page, list: AdminList, email: string): Locator {
+  return adminList(page, list).getByRole("listitem").filter({ hasText: email.toLowerCase() });
+}
+
+/** The session cookie, if the context has one. */
+export async function sessionCookie(context: BrowserContext) {
+  return (await context.cookies()).find((c) => /lr_session$/.test(c.name));
+}
