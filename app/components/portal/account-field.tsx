@@ -9,6 +9,22 @@ type Props = Omit<ComponentProps<"input">, "id" | "name" | "className"> & {
   errors?: string[] | undefined;
 };
 
+/** The e-mail field every account form starts with. */
+export function EmailField(props: Omit<Props, "name" | "type" | "required" | "maxLength" | "autoCapitalize" | "spellCheck">) {
+  return (
+    <AccountField
+      autoComplete="email"
+      {...props}
+      name="email"
+      type="email"
+      required
+      maxLength={254}
+      autoCapitalize="none"
+      spellCheck={false}
+    />
+  );
+}
+
 /** A labelled input of an account form, with its hint and its error (role=alert) tied to it. */
 export function AccountField({ formId, name, label, hint, errors, ...input }: Props) {
   const id = `${formId}-${name}`;

@@ -7,7 +7,7 @@ import { ENHANCED_FIELD } from "~/modules/toast/enhanced";
 import { Button } from "../ui/form";
 import { toast } from "../ui/toast-store";
 import { useHydrated } from "../ui/use-hydrated";
-import { AccountField, FormAlert } from "./account-field";
+import { AccountField, EmailField, FormAlert } from "./account-field";
 import type { FormOutcome } from "./outcome";
 import { useAccountFieldErrors } from "./use-account-field-errors";
 
@@ -72,16 +72,10 @@ export function LoginForm({
       className="mt-6 space-y-4"
     >
       {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
-      <AccountField
+      <EmailField
         formId={formId}
-        name="email"
         label={signInCopy.email}
-        type="email"
-        required
-        maxLength={254}
         autoComplete="username"
-        autoCapitalize="none"
-        spellCheck={false}
         defaultValue={email}
         errors={errorsFor("email")}
       />

@@ -6,7 +6,7 @@ import { ENHANCED_FIELD } from "~/modules/toast/enhanced";
 import { Button } from "../ui/form";
 import { toast } from "../ui/toast-store";
 import { useHydrated } from "../ui/use-hydrated";
-import { AccountField, FormAlert } from "./account-field";
+import { AccountField, EmailField, FormAlert } from "./account-field";
 import type { FormOutcome } from "./outcome";
 import { PASSWORD_MIN_LENGTH, useAccountFieldErrors } from "./use-account-field-errors";
 
@@ -77,16 +77,9 @@ export function RegisterForm({ serverOutcome }: { serverOutcome?: FormOutcome | 
       className="mt-6 space-y-4"
     >
       {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
-      <AccountField
+      <EmailField
         formId={FORM_ID}
-        name="email"
         label={c.email}
-        type="email"
-        required
-        maxLength={254}
-        autoComplete="email"
-        autoCapitalize="none"
-        spellCheck={false}
         defaultValue={initial("email")}
         errors={errorsFor("email")}
       />

@@ -3,7 +3,7 @@ import { MailCheck, Mail } from "lucide-react";
 import { useEffect } from "react";
 import { data, Link, useFetcher, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/forgot-password";
-import { AccountCardHeader, AccountField, FormAlert, textLinkClass } from "~/components/portal/account-field";
+import { AccountCardHeader, EmailField, FormAlert, textLinkClass } from "~/components/portal/account-field";
 import type { FormOutcome } from "~/components/portal/outcome";
 import { useAccountFieldErrors } from "~/components/portal/use-account-field-errors";
 import { Button, Card } from "~/components/ui/form";
@@ -116,16 +116,9 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
             className="mt-6 space-y-4"
           >
             {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
-            <AccountField
+            <EmailField
               formId={FORM_ID}
-              name="email"
               label={c.email}
-              type="email"
-              required
-              maxLength={254}
-              autoComplete="email"
-              autoCapitalize="none"
-              spellCheck={false}
               defaultValue={email}
               errors={errorsFor("email")}
             />
