@@ -142,8 +142,9 @@ function sendError(res: ServerResponse, pathname: string, status: number, messag
 
 function sendCached(req: IncomingMessage, res: ServerResponse, page: CachedPage, firstRender = false) {
   if (req.headers["if-none-match"] === page.etag) {
-    const { etag, vary } = page.variants.identity.headers;
-    res.writeHead(304, { etag: String(etag), vary: String(vary) });
+    // Not modified: the same headers (security ones included), without a body.
+    const { "content-length": _length, ...headers } = page.variants.identity.headers;
+    res.writeHead(304, headers);
     res.end();
     return;
   }
