@@ -1,4 +1,6 @@
 import type { ComponentProps, ReactNode } from "react";
+import { Link } from "react-router";
+import { PASSWORD_MIN } from "~/modules/lp-users/constants";
 import { FieldError, inputClass, Label } from "../ui/form";
 
 type Props = Omit<ComponentProps<"input">, "id" | "name" | "className"> & {
@@ -23,6 +25,11 @@ export function EmailField(props: Omit<Props, "name" | "type" | "required" | "ma
       spellCheck={false}
     />
   );
+}
+
+/** A new password (registration, reset): at least 8 characters; never truncated (no maxlength). */
+export function NewPasswordField(props: Omit<Props, "name" | "type" | "required" | "minLength" | "autoComplete">) {
+  return <AccountField {...props} name="password" type="password" required minLength={PASSWORD_MIN} autoComplete="new-password" />;
 }
 
 /** A labelled input of an account form, with its hint and its error (role=alert) tied to it. */
@@ -81,3 +88,14 @@ export function AccountCardHeader({ icon, title, intro }: { icon: ReactNode; tit
 
 export const textLinkClass =
   "font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300";
+
+/** The link under an account card, set off by a rule (e.g. back to sign-in). */
+export function CardFooterLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <p className="mt-6 border-t border-slate-200 pt-6 text-center text-sm dark:border-slate-800">
+      <Link to={to} className={textLinkClass}>
+        {children}
+      </Link>
+    </p>
+  );
+}

@@ -6,9 +6,9 @@ import { ENHANCED_FIELD } from "~/modules/toast/enhanced";
 import { Button } from "../ui/form";
 import { toast } from "../ui/toast-store";
 import { useHydrated } from "../ui/use-hydrated";
-import { AccountField, EmailField, FormAlert } from "./account-field";
+import { AccountField, EmailField, FormAlert, NewPasswordField } from "./account-field";
 import type { FormOutcome } from "./outcome";
-import { PASSWORD_MIN_LENGTH, useAccountFieldErrors } from "./use-account-field-errors";
+import { useAccountFieldErrors } from "./use-account-field-errors";
 
 /** SPEC.md §9: after a successful registration the user goes to /lp/login after 1.5 s. */
 export const REGISTER_REDIRECT_DELAY_MS = 1500;
@@ -83,15 +83,10 @@ export function RegisterForm({ serverOutcome }: { serverOutcome?: FormOutcome | 
         defaultValue={initial("email")}
         errors={errorsFor("email")}
       />
-      <AccountField
+      <NewPasswordField
         formId={FORM_ID}
-        name="password"
         label={c.password}
         hint={c.passwordHint}
-        type="password"
-        required
-        minLength={PASSWORD_MIN_LENGTH}
-        autoComplete="new-password"
         errors={errorsFor("password")}
       />
       <AccountField

@@ -1,9 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { useFieldErrors, type FieldErrors, type FieldMessages } from "../ui/use-field-errors";
 
-import { PASSWORD_MAX_BYTES, PASSWORD_MIN as PASSWORD_MIN_LENGTH } from "~/modules/lp-users/constants";
-
-export { PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH };
+import { PASSWORD_MAX_BYTES, PASSWORD_MIN } from "~/modules/lp-users/constants";
 
 type PasswordRule = { field: string; tooShort: string; tooLong: string };
 
@@ -29,7 +27,7 @@ export function useAccountFieldErrors(
     const input = event.currentTarget.elements.namedItem(password.field);
     if (!(input instanceof HTMLInputElement) || input.value === "") return;
     const message =
-      input.value.length < PASSWORD_MIN_LENGTH
+      input.value.length < PASSWORD_MIN
         ? password.tooShort
         : new TextEncoder().encode(input.value).byteLength > PASSWORD_MAX_BYTES
           ? password.tooLong

@@ -1,9 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { MailCheck, Mail } from "lucide-react";
 import { useEffect } from "react";
-import { data, Link, useFetcher, useRouteLoaderData } from "react-router";
+import { data, useFetcher, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/forgot-password";
-import { AccountCardHeader, EmailField, FormAlert, textLinkClass } from "~/components/portal/account-field";
+import { AccountCardHeader, CardFooterLink, EmailField, FormAlert } from "~/components/portal/account-field";
 import type { FormOutcome } from "~/components/portal/outcome";
 import { useAccountFieldErrors } from "~/components/portal/use-account-field-errors";
 import { Button, Card } from "~/components/ui/form";
@@ -128,11 +128,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
             </Button>
           </fetcher.Form>
         )}
-        <p className="mt-6 border-t border-slate-200 pt-6 text-center text-sm dark:border-slate-800">
-          <Link to="/lp/login" className={textLinkClass}>
-            {c.backToLogin}
-          </Link>
-        </p>
+        <CardFooterLink to="/lp/login">{c.backToLogin}</CardFooterLink>
       </Card>
     </div>
   );

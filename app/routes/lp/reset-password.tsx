@@ -3,9 +3,9 @@ import { KeyRound, TriangleAlert } from "lucide-react";
 import { useEffect } from "react";
 import { type ShouldRevalidateFunctionArgs, data, Link, useFetcher, useNavigate } from "react-router";
 import type { Route } from "./+types/reset-password";
-import { AccountCardHeader, AccountField, FormAlert, textLinkClass } from "~/components/portal/account-field";
+import { AccountCardHeader, CardFooterLink, FormAlert, NewPasswordField } from "~/components/portal/account-field";
 import type { FormOutcome } from "~/components/portal/outcome";
-import { PASSWORD_MIN_LENGTH, useAccountFieldErrors } from "~/components/portal/use-account-field-errors";
+import { useAccountFieldErrors } from "~/components/portal/use-account-field-errors";
 import { Button, buttonClass, Card } from "~/components/ui/form";
 import { toast } from "~/components/ui/toast-store";
 import { StaticToast } from "~/components/ui/toaster";
@@ -149,15 +149,10 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         >
           {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
           <input type="hidden" name="token" value={loaderData.token} />
-          <AccountField
+          <NewPasswordField
             formId={FORM_ID}
-            name="password"
             label={c.password}
             hint={c.passwordHint}
-            type="password"
-            required
-            minLength={PASSWORD_MIN_LENGTH}
-            autoComplete="new-password"
             errors={errorsFor("password")}
           />
           <FormAlert id={`${FORM_ID}-error`} message={result?.error?.[""]?.[0]} />
@@ -165,11 +160,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             {busy ? c.submitting : c.submit}
           </Button>
         </fetcher.Form>
-        <p className="mt-6 border-t border-slate-200 pt-6 text-center text-sm dark:border-slate-800">
-          <Link to="/lp/login" className={textLinkClass}>
-            {c.backToLogin}
-          </Link>
-        </p>
+        <CardFooterLink to="/lp/login">{c.backToLogin}</CardFooterLink>
       </Card>
     </div>
   );
