@@ -1,4 +1,5 @@
-import { companyInitials, type PortfolioCompany } from "~/content/portfolio";
+import type { PortfolioCompany } from "~/content/portfolio";
+import { Avatar } from "./avatar";
 import { ExternalLink } from "./external-link";
 
 /** One portfolio company: logo (or initials), name, sector, description, metric and website. */
@@ -7,23 +8,7 @@ export function CompanyCard({ company }: { company: PortfolioCompany }) {
   return (
     <article className="flex h-full flex-col rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
       <div className="flex items-center gap-4">
-        {company.logo ? (
-          <img
-            src={company.logo}
-            alt=""
-            width={48}
-            height={48}
-            loading="lazy"
-            className="size-12 shrink-0 rounded-full border border-slate-200 bg-white object-contain p-1 dark:border-slate-700"
-          />
-        ) : (
-          <span
-            aria-hidden="true"
-            className="flex size-12 shrink-0 items-center justify-center rounded-full bg-brand-100 text-base font-bold text-brand-800 dark:bg-brand-900 dark:text-brand-100"
-          >
-            {companyInitials(company.name)}
-          </span>
-        )}
+        <Avatar name={company.name} src={company.logo} contain />
         <div className="min-w-0">
           <h3 className="text-lg leading-snug font-semibold">{company.name}</h3>
           <p className="text-sm font-medium text-brand-700 dark:text-brand-300">{company.sector}</p>

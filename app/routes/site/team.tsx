@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/team";
 import { ExternalLink } from "~/components/site/external-link";
 import { buttonClass } from "~/components/ui/form";
-import { companyInitials } from "~/content/portfolio";
+import { Avatar } from "~/components/site/avatar";
 import { teamContent } from "~/content/team";
 import { pageMeta } from "~/modules/seo/meta";
 
@@ -25,23 +25,7 @@ export default function Team() {
               className="flex flex-col rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
             >
               <div className="flex items-center gap-4">
-                {member.photo ? (
-                  <img
-                    src={member.photo}
-                    alt=""
-                    width={64}
-                    height={64}
-                    loading="lazy"
-                    className="size-16 shrink-0 rounded-full object-cover"
-                  />
-                ) : (
-                  <span
-                    aria-hidden="true"
-                    className="flex size-16 shrink-0 items-center justify-center rounded-full bg-brand-100 text-lg font-bold text-brand-800 dark:bg-brand-900 dark:text-brand-100"
-                  >
-                    {companyInitials(member.name)}
-                  </span>
-                )}
+                <Avatar name={member.name} src={member.photo} size="lg" />
                 <div>
                   <h2 className="text-lg font-semibold">{member.name}</h2>
                   <p className="text-sm font-medium text-brand-700 dark:text-brand-300">{member.role}</p>
