@@ -1,21 +1,19 @@
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { accountMessages } from "../../content/accounts";
 import { AppError, isAppError } from "../http/app-error";
 import { assertNotLimited, clearFailures, enforceRateLimit, recordFailure } from "../http/rate-limit.server";
-import { verifyLogin, type LpUser } from "../lp-users/lp-users.server";
+import { assertMaySignIn, verifyCredentials, type LpUser } from "../lp-users/lp-users.server";
 import { LoginInput } from "../lp-users/schema";
 import { createUserSession } from "./session.server";
 
 /**
  * Sign-in through remix-auth's FormStrategy: the form's e-mail and password
- * are checked by verifyLogin, with a limit per client address and a limit on
+ * are checked by verifyCredentials, with a limit per client address and a limit on
  * failures per account.
  */
 const authenticator = new Authenticator<LpUser>();
 authenticator.use(
   new FormStrategy<LpUser>(async ({ form }) => {
-    const adminOnly = form.get(ADMIN_ONLY_FIELD) === "1";
     const parsed = LoginInput.safeParse({ email: form.get("email"), password: form.get("password") });
     if (!parsed.success) {
       const fields: Record<string, string[]> = {};
@@ -25,7 +23,7 @@ authenticator.use(
     const account = parsed.data.email;
     await assertNotLimited("loginAccount", account);
     try {
-      const user = await verifyLogin(parsed.data, { adminOnly });
+      const user = await verifyCredentials(parsed.data);
       await clearFailures("loginAccount", account);
       return user;
     } catch (error) {
@@ -35,22 +33,6 @@ authenticator.use(
   }),
   "form",
 );
-
-/** An internal form field the admin sign-in adds (never read from the visitor's own form). */
-const ADMIN_ONLY_FIELD = "__adminOnly";
-
-/** A copy of the request whose form says "admins only" to the strategy; a visitor-supplied mark is dropped. */
-async function withAdminOnlyMark(request: Request): Promise<Request> {
-  const form = new URLSearchParams();
-  for (const [key, value] of await request.formData()) {
-    if (typeof value === "string" && key !== ADMIN_ONLY_FIELD) form.append(key, value);
-  }
-  form.set(ADMIN_ONLY_FIELD, "1");
-  const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded" });
-  const cookie = request.headers.get("Cookie");
-  if (cookie) headers.set("Cookie", cookie);
-  return new Request(request.url, { method: "POST", headers, body: form });
-}
 
 export type SignInResult = { user: LpUser; setCookie: string };
 
@@ -64,8 +46,9 @@ export async function signIn(
   { adminOnly = false }: { adminOnly?: boolean } = {},
 ): Promise<SignInResult> {
   await enforceRateLimit("login", clientAddress);
-  const user = await authenticator.authenticate("form", adminOnly ? await withAdminOnlyMark(request) : request);
-  if (adminOnly && !user.isAdmin) throw new AppError("forbidden", accountMessages.adminOnly);
+  const user = await authenticator.authenticate("form", request);
+  // Only after the password matched: who may start a session here.
+  assertMaySignIn(user, { adminOnly });
   const setCookie = await createUserSession(request, user);
   return { user, setCookie };
 }

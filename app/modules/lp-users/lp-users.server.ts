@@ -139,14 +139,25 @@ export async function verifyLogin(
   { adminOnly = false }: { adminOnly?: boolean } = {},
   db: Db = getDb(),
 ): Promise<LpUser> {
+  const user = await verifyCredentials(input, db);
+  assertMaySignIn(user, { adminOnly });
+  return user;
+}
+
+/** The e-mail and password match an account (one message, and the same time, whether or not the e-mail exists). */
+export async function verifyCredentials(input: LoginInput, db: Db = getDb()): Promise<LpUser> {
   const user = findUserByEmail(input.email, db);
   const ok = await verifyPassword(input.password, user?.passwordHash ?? (await timingDummy()));
   if (!user || !ok) throw new AppError("unauthorized", accountMessages.invalidCredentials);
+  return user;
+}
+
+/** May this (correctly authenticated) user start a session? Pending and rejected investors are told why. */
+export function assertMaySignIn(user: LpUser, { adminOnly = false }: { adminOnly?: boolean } = {}): void {
   // The admin sign-in tells a non-admin only that it is for admins (not their review status).
   if (adminOnly && !user.isAdmin) throw new AppError("forbidden", accountMessages.adminOnly);
   if (!user.isAdmin && user.status === "pending") throw new AppError("forbidden", accountMessages.pending);
   if (!user.isAdmin && user.status === "rejected") throw new AppError("forbidden", accountMessages.rejected);
-  return user;
 }
 
 export function listUsersByStatus(status: UserStatus, db: Db = getDb()): LpUser[] {
