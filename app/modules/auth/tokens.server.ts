@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 /** A new secret token: 32 random bytes, base64url (for cookies and e-mailed links). */
 export function newToken(): string {
@@ -8,11 +8,4 @@ export function newToken(): string {
 /** The SHA-256 (hex) under which a token is stored; the token itself never is. */
 export function hashToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
-}
-
-/** Constant-time comparison of two hex digests. */
-export function sameDigest(a: string, b: string): boolean {
-  const left = Buffer.from(a, "hex");
-  const right = Buffer.from(b, "hex");
-  return left.length === right.length && timingSafeEqual(left, right);
 }
