@@ -27,7 +27,12 @@ export default [
   // Investor portal: the layout guards its whole subtree (approved investor or admin).
   layout("routes/lp/layout.tsx", [route("lp/dashboard", "routes/lp/dashboard.tsx")]),
   // Admin portal: the layout guards its whole subtree (admins only).
-  layout("routes/admin/layout.tsx", [route("admin/dashboard", "routes/admin/dashboard.tsx")]),
+  layout("routes/admin/layout.tsx", [
+    route("admin/dashboard", "routes/admin/dashboard.tsx"),
+    // The LP upload form posts here (multipart); it answers with a redirect to the dashboard.
+    route("admin/documents", "routes/admin/documents-upload.tsx"),
+    route("admin/documents/:id/access", "routes/admin/document-access.tsx"),
+  ]),
   // Ends the session (POST) and goes to /lp/login.
   route("logout", "routes/auth/logout.tsx"),
   // Form targets without a page of their own.
@@ -44,6 +49,10 @@ export default [
     route("auth/approved-users", "routes/api/auth/users-by-status.ts", { id: "api-approved-users" }),
     route("auth/rejected-users", "routes/api/auth/users-by-status.ts", { id: "api-rejected-users" }),
     route("auth/users/:id/status", "routes/api/auth/user-status.ts"),
+    route("documents", "routes/api/documents.ts"),
+    route("documents/:id", "routes/api/document.ts"),
+    route("documents/:id/view", "routes/api/document-file.ts", { id: "api-document-view" }),
+    route("documents/:id/download", "routes/api/document-file.ts", { id: "api-document-download" }),
     route("*", "routes/api/not-found.ts"),
   ]),
   // SEO.

@@ -169,9 +169,10 @@ export const accessLog = sqliteTable(
     actorKind: text("actor_kind", { enum: ["lp_user", "fund_access_user"] }).notNull(),
     actorId: text("actor_id").notNull(),
     ip: text("ip"),
+    userAgent: text("user_agent"),
     createdAt: createdAt(),
   },
-  (t) => [index("access_log_document_idx").on(t.documentKind, t.documentId)],
+  (t) => [index("access_log_document_idx").on(t.documentKind, t.documentId, t.createdAt)],
 );
 
 /** Single-use password reset links: only the SHA-256 of the token is kept; valid for one hour. */

@@ -11,13 +11,25 @@ import { clientAddress, isCrossOriginRequest, loggablePath, securityHeaders, set
 /** Largest request body for forms and JSON (uploads get their own, larger limits). */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
+/**
+ * Hard ceiling for the upload endpoints. The app itself refuses a file over
+ * 50 MB while it streams (with the form's message); this only stops bodies
+ * far beyond any valid upload.
+ */
+export const UPLOAD_BODY_LIMIT = 64 * 1024 * 1024;
+const UPLOAD_PATHS = new Set(["/api/documents", "/admin/documents", "/api/fund-documents", "/admin/fund-documents"]);
+
+export function bodyLimitFor(pathname: string): number {
+  return UPLOAD_PATHS.has(pathname) ? UPLOAD_BODY_LIMIT : DEFAULT_BODY_LIMIT;
+}
+
 export type AppOptions = {
   env: Env;
   build: ServerBuild | (() => Promise<ServerBuild>);
   mode: "production" | "development";
   /** Serves static files; calls next() when the path is not a file. */
   serveStatic: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
-  /** Per-path body limit; defaults to DEFAULT_BODY_LIMIT. */
+  /** Per-path body limit; defaults to bodyLimitFor. */
   bodyLimit?: (pathname: string) => number;
 };
 
@@ -35,7 +47,7 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
   const pageCache = new PageCache();
   const cacheEnabled = mode === "production";
   const compress = compression({ threshold: 1024 });
-  const bodyLimit = options.bodyLimit ?? (() => DEFAULT_BODY_LIMIT);
+  const bodyLimit = options.bodyLimit ?? bodyLimitFor;
   const baseHeaders = securityHeaders({ hsts: env.SECURE_COOKIES });
 
   const listener: Listener = (req, res) => {

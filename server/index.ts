@@ -7,6 +7,7 @@ import sirv from "sirv";
 import { EnvError, getEnv } from "../app/modules/config/env.server";
 import { hasAnyAdmin } from "../app/modules/lp-users/lp-users.server";
 import { flushMailer, startMailWorker } from "../app/modules/mail/mail.server";
+import { clearIncoming } from "../app/modules/storage/storage.server";
 import { closeDb, getDb } from "../db/client";
 import { createAppListener, type AppOptions } from "./app";
 
@@ -29,6 +30,9 @@ async function main() {
   }
 
   getDb(); // opens the database and applies migrations
+  // Uploads cut off by a previous stop never became documents; remove their pieces.
+  const leftovers = await clearIncoming();
+  if (leftovers > 0) console.log(JSON.stringify({ level: "info", msg: `Removed ${leftovers} unfinished upload(s)` }));
   if (!hasAnyAdmin()) {
     console.log(
       JSON.stringify({

@@ -1,0 +1,116 @@
+import { and, count, desc, eq, max, sql } from "drizzle-orm";
+import { getDb } from "../../../db/client";
+import { accessLog, fundAccessUsers, lpUsers } from "../../../db/schema";
+
+/** Who viewed or downloaded which document, when, from where (DESIGN.md §5). */
+
+export type AccessAction = "view" | "download";
+export type DocumentKind = "lp" | "fund";
+export type Actor = { kind: "lp_user" | "fund_access_user"; id: string };
+export type RequestMeta = { ip: string | null; userAgent: string | null };
+
+const USER_AGENT_MAX = 512;
+
+export function requestMeta(request: Request, clientAddress: string | null | undefined): RequestMeta {
+  const userAgent = request.headers.get("user-agent");
+  return { ip: clientAddress ?? null, userAgent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : null };
+}
+
+export function recordAccess(entry: {
+  action: AccessAction;
+  documentKind: DocumentKind;
+  documentId: string;
+  actor: Actor;
+  meta: RequestMeta;
+}): void {
+  getDb()
+    .insert(accessLog)
+    .values({
+      action: entry.action,
+      documentKind: entry.documentKind,
+      documentId: entry.documentId,
+      actorKind: entry.actor.kind,
+      actorId: entry.actor.id,
+      ip: entry.meta.ip,
+      userAgent: entry.meta.userAgent,
+    })
+    .run();
+}
+
+export type AccessSummary = { views: number; downloads: number; lastAccessAt: Date | null };
+
+/** Per document of a kind: views, downloads and the last access. */
+export function summarizeAccess(documentKind: DocumentKind): Map<string, AccessSummary> {
+  const rows = getDb()
+    .select({
+      documentId: accessLog.documentId,
+      views: sql<number>`sum(case when ${accessLog.action} = 'view' then 1 else 0 end)`,
+      downloads: sql<number>`sum(case when ${accessLog.action} = 'download' then 1 else 0 end)`,
+      last: max(accessLog.createdAt),
+    })
+    .from(accessLog)
+    .where(eq(accessLog.documentKind, documentKind))
+    .groupBy(accessLog.documentId)
+    .all();
+  return new Map(
+    rows.map((row) => [
+      row.documentId,
+      { views: Number(row.views), downloads: Number(row.downloads), lastAccessAt: row.last ? new Date(row.last) : null },
+    ]),
+  );
+}
+
+export type AccessEntry = {
+  id: string;
+  action: AccessAction;
+  at: Date;
+  actorName: string | null;
+  actorEmail: string | null;
+  actorKind: Actor["kind"];
+  ip: string | null;
+  userAgent: string | null;
+};
+
+/** The newest entries of one document's history (and the total), who included when still known. */
+export function accessHistory(
+  documentKind: DocumentKind,
+  documentId: string,
+  limit = 500,
+): { entries: AccessEntry[]; total: number } {
+  const db = getDb();
+  const where = and(eq(accessLog.documentKind, documentKind), eq(accessLog.documentId, documentId));
+  const rows = db
+    .select({
+      id: accessLog.id,
+      action: accessLog.action,
+      at: accessLog.createdAt,
+      actorKind: accessLog.actorKind,
+      ip: accessLog.ip,
+      userAgent: accessLog.userAgent,
+      lpName: lpUsers.name,
+      lpEmail: lpUsers.email,
+      fundName: fundAccessUsers.name,
+      fundEmail: fundAccessUsers.email,
+    })
+    .from(accessLog)
+    .leftJoin(lpUsers, and(eq(accessLog.actorKind, "lp_user"), eq(lpUsers.id, accessLog.actorId)))
+    .leftJoin(fundAccessUsers, and(eq(accessLog.actorKind, "fund_access_user"), eq(fundAccessUsers.id, accessLog.actorId)))
+    .where(where)
+    .orderBy(desc(accessLog.createdAt), desc(accessLog.id))
+    .limit(limit)
+    .all();
+  const total = db.select({ n: count() }).from(accessLog).where(where).get()?.n ?? 0;
+  return {
+    total,
+    entries: rows.map((row) => ({
+      id: row.id,
+      action: row.action,
+      at: row.at,
+      actorKind: row.actorKind,
+      actorName: row.lpName ?? row.fundName ?? null,
+      actorEmail: row.lpEmail ?? row.fundEmail ?? null,
+      ip: row.ip,
+      userAgent: row.userAgent,
+    })),
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * Document rules shared by the server and the browser (zod-free, so forms can
+ * check before sending without loading a validation library). SPEC.md §3, §5, §9.
+ */
+
+export const LP_CATEGORIES = [
+  { value: "fund_documents", label: "Fund Documents" },
+  { value: "executive_summary", label: "Executive Summary" },
+  { value: "pitchdeck", label: "Pitch Deck" },
+  { value: "newsletters", label: "Newsletters" },
+  { value: "reports", label: "Reports" },
+  { value: "portfolio_company_news", label: "Portfolio Company News" },
+  { value: "research", label: "Research" },
+] as const;
+
+export type LpCategory = (typeof LP_CATEGORIES)[number]["value"];
+
+/** Fund document categories: a subset of the LP ones (SPEC.md §3). */
+export const FUND_CATEGORIES = LP_CATEGORIES.filter((c) =>
+  ["fund_documents", "executive_summary", "pitchdeck", "newsletters", "research"].includes(c.value),
+);
+
+export const DEFAULT_CATEGORY = "fund_documents" satisfies LpCategory;
+
+/** 50 MB, in bytes (an upload of exactly this size is accepted). */
+export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+
+/** What the file picker offers. */
+export const UPLOAD_ACCEPT = ".pdf,.doc,.docx,.xls,.xlsx,.ppt,.pptx";
+
+export const TITLE_MAX = 200;
+export const DESCRIPTION_MAX = 2000;
+
+export const uploadMessages = {
+  titleRequired: "Title is required",
+  titleTooLong: `Title must be at most ${TITLE_MAX} characters`,
+  descriptionTooLong: `Description must be at most ${DESCRIPTION_MAX} characters`,
+  categoryInvalid: "Choose one of the listed categories",
+  fileRequired: "File is required",
+  fileEmpty: "The file is empty",
+  fileTooLarge: "File size must be less than 50MB",
+  fileType: "File type must be PDF, Word, Excel, or PowerPoint",
+  notMultipart: "Content-Type must be multipart/form-data",
+  malformed: "The upload could not be read. Please try again.",
+  documentNotFound: "Document not found",
+  fileNotFound: "File not found",
+} as const;
+
+/** Bytes as megabytes with 2 decimals (SPEC.md §9), e.g. "1.25 MB". */
+export function formatMegabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
+}
+
+export function categoryLabel(value: string): string {
+  return LP_CATEGORIES.find((c) => c.value === value)?.label ?? value;
+}

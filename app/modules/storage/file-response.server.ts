@@ -1,0 +1,112 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { Readable } from "node:stream";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import contentDisposition from "content-disposition";
+import parseRange from "range-parser";
+import { AppError } from "../http/app-error";
+
+/**
+ * A stored file as an HTTP answer, streamed from disk: inline (view) or as an
+ * attachment (download, RFC 6266 file name), with ETag and Last-Modified
+ * (304), single byte ranges (206, 416 when unsatisfiable), `Cache-Control:
+ * private, no-store` and nosniff. Several ranges at once get the whole file.
+ */
+
+export type StoredFile = {
+  absolutePath: string;
+  /** Part of the ETag: the document's id (files never change once stored). */
+  id: string;
+  contentType: string;
+  fileName: string;
+  disposition: "inline" | "attachment";
+};
+
+export type FileAnswer = {
+  response: Response;
+  /** True when this answer starts the file (200, or 206 from byte 0): it counts as one access. */
+  countsAsAccess: boolean;
+};
+
+const READ_CHUNK = 256 * 1024;
+
+function matchesEtag(header: string, etag: string): boolean {
+  if (header.trim() === "*") return true;
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+}
+
+function notModifiedSince(header: string | null, mtimeMs: number): boolean {
+  if (!header) return false;
+  const since = Date.parse(header);
+  return !Number.isNaN(since) && Math.floor(mtimeMs / 1000) * 1000 <= since;
+}
+
+export async function fileResponse(request: Request, file: StoredFile): Promise<FileAnswer> {
+  let size: number;
+  let mtimeMs: number;
+  try {
+    const info = await stat(file.absolutePath);
+    if (!info.isFile()) throw new Error("not a file");
+    size = info.size;
+    mtimeMs = info.mtimeMs;
+  } catch {
+    throw new AppError("not_found", "File not found");
+  }
+
+  const etag = `"${file.id}-${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}"`;
+  const headers = new Headers({
+    "Content-Type": file.contentType,
+    "Content-Disposition": contentDisposition(file.fileName, { type: file.disposition }),
+    ETag: etag,
+    "Last-Modified": new Date(mtimeMs).toUTCString(),
+    "Accept-Ranges": "bytes",
+    "Cache-Control": "private, no-store",
+    "X-Content-Type-Options": "nosniff",
+  });
+
+  // Conditional requests (RFC 9110 §13.2.2: If-None-Match wins over If-Modified-Since).
+  const ifNoneMatch = request.headers.get("if-none-match");
+  if (ifNoneMatch ? matchesEtag(ifNoneMatch, etag) : notModifiedSince(request.headers.get("if-modified-since"), mtimeMs)) {
+    headers.delete("Content-Type");
+    return { response: new Response(null, { status: 304, headers }), countsAsAccess: false };
+  }
+
+  let start = 0;
+  let end = size - 1;
+  let status = 200;
+  const rangeHeader = request.headers.get("range");
+  const ifRange = request.headers.get("if-range");
+  // If-Range: a strong ETag or the exact Last-Modified date, else the whole file.
+  const ifRangeHolds =
+    ifRange === null || (ifRange.startsWith('"') ? ifRange === etag : ifRange === headers.get("Last-Modified"));
+  const rangeApplies = rangeHeader !== null && request.method === "GET" && ifRangeHolds;
+  if (rangeApplies) {
+    const ranges = parseRange(size, rangeHeader, { combine: true });
+    if (ranges === -1) {
+      headers.delete("Content-Disposition");
+      headers.set("Content-Range", `bytes */${size}`);
+      headers.set("Content-Type", "application/json; charset=utf-8");
+      return {
+        response: new Response(JSON.stringify({ error: "Range not satisfiable" }), { status: 416, headers }),
+        countsAsAccess: false,
+      };
+    }
+    if (ranges !== -2 && ranges.type === "bytes" && ranges.length === 1) {
+      start = ranges[0]!.start;
+      end = ranges[0]!.end;
+      status = 206;
+      headers.set("Content-Range", `bytes ${start}-${end}/${size}`);
+    }
+  }
+
+  const length = size === 0 ? 0 : end - start + 1;
+  headers.set("Content-Length", String(length));
+  const body =
+    request.method === "HEAD" || length === 0
+      ? null
+      : (Readable.toWeb(createReadStream(file.absolutePath, { start, end, highWaterMark: READ_CHUNK })) as WebReadableStream<Uint8Array>);
+  return {
+    response: new Response(body as ReadableStream<Uint8Array> | null, { status, headers }),
+    countsAsAccess: start === 0 && request.method !== "HEAD",
+  };
+}

@@ -1,0 +1,148 @@
+import { createWriteStream } from "node:fs";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeWebStream } from "node:stream/web";
+import busboy from "busboy";
+import { uploadMessages } from "../documents/constants";
+import { AppError } from "../http/app-error";
+import { incomingPath, prepareIncoming, removeQuietly } from "./storage.server";
+
+/**
+ * Streaming multipart parsing (busboy; see docs/decisions/011): the file part
+ * goes straight to a temporary file under STORAGE_DIR/incoming, counted as it
+ * arrives. Over the limit, parsing stops with 413 and the partial file is
+ * removed; any other failure removes it too. Nothing is held in memory.
+ */
+
+export type ReceivedFile = {
+  /** Temporary path; the caller moves it into place or removes it. */
+  tmpPath: string;
+  size: number;
+  /** The name the client sent (untrusted; see cleanFileName). */
+  clientName: string;
+  /** The MIME type the client declared (untrusted). */
+  clientMime: string;
+};
+
+export type ReceivedUpload = { fields: Record<string, string>; file: ReceivedFile | null };
+
+export type ReceiveOptions = {
+  fileField: string;
+  maxFileBytes: number;
+  /** The text fields to keep; others are ignored. */
+  fieldNames: readonly string[];
+};
+
+/** Room for the multipart framing and the text fields around the file. */
+export const MULTIPART_OVERHEAD_BYTES = 1024 * 1024;
+const MAX_FIELD_BYTES = 16 * 1024;
+const DISK_ERRORS = new Set(["ENOSPC", "EDQUOT", "EACCES", "EPERM", "EROFS", "EIO", "EMFILE", "ENFILE"]);
+
+export function fileTooLarge(): AppError {
+  return new AppError("payload_too_large", uploadMessages.fileTooLarge, {
+    fields: { file: [uploadMessages.fileTooLarge] },
+  });
+}
+
+export async function receiveUpload(request: Request, options: ReceiveOptions): Promise<ReceivedUpload> {
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!/^multipart\/form-data\s*;/i.test(contentType)) {
+    throw new AppError("unsupported_media_type", uploadMessages.notMultipart);
+  }
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > options.maxFileBytes + MULTIPART_OVERHEAD_BYTES) throw fileTooLarge();
+  if (!request.body) throw new AppError("bad_request", uploadMessages.fileRequired, { fields: { file: [uploadMessages.fileRequired] } });
+
+  await prepareIncoming();
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { "content-type": contentType },
+      defParamCharset: "utf8",
+      limits: {
+        // busboy signals 'limit' on reaching this size; one byte past the maximum means too large.
+        fileSize: options.maxFileBytes + 1,
+        files: 1,
+        fields: 20,
+        parts: 25,
+        fieldSize: MAX_FIELD_BYTES,
+        fieldNameSize: 100,
+        headerPairs: 20,
+      },
+    });
+  } catch {
+    throw new AppError("bad_request", uploadMessages.malformed);
+  }
+
+  const fields: Record<string, string> = {};
+  const tmpPaths: string[] = [];
+  const writes: Promise<void>[] = [];
+  const streams: { destroy: () => void }[] = [];
+  let writeError: unknown = null;
+  let file: ReceivedFile | null = null;
+  let failure: AppError | null = null;
+  const fail = (error: AppError) => {
+    failure ??= error;
+  };
+
+  parser.on("field", (name, value, info) => {
+    if (!options.fieldNames.includes(name) || name in fields) return;
+    if (info.valueTruncated) return fail(new AppError("bad_request", `${name} is too long`, { fields: { [name]: [`${name} is too long`] } }));
+    fields[name] = value;
+  });
+
+  parser.on("file", (name, stream, info) => {
+    if (name !== options.fileField || file) {
+      stream.resume();
+      return;
+    }
+    const received: ReceivedFile = {
+      tmpPath: incomingPath(),
+      size: 0,
+      clientName: info.filename ?? "",
+      clientMime: info.mimeType ?? "",
+    };
+    file = received;
+    tmpPaths.push(received.tmpPath);
+    stream.on("limit", () => fail(fileTooLarge()));
+    const out = createWriteStream(received.tmpPath, { flags: "wx" });
+    streams.push(stream, out);
+    // Never left rejected: a failed write is noted and reported after parsing.
+    writes.push(
+      pipeline(stream, out).then(
+        () => {
+          received.size = out.bytesWritten;
+        },
+        (error: unknown) => {
+          writeError ??= error;
+        },
+      ),
+    );
+  });
+
+  parser.on("filesLimit", () => fail(new AppError("bad_request", "Upload one file at a time")));
+  parser.on("partsLimit", () => fail(new AppError("bad_request", "Too many form fields")));
+  parser.on("fieldsLimit", () => fail(new AppError("bad_request", "Too many form fields")));
+
+  const source = Readable.fromWeb(request.body as NodeWebStream<Uint8Array>);
+  try {
+    await pipeline(source, parser);
+    await Promise.all(writes);
+  } catch (error) {
+    for (const stream of streams) stream.destroy();
+    await Promise.all(writes);
+    await Promise.all(tmpPaths.map(removeQuietly));
+    if (failure) throw failure;
+    // The body broke off or was not valid multipart (client gone, bad framing, over the server limit).
+    if (error instanceof AppError) throw error;
+    throw new AppError("bad_request", uploadMessages.malformed);
+  }
+  if (failure || writeError) {
+    await Promise.all(tmpPaths.map(removeQuietly));
+    if (failure) throw failure;
+    // A disk problem is ours (500, logged); anything else is a broken upload.
+    if (DISK_ERRORS.has((writeError as NodeJS.ErrnoException).code ?? "")) throw writeError;
+    throw new AppError("bad_request", uploadMessages.malformed);
+  }
+  return { fields, file };
+}

@@ -1,0 +1,18 @@
+import type { Route } from "./+types/document-file";
+import { requestMeta } from "~/modules/access-log/access-log.server";
+import { requireApiUser } from "~/modules/auth/guards.server";
+import { serveDocument } from "~/modules/documents/documents.server";
+import { handleJson } from "~/modules/http/json.server";
+
+/**
+ * GET /api/documents/{id}/view (inline) and /download (attachment), for
+ * approved investors and admins. The guard runs before any lookup, so
+ * anonymous, pending and rejected users learn nothing about which ids exist.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  return handleJson(async () => {
+    const user = await requireApiUser(request);
+    const action = new URL(request.url).pathname.endsWith("/view") ? "view" : "download";
+    return serveDocument(user, params.id, action, request, requestMeta(request, context.clientAddress));
+  });
+}

@@ -1,0 +1,26 @@
+import type { Route } from "./+types/documents";
+import { requireApiAdmin, requireApiUser } from "~/modules/auth/guards.server";
+import { listDocuments, toLpDocument, uploadDocument } from "~/modules/documents/documents.server";
+import { AppError } from "~/modules/http/app-error";
+import { handleJson } from "~/modules/http/json.server";
+
+/** GET /api/documents (approved investors and admins): the LP documents, newest first. */
+export async function loader({ request }: Route.LoaderArgs) {
+  return handleJson(async () => {
+    await requireApiUser(request);
+    return Response.json(listDocuments().map(toLpDocument));
+  });
+}
+
+/**
+ * POST /api/documents (admin), multipart: title, description?, category, file
+ * → 201 with the document; errors → { error, fields? } (400, 413, 415).
+ */
+export async function action({ request }: Route.ActionArgs) {
+  return handleJson(async () => {
+    const admin = await requireApiAdmin(request);
+    if (request.method !== "POST") throw new AppError("method_not_allowed", "Method not allowed");
+    const row = await uploadDocument(admin, request);
+    return Response.json(toLpDocument(row), { status: 201 });
+  });
+}
