@@ -63,6 +63,10 @@ export async function fileResponse(request: Request, file: StoredFile): Promise<
     "Cache-Control": "private, no-store",
     "X-Content-Type-Options": "nosniff",
   });
+  // A viewed PDF is shown by the browser's viewer, which object-src 'none' would block; nothing else may load.
+  if (file.disposition === "inline") {
+    headers.set("Content-Security-Policy", "default-src 'none'; object-src 'self'; frame-ancestors 'none'; base-uri 'none'");
+  }
 
   // Conditional requests (RFC 9110 §13.2.2: If-None-Match wins over If-Modified-Since).
   const ifNoneMatch = request.headers.get("if-none-match");
