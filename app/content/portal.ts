@@ -91,7 +91,6 @@ export const lpDashboardCopy = {
   welcome: (name: string) => `Welcome back, ${name}`,
   intro: "Fund documents, reports and updates for our limited partners.",
   documentsTitle: "Documents",
-  documentsPlaceholder: "Fund documents will appear here as soon as they are published.",
 } as const;
 
 export type ConfirmKind = "reject" | "revoke" | "approve";

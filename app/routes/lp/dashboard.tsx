@@ -1,10 +1,13 @@
+import { format } from "date-fns";
 import { FileText } from "lucide-react";
 import type { Route } from "./+types/dashboard";
+import { InvestorDocumentList, type InvestorDocument } from "~/components/documents/investor-document-list";
 import { UserLoadError } from "~/components/portal/load-error";
 import { LogoutButton } from "~/components/portal/logout-button";
 import { Card } from "~/components/ui/form";
 import { lpDashboardCopy } from "~/content/portal";
 import { requireInvestor } from "~/modules/auth/guards.server";
+import { listDocuments, toLpDocument } from "~/modules/documents/documents.server";
 import { toCurrentUser } from "~/modules/lp-users/lp-users.server";
 import { pageMeta } from "~/modules/seo/meta";
 
@@ -16,16 +19,34 @@ export const meta: Route.MetaFunction = (args) =>
     noindex: true,
   });
 
+/**
+ * The documents, read on their own: a failed read shows its error in the list
+ * (SPEC.md §8) and leaves the rest of the page standing. Dates are formatted
+ * here ('MMM d, yyyy', SPEC.md §9) so no date library reaches the browser.
+ */
+function readDocuments(): { documents: InvestorDocument[]; failed: boolean } {
+  try {
+    const documents = listDocuments().map((row) => ({
+      ...toLpDocument(row),
+      createdOn: format(row.createdAt, "MMM d, yyyy"),
+    }));
+    return { documents, failed: false };
+  } catch (error) {
+    console.error(error);
+    return { documents: [], failed: true };
+  }
+}
+
 /** The layout guards too; every loader of a protected page guards itself. */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireInvestor(request);
-  return { user: toCurrentUser(user) };
+  return { user: toCurrentUser(user), ...readDocuments() };
 }
 
 /** /lp/dashboard (SPEC.md §2): welcome, the user's name, Logout, and the documents. */
 export default function InvestorDashboard({ loaderData }: Route.ComponentProps) {
   const c = lpDashboardCopy;
-  const { user } = loaderData;
+  const { user, documents, failed } = loaderData;
   return (
     <div className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -46,8 +67,7 @@ export default function InvestorDashboard({ loaderData }: Route.ComponentProps) 
             <FileText aria-hidden="true" className="size-5 text-brand-700 dark:text-brand-300" />
             {c.documentsTitle}
           </h2>
-          {/* The document list (categories, View, Download) arrives with the documents issue. */}
-          <p className="mt-4 text-slate-600 dark:text-slate-300">{c.documentsPlaceholder}</p>
+          <InvestorDocumentList documents={documents} failed={failed} />
         </Card>
       </section>
     </div>
