@@ -144,6 +144,12 @@ export const emailOutbox = sqliteTable(
     to: text("to").notNull(),
     subject: text("subject").notNull(),
     text: text("text").notNull(),
+    /**
+     * Secrets the text refers to as {{name}} (access links), AES-256-GCM
+     * encrypted; filled in only when sending and erased once the mail is out,
+     * so the database never holds a usable token.
+     */
+    secretsEnc: text("secrets_enc"),
     /** pending: to send; sent: delivered over SMTP; logged: no SMTP configured, written to the log. */
     status: text("status", { enum: ["pending", "sent", "logged"] })
       .notNull()

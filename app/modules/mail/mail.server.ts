@@ -3,14 +3,23 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { getDb, type Db } from "../../../db/client";
 import { emailOutbox } from "../../../db/schema";
 import { getEnv } from "../config/env.server";
+import { fillSecrets, openSecrets, sealSecrets, type MailSecrets } from "./mail-secrets.server";
 
 /**
  * Mail goes through the outbox table: the business row and its mails are
  * committed together, then delivered. A failed send stays `pending` and is
  * retried with backoff, so an SMTP outage never fails or loses a request.
  * Without SMTP_URL, mails are written to the log and marked `logged`.
+ * Secrets (access links) are kept encrypted until sending and then erased;
+ * see mail-secrets.server.ts.
  */
-export type OutgoingMail = { to: string; subject: string; text: string };
+export type OutgoingMail = {
+  to: string;
+  subject: string;
+  /** May refer to `secrets` as {{name}}. */
+  text: string;
+  secrets?: MailSecrets;
+};
 
 type DbOrTx = Pick<Db, "insert">;
 
@@ -26,6 +35,7 @@ export function queueMail(db: DbOrTx, mail: OutgoingMail) {
       to: singleLine(mail.to),
       subject: singleLine(mail.subject),
       text: mail.text,
+      secretsEnc: mail.secrets ? sealSecrets(mail.secrets) : null,
       nextAttemptAt: new Date(),
     })
     .run();
@@ -82,21 +92,34 @@ export async function deliverDueMail(db: Db = getDb(), now = new Date()): Promis
   let delivered = 0;
   const smtp = transport();
   for (const mail of due) {
-    if (!smtp) {
-      console.log(
-        JSON.stringify({ level: "info", msg: "mail (no SMTP_URL; logged, not sent)", to: mail.to, subject: mail.subject, text: mail.text }),
-      );
+    let text = mail.text;
+    try {
+      if (mail.secretsEnc) text = fillSecrets(mail.text, openSecrets(mail.secretsEnc));
+    } catch {
+      // Sealed under another SESSION_SECRET: it can never be sent; keep it out of the queue.
+      console.error(JSON.stringify({ level: "error", msg: "mail secrets unreadable; mail dropped", id: mail.id }));
       db.update(emailOutbox)
-        .set({ status: "logged", sentAt: new Date(), attempts: mail.attempts + 1 })
+        .set({ status: "logged", secretsEnc: null, lastError: "secrets unreadable (SESSION_SECRET changed?)" })
+        .where(eq(emailOutbox.id, mail.id))
+        .run();
+      continue;
+    }
+    if (!smtp) {
+      // No SMTP (development): the log is the inbox, so a newcomer can follow the link. In
+      // production the secrets stay out of the log.
+      const shown = getEnv().NODE_ENV === "production" ? mail.text : text;
+      console.log(JSON.stringify({ level: "info", msg: "mail (no SMTP_URL; logged, not sent)", to: mail.to, subject: mail.subject, text: shown }));
+      db.update(emailOutbox)
+        .set({ status: "logged", sentAt: new Date(), attempts: mail.attempts + 1, secretsEnc: null })
         .where(eq(emailOutbox.id, mail.id))
         .run();
       delivered++;
       continue;
     }
     try {
-      await smtp.sendMail({ from: getEnv().MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text });
+      await smtp.sendMail({ from: getEnv().MAIL_FROM, to: mail.to, subject: mail.subject, text });
       db.update(emailOutbox)
-        .set({ status: "sent", sentAt: new Date(), attempts: mail.attempts + 1, lastError: null })
+        .set({ status: "sent", sentAt: new Date(), attempts: mail.attempts + 1, lastError: null, secretsEnc: null })
         .where(eq(emailOutbox.id, mail.id))
         .run();
       delivered++;
