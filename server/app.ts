@@ -105,9 +105,12 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
       return sendError(res, pathname, 413, "The request is too large.");
     }
 
-    const body = { tooLarge: false };
+    const body: BodyState = { tooLarge: false, drain: () => {} };
     const request = toRequest(req, res, limit, body, env.TRUST_PROXY);
     const response = await handleRequest(request, { clientAddress: clientAddress(req, env.TRUST_PROXY) });
+    // The app may answer before reading the whole body (e.g. an upload refused by its declared
+    // size): read and discard the rest, so the client gets to see the answer.
+    if (!req.complete && !body.tooLarge) body.drain();
 
     if (body.tooLarge) {
       res.setHeader("Connection", "close");
@@ -166,14 +169,10 @@ function sendCached(req: IncomingMessage, res: ServerResponse, page: CachedPage,
   res.end(req.method === "HEAD" ? undefined : variant.body);
 }
 
+type BodyState = { tooLarge: boolean; drain: () => void };
+
 /** Build a Fetch Request from Node's, counting body bytes against the limit as they stream. */
-function toRequest(
-  req: IncomingMessage,
-  res: ServerResponse,
-  limit: number,
-  state: { tooLarge: boolean },
-  trustProxy: boolean,
-): Request {
+function toRequest(req: IncomingMessage, res: ServerResponse, limit: number, state: BodyState, trustProxy: boolean): Request {
   const controller = new AbortController();
   res.on("close", () => {
     if (!res.writableFinished) controller.abort();
@@ -203,9 +202,17 @@ function toRequest(
     };
     init.body = new ReadableStream<Uint8Array>({
       start(stream) {
+        state.drain = () => {
+          finish(() => stream.close());
+          req.resume();
+        };
         req.on("data", (chunk: Buffer) => {
-          if (finished) return;
           received += chunk.byteLength;
+          if (finished) {
+            // Discarding what the app left unread: still never more than the limit.
+            if (received > limit) req.destroy();
+            return;
+          }
           if (received > limit) {
             state.tooLarge = true;
             req.pause();

@@ -65,7 +65,8 @@ export const publishedDocumentsCopy = {
 export const accessHistoryCopy = {
   title: "Access history",
   back: "Back to the admin dashboard",
-  summary: (views: number, downloads: number) => `${views} views · ${downloads} downloads`,
+  summary: (views: number, downloads: number) =>
+    `${views === 1 ? "1 view" : `${views} views`} · ${downloads === 1 ? "1 download" : `${downloads} downloads`}`,
   empty: "Nobody has viewed or downloaded this document yet.",
   showing: (shown: number, total: number) => `Showing the latest ${shown} of ${total} accesses.`,
   columns: { when: "When", who: "Who", action: "Action", ip: "IP address", browser: "Browser" },

@@ -22,6 +22,9 @@ export const FUND_CATEGORIES = LP_CATEGORIES.filter((c) =>
 
 export const DEFAULT_CATEGORY = "fund_documents" satisfies LpCategory;
 
+/** The form id under which the no-JavaScript upload outcome comes back (form flash). */
+export const LP_UPLOAD_FORM_ID = "lp-upload";
+
 /** 50 MB, in bytes (an upload of exactly this size is accepted). */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 

@@ -74,7 +74,7 @@ export async function validateUpload<T>(
   }
   if ("errors" in parsed || !contentType) {
     const first = Object.values(errors)[0]?.[0] ?? uploadMessages.malformed;
-    throw new AppError("bad_request", first, { fields: errors });
+    throw new AppError("bad_request", first, { fields: errors, values: upload.fields });
   }
   return { fields: parsed.data, contentType };
 }

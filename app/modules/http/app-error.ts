@@ -32,7 +32,12 @@ export class AppError extends Error {
   constructor(
     readonly code: AppErrorCode,
     message: string,
-    readonly options: { fields?: FieldErrors; retryAfterSeconds?: number } = {},
+    readonly options: {
+      fields?: FieldErrors;
+      retryAfterSeconds?: number;
+      /** The submitted text values, for a form to show again (never secrets). */
+      values?: Record<string, string>;
+    } = {},
   ) {
     super(message);
     this.name = "AppError";

@@ -30,6 +30,19 @@ export type FileAnswer = {
 
 const READ_CHUNK = 256 * 1024;
 
+/**
+ * The plain-ASCII `filename=` beside RFC 5987's `filename*=` (accents dropped,
+ * anything else as "_"). Without it a Latin-1-only name is sent as raw bytes,
+ * which Chromium saves as "_".
+ */
+function asciiFallback(name: string): string {
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^\x20-\x7e]/g, "_")
+    .replace(/["\\]/g, "_");
+}
+
 function matchesEtag(header: string, etag: string): boolean {
   if (header.trim() === "*") return true;
   return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
@@ -56,7 +69,7 @@ export async function fileResponse(request: Request, file: StoredFile): Promise<
   const etag = `"${file.id}-${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}"`;
   const headers = new Headers({
     "Content-Type": file.contentType,
-    "Content-Disposition": contentDisposition(file.fileName, { type: file.disposition }),
+    "Content-Disposition": contentDisposition(file.fileName, { type: file.disposition, fallback: asciiFallback(file.fileName) }),
     ETag: etag,
     "Last-Modified": new Date(mtimeMs).toUTCString(),
     "Accept-Ranges": "bytes",

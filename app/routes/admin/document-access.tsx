@@ -1,12 +1,225 @@
+import { ArrowLeft, TriangleAlert } from "lucide-react";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/document-access";
+import { accessHistoryCopy, publishedDocumentsCopy } from "~/content/documents";
+import { accessHistory, summarizeAccess } from "~/modules/access-log/access-log.server";
 import { requireAdmin } from "~/modules/auth/guards.server";
+import { categoryLabel, formatMegabytes } from "~/modules/documents/constants";
+import { getDocument } from "~/modules/documents/documents.server";
+import { isAppError } from "~/modules/http/app-error";
+import { pageMeta } from "~/modules/seo/meta";
 
-/** /admin/documents/{id}/access: one document's access history (placeholder, filled in below). */
-export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request);
-  return null;
+/** Texts of this page that content/documents.ts does not have. */
+const pageText = {
+  notRecorded: "Not recorded",
+  caption: (title: string) => `Accesses of ${title}, newest first`,
+  tableLabel: "Access history table",
+  timesInUtc: "Times are in UTC.",
+} as const;
+
+const BACK_HREF = "/admin/dashboard#published-documents";
+
+/** 'MMM dd, yyyy HH:mm' in UTC (said under the table), so the time does not depend on the server's time zone. */
+function formatUtc(date: Date): string {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone: "UTC",
+    year: "numeric",
+    month: "short",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(date);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("month")} ${part("day")}, ${part("year")} ${part("hour")}:${part("minute")}`;
 }
 
-export default function DocumentAccess() {
-  return null;
+/**
+ * /admin/documents/{id}/access: who viewed or downloaded one LP document, when,
+ * from where (DESIGN.md §5). An unknown or malformed id answers 404 with a
+ * "no longer exists" state inside the admin frame.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  let row;
+  try {
+    row = getDocument(params.id);
+  } catch (error) {
+    if (isAppError(error) && error.status === 404) return data({ found: false as const }, { status: 404 });
+    throw error;
+  }
+  const counts = summarizeAccess("lp").get(row.id);
+  const history = accessHistory("lp", row.id);
+  return {
+    found: true as const,
+    document: {
+      id: row.id,
+      title: row.title,
+      fileName: row.fileName,
+      size: formatMegabytes(row.fileSize),
+      category: categoryLabel(row.category),
+    },
+    views: counts?.views ?? 0,
+    downloads: counts?.downloads ?? 0,
+    total: history.total,
+    entries: history.entries.map((entry) => ({
+      id: entry.id,
+      when: formatUtc(entry.at),
+      whenIso: entry.at.toISOString(),
+      name: entry.actorName,
+      email: entry.actorEmail,
+      action: accessHistoryCopy.actions[entry.action],
+      ip: entry.ip,
+      userAgent: entry.userAgent,
+    })),
+  };
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: args.data?.found ? `${accessHistoryCopy.title}: ${args.data.document.title}` : publishedDocumentsCopy.documentGone,
+    description: accessHistoryCopy.title,
+    path: `/admin/documents/${args.params.id}/access`,
+    noindex: true,
+  });
+
+function BackLink() {
+  return (
+    <Link
+      to={BACK_HREF}
+      className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300"
+    >
+      <ArrowLeft aria-hidden="true" className="size-4" />
+      {accessHistoryCopy.back}
+    </Link>
+  );
+}
+
+function NotRecorded() {
+  return (
+    <>
+      <span aria-hidden="true">—</span>
+      <span className="sr-only">{pageText.notRecorded}</span>
+    </>
+  );
+}
+
+export default function DocumentAccess({ loaderData }: Route.ComponentProps) {
+  if (!loaderData.found) {
+    return (
+      <div className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
+        <BackLink />
+        <h1 className="mt-6 text-3xl font-bold tracking-tight">{accessHistoryCopy.title}</h1>
+        <p role="status" className="mt-4 rounded-md border border-slate-300 px-4 py-6 text-slate-700 dark:border-slate-700 dark:text-slate-200">
+          {publishedDocumentsCopy.documentGone}
+        </p>
+      </div>
+    );
+  }
+  const { document, views, downloads, total, entries } = loaderData;
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
+      <BackLink />
+      <h1 className="mt-6 text-3xl font-bold tracking-tight">{accessHistoryCopy.title}</h1>
+      <p className="mt-2 text-xl font-semibold break-words">{document.title}</p>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+        <span className="break-all">{document.fileName}</span>
+        <span aria-hidden="true"> · </span>
+        <span className="sr-only">, </span>
+        {document.size}
+        <span aria-hidden="true"> · </span>
+        <span className="sr-only">, </span>
+        {document.category}
+      </p>
+      <p className="mt-3 inline-block rounded-full bg-slate-100 px-3 py-1 text-sm font-medium text-slate-800 tabular-nums dark:bg-slate-800 dark:text-slate-100">
+        {accessHistoryCopy.summary(views, downloads)}
+      </p>
+
+      {entries.length === 0 ? (
+        <p className="mt-8 rounded-md border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300">
+          {accessHistoryCopy.empty}
+        </p>
+      ) : (
+        <>
+          <p className="mt-6 text-sm text-slate-600 dark:text-slate-300">
+            {total > entries.length ? `${accessHistoryCopy.showing(entries.length, total)} ` : null}
+            {pageText.timesInUtc}
+          </p>
+          <div
+            role="region"
+            aria-label={pageText.tableLabel}
+            tabIndex={0}
+            className="mt-4 overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800"
+          >
+            <table className="w-full min-w-[48rem] text-left text-sm">
+              <caption className="sr-only">{pageText.caption(document.title)}</caption>
+              <thead className="bg-slate-50 text-slate-700 dark:bg-slate-900 dark:text-slate-200">
+                <tr>
+                  <th scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">
+                    {accessHistoryCopy.columns.when}
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    {accessHistoryCopy.columns.who}
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    {accessHistoryCopy.columns.action}
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">
+                    {accessHistoryCopy.columns.ip}
+                  </th>
+                  <th scope="col" className="px-4 py-3 font-semibold">
+                    {accessHistoryCopy.columns.browser}
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+                {entries.map((entry) => (
+                  <tr key={entry.id} className="align-top">
+                    <td className="px-4 py-3 whitespace-nowrap tabular-nums">
+                      <time dateTime={entry.whenIso}>{entry.when}</time>
+                    </td>
+                    <td className="px-4 py-3">
+                      {entry.name || entry.email ? (
+                        <>
+                          <span className="block font-medium">{entry.name}</span>
+                          <span className="block break-all text-slate-600 dark:text-slate-300">{entry.email}</span>
+                        </>
+                      ) : (
+                        <span className="text-slate-600 italic dark:text-slate-300">{accessHistoryCopy.unknownUser}</span>
+                      )}
+                    </td>
+                    <td className="px-4 py-3 whitespace-nowrap">{entry.action}</td>
+                    <td className="px-4 py-3 font-mono text-xs break-all">{entry.ip ?? <NotRecorded />}</td>
+                    <td className="max-w-xs px-4 py-3 text-xs break-words text-slate-700 dark:text-slate-300">
+                      {entry.userAgent ?? <NotRecorded />}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** A failure reading the history (not the admin's session): say so here, inside the admin frame. */
+export function ErrorBoundary() {
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
+      <BackLink />
+      <h1 className="mt-6 text-3xl font-bold tracking-tight">{accessHistoryCopy.title}</h1>
+      <div
+        role="alert"
+        className="mt-4 flex items-start gap-3 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+      >
+        <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+        <div>
+          <p className="font-semibold">{publishedDocumentsCopy.loadFailedTitle}</p>
+          <p>{publishedDocumentsCopy.loadFailedDescription}</p>
+        </div>
+      </div>
+    </div>
+  );
 }
