@@ -1,0 +1,212 @@
+import { timingSafeEqual } from "node:crypto";
+import { and, desc, eq } from "drizzle-orm";
+import { getDb } from "../../../db/client";
+import { fundAccessUsers } from "../../../db/schema";
+import { firm } from "../../content/firm";
+import { now } from "../config/clock.server";
+import { getEnv } from "../config/env.server";
+import { AppError } from "../http/app-error";
+import { kickMailer, queueMail, recentMailCount } from "../mail/mail.server";
+import type { LpUser } from "../auth/session.server";
+import { hashToken, newToken } from "../auth/tokens.server";
+import { fundAccessMessages, type FundId } from "./constants";
+import type { FundAccessInput } from "./schema";
+
+/**
+ * Fund access (SPEC.md §4, DESIGN.md §4). Each request holds one access
+ * token: 32 random bytes, base64url, stored only as its SHA-256. Fund I
+ * access is granted at once (the token goes into an HttpOnly cookie); Fund II
+ * access comes as an e-mailed link. Revoking a request stops its link and
+ * cookies at once. See docs/decisions/012-fund-access.md.
+ */
+
+export type FundAccessRequest = typeof fundAccessUsers.$inferSelect;
+
+/** SPEC.md §3 "Fund access request (read)". */
+export type FundAccessRead = {
+  id: string;
+  name: string;
+  email: string;
+  fundId: FundId;
+  accreditedConfirmation: boolean;
+  createdAt: string;
+};
+
+export function toFundAccessRead(row: FundAccessRequest): FundAccessRead {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    fundId: row.fundId,
+    accreditedConfirmation: row.accreditedConfirmation,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export const fundNames: Record<FundId, string> = { "fund-i": "Deeptech Fund I", "fund-ii": "Deeptech Fund II" };
+
+/** At most this many access-link mails per address per day (a stranger cannot flood an inbox). */
+const LINK_MAILS_PER_DAY = 5;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function linkSubject(fundId: FundId): string {
+  return `Your ${fundNames[fundId]} documents access link`;
+}
+
+function documentsUrl(fundId: FundId): string {
+  return `${getEnv().APP_URL}/${fundId}/documents`;
+}
+
+/** Queue the access link mail; the link itself travels as a sealed mail secret. */
+function queueLinkMail(db: Pick<ReturnType<typeof getDb>, "insert">, row: { email: string; name: string; fundId: FundId }, token: string) {
+  queueMail(db, {
+    to: row.email,
+    subject: linkSubject(row.fundId),
+    text: [
+      `Dear ${row.name},`,
+      "",
+      `Here is your permanent link to the ${fundNames[row.fundId]} documents of ${firm.name}:`,
+      "",
+      "{{link}}",
+      "",
+      "Keep it to yourself: anyone with this link can read the documents. If you request access again, a new link is sent and this one stops working.",
+      "",
+      "For informational purposes only; not an offer or solicitation.",
+      "",
+      firm.name,
+    ].join("\n"),
+    secrets: { link: `${documentsUrl(row.fundId)}?token=${token}` },
+  });
+}
+
+function queueWithdrawnMail(db: Pick<ReturnType<typeof getDb>, "insert">, row: FundAccessRequest) {
+  queueMail(db, {
+    to: row.email,
+    subject: linkSubject(row.fundId),
+    text: [
+      `Dear ${row.name},`,
+      "",
+      `Your access to the ${fundNames[row.fundId]} documents of ${firm.name} has been withdrawn, so no new link was sent.`,
+      `If you think this is a mistake, write to us at ${firm.email}.`,
+      "",
+      firm.name,
+    ].join("\n"),
+  });
+}
+
+export type FundAccessOutcome = {
+  fundId: FundId;
+  /** Fund I: the token to put in the access cookie. Fund II: null (the link goes by e-mail). */
+  cookieToken: string | null;
+};
+
+/**
+ * POST /api/fund-access/register and both sign-up forms. One row per e-mail
+ * and fund: a repeat request updates it and issues a new token (Fund II: a new
+ * link by e-mail, the old one stops working). A revoked request stays revoked.
+ * The answer never tells whether the address was known.
+ */
+export function requestFundAccess(input: FundAccessInput): FundAccessOutcome {
+  const db = getDb();
+  const token = newToken();
+  const mailCapped =
+    input.fundId === "fund-ii" &&
+    recentMailCount(db, input.email, linkSubject(input.fundId), new Date(now().getTime() - DAY_MS)) >= LINK_MAILS_PER_DAY;
+
+  const granted = db.transaction((tx) => {
+    const existing = tx
+      .select()
+      .from(fundAccessUsers)
+      .where(and(eq(fundAccessUsers.email, input.email), eq(fundAccessUsers.fundId, input.fundId)))
+      .get();
+    if (existing?.revokedAt) {
+      if (input.fundId === "fund-ii" && !mailCapped) queueWithdrawnMail(tx, existing);
+      return false;
+    }
+    if (input.fundId === "fund-ii" && mailCapped) return false;
+    const values = {
+      name: input.name,
+      company: input.company ?? existing?.company ?? null,
+      phone: input.phone ?? existing?.phone ?? null,
+      accreditedConfirmation: input.accreditedConfirmation || (existing?.accreditedConfirmation ?? false),
+      accessTokenHash: hashToken(token),
+    };
+    const row = existing
+      ? tx.update(fundAccessUsers).set(values).where(eq(fundAccessUsers.id, existing.id)).returning().get()
+      : tx.insert(fundAccessUsers).values({ ...values, email: input.email, fundId: input.fundId }).returning().get();
+    if (row.fundId === "fund-ii") queueLinkMail(tx, row, token);
+    return true;
+  });
+  kickMailer();
+
+  if (input.fundId === "fund-i") {
+    if (!granted) throw new AppError("forbidden", "Access to these documents has been withdrawn. Please contact us.");
+    return { fundId: "fund-i", cookieToken: token };
+  }
+  return { fundId: "fund-ii", cookieToken: null };
+}
+
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The live request a token belongs to, for this fund; null for anything else
+ * (malformed, unknown, another fund's, revoked). Lookup is by the token's
+ * SHA-256; the stored and computed digests are then compared in constant time.
+ */
+export function findAccessByToken(token: unknown, fundId: FundId): FundAccessRequest | null {
+  if (typeof token !== "string" || !TOKEN_SHAPE.test(token)) return null;
+  const digest = hashToken(token);
+  const row = getDb().select().from(fundAccessUsers).where(eq(fundAccessUsers.accessTokenHash, digest)).get();
+  if (!row) return null;
+  const same = timingSafeEqual(Buffer.from(row.accessTokenHash, "hex"), Buffer.from(digest, "hex"));
+  return same && row.fundId === fundId && !row.revokedAt ? row : null;
+}
+
+/** POST /api/fund-access/validate-token: { valid } for a Fund II token. */
+export function validateFundToken(token: string): { valid: boolean; request: FundAccessRequest | null } {
+  const request = findAccessByToken(token, "fund-ii");
+  return { valid: request !== null, request };
+}
+
+/** GET /api/fund-access/requests and the admin list: every request, newest first. */
+export function listFundAccessRequests(): FundAccessRequest[] {
+  return getDb().select().from(fundAccessUsers).orderBy(desc(fundAccessUsers.createdAt)).all();
+}
+
+function getRequest(id: string): FundAccessRequest {
+  const row = /^[0-9a-f-]{36}$/i.test(id)
+    ? getDb().select().from(fundAccessUsers).where(eq(fundAccessUsers.id, id)).get()
+    : undefined;
+  if (!row) throw new AppError("not_found", fundAccessMessages.requestNotFound);
+  return row;
+}
+
+/** Admin: stop a request's link and cookies at once. */
+export function revokeFundAccess(_admin: LpUser, id: string): FundAccessRequest {
+  const row = getRequest(id);
+  return getDb()
+    .update(fundAccessUsers)
+    .set({ revokedAt: row.revokedAt ?? now(), accessTokenHash: hashToken(newToken()) })
+    .where(eq(fundAccessUsers.id, row.id))
+    .returning()
+    .get();
+}
+
+/** Admin: restore access if revoked and e-mail a fresh link (older links stop working). */
+export function resendFundAccessLink(_admin: LpUser, id: string): FundAccessRequest {
+  const row = getRequest(id);
+  const token = newToken();
+  const db = getDb();
+  const updated = db.transaction((tx) => {
+    const next = tx
+      .update(fundAccessUsers)
+      .set({ revokedAt: null, accessTokenHash: hashToken(token) })
+      .where(eq(fundAccessUsers.id, row.id))
+      .returning()
+      .get();
+    queueLinkMail(tx, next, token);
+    return next;
+  });
+  kickMailer();
+  return updated;
+}
