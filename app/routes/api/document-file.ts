@@ -12,7 +12,7 @@ import { handleJson } from "~/modules/http/json.server";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   return handleJson(async () => {
     const user = await requireApiUser(request);
-    const action = new URL(request.url).pathname.endsWith("/view") ? "view" : "download";
+    const action = /\/view\/?$/.test(new URL(request.url).pathname) ? "view" : "download";
     return serveDocument(user, params.id, action, request, requestMeta(request, context.clientAddress));
   });
 }
