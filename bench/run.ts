@@ -7,10 +7,16 @@
  *   2. brotli size of the home page HTML;
  *   3. page JS (gzip) of each public page against the React Router + React
  *      baseline of the same build, and portal chunks on public pages;
- *   4. the server's RSS before and after the load.
+ *   4. the server's RSS before and after the load;
+ *   5. documents (bench/files.ts): 50 MB download MB/s against a bare
+ *      node:http + fs.createReadStream server, the server's RSS during
+ *      concurrent downloads and during a 50 MB upload, and a 50 MB + 1 byte
+ *      upload refused with nothing left behind.
  *
  * Flags: --no-build (reuse build-bench/ when it exists), --strict (exit 1 when
- * a budget fails), --duration=S, --warmup=S, --connections=N (for quick trials).
+ * a budget fails), --only=pages|files (one part), --duration=S, --warmup=S,
+ * --connections=N (page load, for quick trials), --runs=N (sequential
+ * downloads per server), --concurrency=N (downloads at once).
  * The last line of output is a JSON summary.
  */
 import { execFileSync, spawn } from "node:child_process";
@@ -20,6 +26,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from "node:zlib";
+import { cpuSeconds, machineBusySeconds } from "./cpu";
+import { benchFiles, type Check } from "./files";
 import { kb, mb, num, passFail, ratio, table } from "./format";
 import { ClientBuild, isPortalChunk, pageScripts, reactRouterBaseline, type Baseline, type InlineScript } from "./page-js";
 import { assertPortFree, getRaw, readMemory, startChild, stopChild, waitForHttp, waitForLine, type Child, type Memory, type RawResponse } from "./proc";
@@ -36,6 +44,9 @@ const OUR_PORT = 3400;
 const BASE_PORT = 3401;
 const OUR_ORIGIN = `http://${HOST}:${OUR_PORT}`;
 const BASE_ORIGIN = `http://${HOST}:${BASE_PORT}`;
+/** The documents part runs its own servers (fresh memory, its own database and storage). */
+const FILES_OUR_PORT = 3810;
+const FILES_BASE_PORT = 3811;
 
 const LOAD_PATHS = ["/", "/portfolio"];
 const PUBLIC_PAGES: readonly string[] = publicPages;
@@ -46,10 +57,11 @@ const BUDGET = {
   pageJsRatio: 1.15,
 };
 
-type Options = { build: boolean; strict: boolean; duration: number; warmup: number; connections: number };
+type Part = "pages" | "files";
+type Options = { build: boolean; strict: boolean; only: Part | null; duration: number; warmup: number; connections: number; runs: number; concurrency: number };
 
 function parseOptions(argv: string[]): Options {
-  const opts: Options = { build: true, strict: false, duration: 10, warmup: 2, connections: 50 };
+  const opts: Options = { build: true, strict: false, only: null, duration: 10, warmup: 2, connections: 50, runs: 9, concurrency: 8 };
   for (const arg of argv) {
     const [name, value] = arg.split("=", 2) as [string, string | undefined];
     const positive = (label: string) => {
@@ -62,8 +74,15 @@ function parseOptions(argv: string[]): Options {
     else if (name === "--duration") opts.duration = positive(name);
     else if (name === "--warmup") opts.warmup = positive(name);
     else if (name === "--connections") opts.connections = Math.round(positive(name));
-    else if (name === "--help" || name === "-h") {
-      console.log("usage: npm run bench -- [--no-build] [--strict] [--duration=10] [--warmup=2] [--connections=50]");
+    else if (name === "--runs") opts.runs = Math.round(positive(name));
+    else if (name === "--concurrency") opts.concurrency = Math.round(positive(name));
+    else if (name === "--only") {
+      if (value !== "pages" && value !== "files") fatal("--only needs pages or files, e.g. --only=files");
+      opts.only = value;
+    } else if (name === "--help" || name === "-h") {
+      console.log(
+        "usage: npm run bench -- [--no-build] [--strict] [--only=pages|files] [--duration=10] [--warmup=2] [--connections=50] [--runs=9] [--concurrency=8]",
+      );
       process.exit(0);
     } else fatal(`unknown option ${arg} (try --help)`);
   }
@@ -125,36 +144,6 @@ function headBytes(res: RawResponse): number {
     for (const value of Array.isArray(v) ? v : [v ?? ""]) n += k.length + 2 + value.length + 2;
   }
   return n;
-}
-
-let clockTicks = 100;
-try {
-  clockTicks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-} catch {
-  /* keep 100 */
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux only). */
-function cpuSeconds(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / clockTicks; // utime, stime
-  } catch {
-    return null;
-  }
-}
-
-/** Busy CPU seconds of the whole machine (all cores), from /proc/stat (Linux only). */
-function machineBusySeconds(): number | null {
-  try {
-    const line = fs.readFileSync("/proc/stat", "utf8").split("\n")[0]!;
-    const v = line.trim().split(/\s+/).slice(1).map(Number);
-    const total = v.slice(0, 8).reduce((a, b) => a + b, 0); // user nice system idle iowait irq softirq steal
-    return (total - v[3]! - v[4]!) / clockTicks;
-  } catch {
-    return null;
-  }
 }
 
 function gitDescribe(): string {
@@ -351,51 +340,15 @@ function analysePages(pages: Captured[], build: ClientBuild): { baseline: Baseli
   return { baseline, pages: out };
 }
 
-// ─── main ───────────────────────────────────────────────────────────────────
+// ─── public pages (parts 1–4) ───────────────────────────────────────────────
 
-async function main() {
-  const opts = parseOptions(process.argv.slice(2));
-  const startedAt = new Date();
-  const t0 = Date.now();
-  const loadAvgStart = os.loadavg();
+type PartResult = { lines: string[]; checks: Check[]; summary: Record<string, unknown> };
+type ServerEnv = (port: number, dataDir: string) => NodeJS.ProcessEnv;
 
-  // Build.
-  const haveBuild = fs.existsSync(path.join(BUILD_DIR, "server/index.js")) && fs.existsSync(path.join(BUILD_DIR, "client"));
-  let buildNote: string;
-  if (!opts.build && haveBuild) {
-    buildNote = `reused ${BUILD_DIR_NAME}/ (--no-build), built ${fs.statSync(path.join(BUILD_DIR, "server/index.js")).mtime.toISOString()}`;
-  } else {
-    if (!opts.build) progress(`--no-build given but ${BUILD_DIR_NAME}/ is missing: building`);
-    progress(`building into ${BUILD_DIR_NAME}/ (BUILD_DIR=${BUILD_DIR_NAME} npm run build)`);
-    const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-    const result = await run(npm, ["run", "build"], { ...process.env, BUILD_DIR: BUILD_DIR_NAME });
-    if (result.code !== 0) {
-      console.error(result.output);
-      fatal(`build failed (exit ${result.code})`);
-    }
-    buildNote = `fresh build into ${BUILD_DIR_NAME}/ in ${(result.ms / 1000).toFixed(1)} s`;
-  }
-
+async function benchPages(opts: Options, serverEnv: ServerEnv, baseEnv: NodeJS.ProcessEnv, workDir: string): Promise<PartResult> {
   await assertPortFree(OUR_PORT, HOST);
   await assertPortFree(BASE_PORT, HOST);
-  tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "lumen-bench-"));
-
-  // Our server: node with the tsx loader (what `npx tsx` runs, without the
-  // wrapper process, so the pid is the server's own).
-  const baseEnv: NodeJS.ProcessEnv = {};
-  for (const key of ["PATH", "HOME", "TMPDIR", "LANG", "SYSTEMROOT"]) if (process.env[key]) baseEnv[key] = process.env[key];
-  const ourEnv: NodeJS.ProcessEnv = {
-    ...baseEnv,
-    NODE_ENV: "production",
-    PORT: String(OUR_PORT),
-    HOST,
-    APP_URL: `http://localhost:${OUR_PORT}`,
-    SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
-    DATABASE_PATH: path.join(tempDir, "data.sqlite"),
-    STORAGE_DIR: path.join(tempDir, "uploads"),
-    LOG_LEVEL: "silent",
-    BUILD_DIR: BUILD_DIR_NAME,
-  };
+  const ourEnv = serverEnv(OUR_PORT, workDir);
   progress(`starting our server on ${OUR_ORIGIN}`);
   const ours = startChild("our server", process.execPath, ["--import", "tsx", "server/index.ts"], { cwd: ROOT, env: ourEnv });
   children.add(ours);
@@ -420,13 +373,13 @@ async function main() {
   for (const [i, p] of LOAD_PATHS.entries()) {
     const c = pages.find((x) => x.path === p)!;
     if (c.error) throw new Error(`GET ${p} failed: ${c.error}\n${ours.output()}`);
-    const file = path.join(tempDir, `body-${i}.bin`);
+    const file = path.join(workDir, `body-${i}.bin`);
     fs.writeFileSync(file, c.wire);
     const headers: Record<string, string> = { "Content-Type": c.contentType };
     if (c.contentEncoding) headers["Content-Encoding"] = c.contentEncoding;
     spec.routes[p] = { file, status: c.status, headers };
   }
-  const specFile = path.join(tempDir, "static-spec.json");
+  const specFile = path.join(workDir, "static-spec.json");
   fs.writeFileSync(specFile, JSON.stringify(spec));
   progress(`starting the baseline server on ${BASE_ORIGIN}`);
   const base = startChild("baseline server", process.execPath, ["--import", "tsx", path.join(ROOT, "bench/static-server.ts"), specFile], {
@@ -463,21 +416,15 @@ async function main() {
   await stopChild(base);
   children.delete(base);
 
-  await cleanup();
-  const totalSeconds = (Date.now() - t0) / 1000;
 
   // ─── report ───────────────────────────────────────────────────────────────
 
-  type Check = { name: string; figure: string; budget: string; ok: boolean };
   const checks: Check[] = [];
   const out: string[] = [];
   const cpuCount = os.cpus().length;
   const fmtLoad = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
-
   out.push("");
-  out.push(`Lumen Ridge — performance budgets (DESIGN.md §7), ${startedAt.toISOString()}`);
-  out.push(`  commit ${gitDescribe()} · node ${process.version} · ${cpuCount} CPU${cpuCount === 1 ? "" : "s"} (${os.cpus()[0]?.model.trim() ?? "?"}) · load avg (1/5/15 min) ${fmtLoad(loadAvgStart)} at start, ${fmtLoad(loadAvgAfter)} after the load`);
-  out.push(`  ${buildNote}; our server ready in ${startupMs} ms`);
+  out.push(`Public pages — our server ready in ${startupMs} ms; load avg (1/5/15 min) ${fmtLoad(loadAvgAfter)} after the load`);
 
   // 1. Throughput.
   out.push("");
@@ -652,29 +599,10 @@ async function main() {
     `   our server stopped on SIGTERM: exit ${ourStop.code ?? "-"}${ourStop.signal ? ` (signal ${ourStop.signal})` : ""}${ourStop.killed ? " — did NOT exit within 15 s, killed" : ""}`,
   );
 
-  // Budgets.
-  out.push("");
-  out.push("Budgets");
-  out.push(table(["check", ">figure", "budget", "result"], checks.map((c) => [c.name, c.figure, c.budget, passFail(c.ok)])));
-  const failed = checks.filter((c) => !c.ok);
-  out.push("");
-  out.push(
-    `${failed.length ? `${failed.length} of ${checks.length} budgets FAIL` : `all ${checks.length} budgets PASS`} · run took ${totalSeconds.toFixed(0)} s${
-      failed.length && !opts.strict ? " · exit 0 (use --strict to fail the run)" : ""
-    }`,
-  );
-  console.log(out.join("\n"));
-
   const summary = {
-    bench: "public-pages",
-    time: startedAt.toISOString(),
-    commit: gitDescribe(),
-    node: process.version,
-    cpus: cpuCount,
     connections: opts.connections,
     durationS: opts.duration,
-    build: buildNote.startsWith("fresh") ? "fresh" : "reused",
-    loadAvg: { start: loadAvgStart.map((l) => Number(l.toFixed(2))), after: loadAvgAfter.map((l) => Number(l.toFixed(2))) },
+    loadAvgAfterLoad: loadAvgAfter.map((l) => Number(l.toFixed(2))),
     throughput: Object.fromEntries(
       LOAD_PATHS.map((p) => {
         const o = loads.find((l) => l.server === "ours" && l.path === p)!;
@@ -698,6 +626,116 @@ async function main() {
     pageJs: Object.fromEntries(js.pages.map((p) => [p.path, { status: p.status, gzipBytes: p.gzip, ratio: Number(p.ratio.toFixed(3)), htmlBrotliBytes: p.htmlBrotli }])),
     portalChunks: portal.map((f) => path.posix.basename(f)),
     rssKb: { before: rssBefore?.rssKb ?? null, after: rssAfter?.rssKb ?? null, peak: rssAfter?.hwmKb ?? null },
+  };
+  return { lines: out, checks, summary };
+}
+
+// ─── main ───────────────────────────────────────────────────────────────────
+
+async function main() {
+  const opts = parseOptions(process.argv.slice(2));
+  const startedAt = new Date();
+  const t0 = Date.now();
+  const loadAvgStart = os.loadavg();
+
+  // Build.
+  const haveBuild = fs.existsSync(path.join(BUILD_DIR, "server/index.js")) && fs.existsSync(path.join(BUILD_DIR, "client"));
+  let buildNote: string;
+  if (!opts.build && haveBuild) {
+    buildNote = `reused ${BUILD_DIR_NAME}/ (--no-build), built ${fs.statSync(path.join(BUILD_DIR, "server/index.js")).mtime.toISOString()}`;
+  } else {
+    if (!opts.build) progress(`--no-build given but ${BUILD_DIR_NAME}/ is missing: building`);
+    progress(`building into ${BUILD_DIR_NAME}/ (BUILD_DIR=${BUILD_DIR_NAME} npm run build)`);
+    const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+    const result = await run(npm, ["run", "build"], { ...process.env, BUILD_DIR: BUILD_DIR_NAME });
+    if (result.code !== 0) {
+      console.error(result.output);
+      fatal(`build failed (exit ${result.code})`);
+    }
+    buildNote = `fresh build into ${BUILD_DIR_NAME}/ in ${(result.ms / 1000).toFixed(1)} s`;
+  }
+
+  tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "lumen-bench-"));
+  // Our server: node with the tsx loader (what `npx tsx` runs, without the
+  // wrapper process, so the pid is the server's own).
+  const baseEnv: NodeJS.ProcessEnv = {};
+  for (const key of ["PATH", "HOME", "TMPDIR", "LANG", "SYSTEMROOT"]) if (process.env[key]) baseEnv[key] = process.env[key];
+  const serverEnv: ServerEnv = (port, dataDir) => ({
+    ...baseEnv,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST,
+    APP_URL: `http://localhost:${port}`,
+    SESSION_SECRET: "bench-only-session-secret-0123456789abcdef",
+    DATABASE_PATH: path.join(dataDir, "data.sqlite"),
+    STORAGE_DIR: path.join(dataDir, "uploads"),
+    LOG_LEVEL: "silent",
+    BUILD_DIR: BUILD_DIR_NAME,
+  });
+
+  const parts: Part[] = opts.only ? [opts.only] : ["pages", "files"];
+  const pages = parts.includes("pages") ? await benchPages(opts, serverEnv, baseEnv, tempDir) : null;
+  let files: PartResult | null = null;
+  if (parts.includes("files")) {
+    const workDir = path.join(tempDir, "files");
+    fs.mkdirSync(workDir);
+    files = await benchFiles({
+      root: ROOT,
+      host: HOST,
+      ourPort: FILES_OUR_PORT,
+      basePort: FILES_BASE_PORT,
+      workDir,
+      serverEnv,
+      baseEnv,
+      children,
+      progress,
+      runs: opts.runs,
+      concurrency: opts.concurrency,
+    });
+  }
+  const loadAvgAfter = os.loadavg();
+
+  await cleanup();
+  const totalSeconds = (Date.now() - t0) / 1000;
+
+  // ─── report ───────────────────────────────────────────────────────────────
+
+  const checks: Check[] = [...(pages?.checks ?? []), ...(files?.checks ?? [])];
+  const out: string[] = [];
+  const cpuCount = os.cpus().length;
+  const fmtLoad = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
+
+  out.push("");
+  out.push(`Lumen Ridge — performance budgets (DESIGN.md §7), ${startedAt.toISOString()}${opts.only ? ` — only ${opts.only} (--only)` : ""}`);
+  out.push(`  commit ${gitDescribe()} · node ${process.version} · ${cpuCount} CPU${cpuCount === 1 ? "" : "s"} (${os.cpus()[0]?.model.trim() ?? "?"}) · load avg (1/5/15 min) ${fmtLoad(loadAvgStart)} at start, ${fmtLoad(loadAvgAfter)} at the end`);
+  out.push(`  ${buildNote}`);
+  if (pages) out.push(...pages.lines);
+  if (files) out.push(...files.lines);
+
+  // Budgets.
+  out.push("");
+  out.push("Budgets");
+  out.push(table(["check", ">figure", "budget", "result"], checks.map((c) => [c.name, c.figure, c.budget, passFail(c.ok)])));
+  const failed = checks.filter((c) => !c.ok);
+  out.push("");
+  out.push(
+    `${failed.length ? `${failed.length} of ${checks.length} budgets FAIL` : `all ${checks.length} budgets PASS`} · run took ${totalSeconds.toFixed(0)} s${
+      failed.length && !opts.strict ? " · exit 0 (use --strict to fail the run)" : ""
+    }`,
+  );
+  console.log(out.join("\n"));
+
+  const summary = {
+    bench: "budgets",
+    parts,
+    time: startedAt.toISOString(),
+    commit: gitDescribe(),
+    node: process.version,
+    cpus: cpuCount,
+    build: buildNote.startsWith("fresh") ? "fresh" : "reused",
+    loadAvg: { start: loadAvgStart.map((l) => Number(l.toFixed(2))), end: loadAvgAfter.map((l) => Number(l.toFixed(2))) },
+    ...(pages?.summary ?? {}),
+    ...(files ? { files: files.summary } : {}),
     budgetsFailed: failed.map((c) => c.name),
     pass: failed.length === 0,
     seconds: Math.round(totalSeconds),

@@ -1,7 +1,4 @@
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
-import { Readable } from "node:stream";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { open, stat, type FileHandle } from "node:fs/promises";
 import contentDisposition from "content-disposition";
 import parseRange from "range-parser";
 import { AppError } from "../http/app-error";
@@ -29,6 +26,42 @@ export type FileAnswer = {
 };
 
 const READ_CHUNK = 256 * 1024;
+
+/**
+ * Bytes start..end of a file as a web stream, read on demand in 256 KB
+ * chunks handed on without copying (Readable.toWeb copies every chunk).
+ */
+function fileStream(path: string, start: number, end: number): ReadableStream<Uint8Array> {
+  let handle: FileHandle | null = null;
+  let position = start;
+  const close = async () => {
+    const open = handle;
+    handle = null;
+    await open?.close().catch(() => {});
+  };
+  return new ReadableStream<Uint8Array>({
+    async start() {
+      handle = await open(path, "r");
+    },
+    async pull(controller) {
+      try {
+        const remaining = end - position + 1;
+        const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK, remaining));
+        const { bytesRead } = await handle!.read(chunk, 0, chunk.length, position);
+        position += bytesRead;
+        if (bytesRead > 0) controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, bytesRead));
+        if (bytesRead === 0 || position > end) {
+          await close();
+          controller.close();
+        }
+      } catch (error) {
+        await close();
+        controller.error(error);
+      }
+    },
+    cancel: close,
+  });
+}
 
 /**
  * The plain-ASCII `filename=` beside RFC 5987's `filename*=` (accents dropped,
@@ -118,12 +151,9 @@ export async function fileResponse(request: Request, file: StoredFile): Promise<
 
   const length = size === 0 ? 0 : end - start + 1;
   headers.set("Content-Length", String(length));
-  const body =
-    request.method === "HEAD" || length === 0
-      ? null
-      : (Readable.toWeb(createReadStream(file.absolutePath, { start, end, highWaterMark: READ_CHUNK })) as WebReadableStream<Uint8Array>);
+  const body = request.method === "HEAD" || length === 0 ? null : fileStream(file.absolutePath, start, end);
   return {
-    response: new Response(body as ReadableStream<Uint8Array> | null, { status, headers }),
+    response: new Response(body, { status, headers }),
     countsAsAccess: start === 0 && request.method !== "HEAD",
   };
 }
