@@ -22,6 +22,11 @@ export default [
     route("lp/forgot-password", "routes/lp/forgot-password.tsx"),
     route("lp/reset-password", "routes/lp/reset-password.tsx"),
     route("admin/login", "routes/admin/login.tsx"),
+    // Fund access: sign-ups and the fund document pages (each gated on the server).
+    route("fund-i/signup", "routes/funds/fund-i-signup.tsx"),
+    route("fund-ii/signup", "routes/funds/fund-ii-signup.tsx"),
+    route("fund-i/documents", "routes/funds/fund-i-documents.tsx"),
+    route("fund-ii/documents", "routes/funds/fund-ii-documents.tsx"),
     route("*", "routes/site/not-found.tsx"),
   ]),
   // Investor portal: the layout guards its whole subtree (approved investor or admin).
@@ -32,6 +37,8 @@ export default [
     // The LP upload form posts here (multipart); it answers with a redirect to the dashboard.
     route("admin/documents", "routes/admin/documents-upload.tsx"),
     route("admin/documents/:id/access", "routes/admin/document-access.tsx"),
+    // The Fund II upload form posts here without JavaScript.
+    route("admin/fund-documents", "routes/admin/fund-documents-upload.tsx"),
   ]),
   // Ends the session (POST) and goes to /lp/login.
   route("logout", "routes/auth/logout.tsx"),
@@ -53,6 +60,13 @@ export default [
     route("documents/:id", "routes/api/document.ts"),
     route("documents/:id/view", "routes/api/document-file.ts", { id: "api-document-view" }),
     route("documents/:id/download", "routes/api/document-file.ts", { id: "api-document-download" }),
+    route("fund-access/register", "routes/api/fund-access/register.ts"),
+    route("fund-access/validate-token", "routes/api/fund-access/validate-token.ts"),
+    route("fund-access/requests", "routes/api/fund-access/requests.ts"),
+    route("fund-documents", "routes/api/fund-documents/index.ts"),
+    route("fund-documents/view/:id", "routes/api/fund-documents/file.ts", { id: "api-fund-document-view" }),
+    route("fund-documents/download/:id", "routes/api/fund-documents/file.ts", { id: "api-fund-document-download" }),
+    route("fund-documents/:key", "routes/api/fund-documents/by-key.ts"),
     route("*", "routes/api/not-found.ts"),
   ]),
   // SEO.

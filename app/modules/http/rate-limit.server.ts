@@ -23,6 +23,10 @@ export const RATE_LIMITS = {
   reset: { points: 5, duration: 60 * 60, message: "Too many password reset requests. Please try again later." },
   /** Setting a new password with a reset link (each attempt costs a bcrypt hash). */
   resetSubmit: { points: 10, duration: 15 * 60, message: "Too many attempts. Please try again later." },
+  /** Fund I and Fund II sign-ups. */
+  fundAccess: { points: 10, duration: 60 * 60, message: "Too many access requests. Please try again later." },
+  /** Fund token checks (the page with a token, and the validate endpoint): guessing is hopeless, and stays slow. */
+  tokenCheck: { points: 30, duration: 15 * 60, message: "Too many attempts. Please try again later." },
 } as const;
 
 export type RateLimitBucket = keyof typeof RATE_LIMITS;

@@ -1,0 +1,27 @@
+import type { Route } from "./+types/register";
+import { setFundCookie } from "~/modules/fund-access/cookie.server";
+import { requestFundAccess } from "~/modules/fund-access/fund-access.server";
+import { FundAccessInput } from "~/modules/fund-access/schema";
+import { AppError } from "~/modules/http/app-error";
+import { handleJson, parseJsonInput, readJsonBody } from "~/modules/http/json.server";
+import { enforceRateLimit } from "~/modules/http/rate-limit.server";
+
+/**
+ * POST /api/fund-access/register { name, email, fundId, company?, phone?, accreditedConfirmation? }
+ * → 201 { success, fundId }. Fund I also sets its access cookie; Fund II e-mails the link.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  return handleJson(async () => {
+    if (request.method !== "POST") throw new AppError("method_not_allowed", "Method not allowed");
+    const input = parseJsonInput(FundAccessInput, await readJsonBody(request));
+    await enforceRateLimit("fundAccess", context.clientAddress);
+    const outcome = requestFundAccess(input);
+    const headers = new Headers();
+    if (outcome.cookieToken) headers.append("Set-Cookie", await setFundCookie(outcome.fundId, outcome.cookieToken));
+    return Response.json({ success: true, fundId: outcome.fundId }, { status: 201, headers });
+  });
+}
+
+export function loader() {
+  return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+}

@@ -1,0 +1,42 @@
+import type { Route } from "./+types/by-key";
+import { requireApiAdmin } from "~/modules/auth/guards.server";
+import { isFundId } from "~/modules/fund-access/constants";
+import {
+  deleteFundDocument,
+  fundViewers,
+  listFundDocuments,
+  mayReadFund,
+  toFundDocumentRead,
+} from "~/modules/fund-documents/fund-documents.server";
+import { AppError } from "~/modules/http/app-error";
+import { handleJson } from "~/modules/http/json.server";
+
+/**
+ * /api/fund-documents/{fund-i|fund-ii} and /api/fund-documents/{id} share a
+ * path shape (SPEC.md §7), so one module answers both:
+ * - GET /api/fund-documents/fund-i and /fund-ii: that fund's documents, for its
+ *   access holders (fileSize as text) and admins (fileSize in bytes);
+ * - DELETE /api/fund-documents/{id} (admin) → { success: true, id }.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  return handleJson(async () => {
+    const fundId = params.key;
+    if (!isFundId(fundId)) {
+      await requireApiAdmin(request);
+      return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "DELETE" } });
+    }
+    const viewer = (await fundViewers(request)).find((v) => mayReadFund(v, fundId));
+    if (!viewer) throw new AppError("unauthorized", "Access token required");
+    const size = viewer.kind === "admin" ? "bytes" : "text";
+    return Response.json(listFundDocuments(fundId).map((row) => toFundDocumentRead(row, size)));
+  });
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  return handleJson(async () => {
+    const admin = await requireApiAdmin(request);
+    if (request.method !== "DELETE") throw new AppError("method_not_allowed", "Method not allowed");
+    const row = await deleteFundDocument(admin, params.key);
+    return Response.json({ success: true, id: row.id });
+  });
+}

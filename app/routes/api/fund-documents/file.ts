@@ -1,0 +1,19 @@
+import type { Route } from "./+types/file";
+import { requestMeta } from "~/modules/access-log/access-log.server";
+import { fundViewers, serveFundDocument } from "~/modules/fund-documents/fund-documents.server";
+import { AppError } from "~/modules/http/app-error";
+import { handleJson } from "~/modules/http/json.server";
+
+/**
+ * GET /api/fund-documents/view/{id} (inline) and /download/{id} (attachment),
+ * for admins and holders of the document's fund. Without any fund access: 401
+ * before any lookup; another fund's document: 404, like an unknown id.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  return handleJson(async () => {
+    const viewers = await fundViewers(request);
+    if (viewers.length === 0) throw new AppError("unauthorized", "Access token required");
+    const action = /\/api\/fund-documents\/view\//.test(new URL(request.url).pathname) ? "view" : "download";
+    return serveFundDocument(viewers, params.id, action, request, requestMeta(request, context.clientAddress));
+  });
+}

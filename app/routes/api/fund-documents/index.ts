@@ -1,0 +1,22 @@
+import type { Route } from "./+types/index";
+import { requireApiAdmin } from "~/modules/auth/guards.server";
+import { toFundDocumentRead, uploadFundDocument } from "~/modules/fund-documents/fund-documents.server";
+import { AppError } from "~/modules/http/app-error";
+import { handleJson } from "~/modules/http/json.server";
+
+/**
+ * POST /api/fund-documents (admin), multipart: title, description?, category, fundId, file
+ * → 201 with the fund document (fileSize in bytes); errors → { error, fields? }.
+ */
+export async function action({ request }: Route.ActionArgs) {
+  return handleJson(async () => {
+    const admin = await requireApiAdmin(request);
+    if (request.method !== "POST") throw new AppError("method_not_allowed", "Method not allowed");
+    const row = await uploadFundDocument(admin, request);
+    return Response.json(toFundDocumentRead(row, "bytes"), { status: 201 });
+  });
+}
+
+export function loader() {
+  return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+}
