@@ -18,11 +18,12 @@ import { defineConfig } from "@playwright/test";
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 const BASE_URL = `http://localhost:${PORT}`;
 const BUILD_DIR = process.env.BUILD_DIR ?? "build";
+/** The run's SMTP server (tests/e2e/mail-sink.ts): one port above the app's. */
+const SMTP_PORT = PORT + 1;
 
 // The config is evaluated in the runner and again in every worker: make the
 // run's temp folder once and hand its name down through the environment.
-const runDir =
-  process.env.E2E_RUN_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), `lumen-ridge-e2e-${Date.now()}-`));
+const runDir = process.env.E2E_RUN_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), `lumen-ridge-e2e-${Date.now()}-`));
 process.env.E2E_RUN_DIR = runDir;
 
 const CHROMIUM_ARGS = [
@@ -64,24 +65,36 @@ export default defineConfig({
     { name: "no-js", testIgnore: API_SPECS, use: { javaScriptEnabled: false } },
     { name: "api", testMatch: API_SPECS },
   ],
-  webServer: {
-    command: "npx tsx server/index.ts",
-    url: `${BASE_URL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      NODE_ENV: "production",
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      APP_URL: BASE_URL,
-      SESSION_SECRET: "e2e-session-secret-0123456789abcdef-0123456789",
-      DATABASE_PATH: path.join(runDir, "e2e.sqlite"),
-      STORAGE_DIR: path.join(runDir, "uploads"),
-      LOG_LEVEL: "silent",
-      TRUST_PROXY: "1",
-      BUILD_DIR,
+  webServer: [
+    {
+      command: "npx tsx tests/e2e/mail-sink.ts",
+      port: SMTP_PORT,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { E2E_SMTP_PORT: String(SMTP_PORT), E2E_RUN_DIR: runDir },
     },
-  },
+    {
+      command: "npx tsx server/index.ts",
+      url: `${BASE_URL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        NODE_ENV: "production",
+        PORT: String(PORT),
+        HOST: "127.0.0.1",
+        APP_URL: BASE_URL,
+        SESSION_SECRET: "e2e-session-secret-0123456789abcdef-0123456789",
+        DATABASE_PATH: path.join(runDir, "e2e.sqlite"),
+        STORAGE_DIR: path.join(runDir, "uploads"),
+        LOG_LEVEL: "silent",
+        TRUST_PROXY: "1",
+        SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+        BUILD_DIR,
+      },
+    },
+  ],
 });

@@ -72,10 +72,11 @@ export function parseRawMail(raw: string): Pick<ReceivedMail, "headers" | "from"
  * A real SMTP server (smtp-server) on 127.0.0.1 that keeps every message it
  * accepts. `stop()` and `start()` simulate an outage; the port stays the same.
  */
-export async function startSmtpServer() {
+/** A capturing SMTP server on 127.0.0.1 (`port` 0: any free port); `onMail` sees each message as it arrives. */
+export async function startSmtpServer(options: { port?: number; onMail?: (mail: ReceivedMail) => void } = {}) {
   const received: ReceivedMail[] = [];
   let server: SMTPServer | null = null;
-  let port = 0;
+  let port = options.port ?? 0;
 
   function create(): SMTPServer {
     return new SMTPServer({
@@ -90,12 +91,14 @@ export async function startSmtpServer() {
         stream.on("end", () => {
           const raw = Buffer.concat(chunks).toString("utf8");
           const mailFrom = session.envelope.mailFrom;
-          received.push({
+          const mail: ReceivedMail = {
             envelopeFrom: mailFrom ? mailFrom.address : null,
             envelopeTo: session.envelope.rcptTo.map((r) => r.address),
             raw,
             ...parseRawMail(raw),
-          });
+          };
+          received.push(mail);
+          options.onMail?.(mail);
           // Recorded before the client hears "250 OK": once sendMail resolves, the mail is in `received`.
           callback();
         });

@@ -5,6 +5,7 @@ import { createUserSession } from "~/modules/auth/session.server";
 import type { LpUser } from "~/modules/lp-users/lp-users.server";
 import { hashPassword } from "~/modules/lp-users/password.server";
 import { TEST_CLIENT_ADDRESS } from "./test-env";
+import { fillSecrets, openSecrets } from "~/modules/mail/mail-secrets.server";
 
 export const ORIGIN = "http://localhost:3000";
 
@@ -62,8 +63,17 @@ export function allResets() {
   return getDb().select().from(passwordResets).all();
 }
 
+/**
+ * The outbox rows to this address, each with `text` as the recipient reads it:
+ * sealed secrets (links) filled in while the mail still awaits delivery.
+ */
 export function mailsTo(address: string) {
-  return getDb().select().from(emailOutbox).where(eq(emailOutbox.to, address)).all();
+  return getDb()
+    .select()
+    .from(emailOutbox)
+    .where(eq(emailOutbox.to, address))
+    .all()
+    .map((row) => ({ ...row, text: row.secretsEnc ? fillSecrets(row.text, openSecrets(row.secretsEnc)) : row.text }));
 }
 
 /** Empty every table the account flows write to. */

@@ -230,10 +230,12 @@ export function requestPasswordReset(input: ForgotPasswordInput, db: Db = getDb(
         `Hello ${user.name},`,
         "",
         "Use this link to choose a new password. It works once and expires in 1 hour:",
-        `${getEnv().APP_URL}/lp/reset-password?token=${token}`,
+        "{{link}}",
         "",
         "If you did not ask for this, ignore this e-mail; your password stays as it is.",
       ].join("\n"),
+      // The link travels sealed: the outbox never holds a usable reset token.
+      secrets: { link: `${getEnv().APP_URL}/lp/reset-password?token=${token}` },
     });
   });
   kickMailer();

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { expect, type APIRequestContext } from "@playwright/test";
 
 /** The e2e server's database (playwright.config.ts puts it in E2E_RUN_DIR). */
@@ -15,30 +15,50 @@ export function createAdmin(email: string, name: string, password: string) {
   execFileSync(
     process.execPath,
     ["--import", "tsx", "scripts/admin-create.ts", "--email", email, "--name", name, "--password", password],
-    { env: { ...process.env, DATABASE_PATH: databasePath(), LOG_LEVEL: "silent" }, stdio: "pipe" },
+    {
+      env: {
+        ...process.env,
+        DATABASE_PATH: databasePath(),
+        LOG_LEVEL: "silent",
+      },
+      stdio: "pipe",
+    },
   );
 }
 
 type Mail = { to: string; subject: string; text: string };
 
-/** The newest e-mail the site sent to this address (read from the outbox, where every mail goes first). */
+/**
+ * The newest e-mail the site sent to this address, as the run's SMTP server
+ * received it (tests/e2e/mail-sink.ts writes each one to $E2E_RUN_DIR/mail).
+ */
 export async function latestMailTo(to: string, subjectPattern: RegExp): Promise<Mail> {
+  const dir = path.join(process.env.E2E_RUN_DIR ?? "", "mail");
+  const address = to.toLowerCase();
   let found: Mail | undefined;
   await expect
     .poll(
       () => {
-        const db = new Database(databasePath(), { readonly: true, fileMustExist: true });
-        try {
-          const rows = db
-            .prepare("select `to`, subject, text from email_outbox where `to` = ? order by created_at desc")
-            .all(to.toLowerCase()) as Mail[];
-          found = rows.find((m) => subjectPattern.test(m.subject));
-          return !!found;
-        } finally {
-          db.close();
+        const files = fs.existsSync(dir)
+          ? fs
+              .readdirSync(dir)
+              .filter((f) => f.endsWith(".json"))
+              .sort()
+              .reverse()
+          : [];
+        for (const file of files) {
+          const mail = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as Mail & { envelopeTo: string[] };
+          if (mail.envelopeTo.includes(address) && subjectPattern.test(mail.subject)) {
+            found = { to: address, subject: mail.subject, text: mail.text };
+            return true;
+          }
         }
+        return false;
       },
-      { message: `an e-mail to ${to} matching ${subjectPattern}` },
+      {
+        message: `an e-mail to ${to} matching ${subjectPattern}`,
+        timeout: 15_000,
+      },
     )
     .toBe(true);
   return found!;
@@ -52,14 +72,19 @@ export function linkIn(mail: Mail, prefix: string): string {
 }
 
 /** Register through the JSON API. */
-export async function registerViaApi(request: APIRequestContext, user: { email: string; password: string; name: string; company?: string }) {
+export async function registerViaApi(
+  request: APIRequestContext,
+  user: { email: string; password: string; name: string; company?: string },
+) {
   const response = await request.post("/api/auth/register", { data: user });
   expect(response.status(), await response.text()).toBe(201);
 }
 
 /** Sign in through the JSON API; returns the session cookie ("name=value"). */
 export async function loginViaApi(request: APIRequestContext, email: string, password: string): Promise<string> {
-  const response = await request.post("/api/auth/login", { data: { email, password } });
+  const response = await request.post("/api/auth/login", {
+    data: { email, password },
+  });
   expect(response.status(), await response.text()).toBe(200);
   const setCookie = response.headers()["set-cookie"] ?? "";
   const cookie = setCookie.split(";")[0] ?? "";
@@ -70,7 +95,10 @@ export async function loginViaApi(request: APIRequestContext, email: string, pas
 /** Find a user's id through the admin API. */
 export async function userIdByEmail(request: APIRequestContext, adminCookie: string, email: string): Promise<string> {
   for (const list of ["pending", "approved", "rejected"]) {
-    const response = await request.get(`/api/auth/${list}-users`, adminCookie ? { headers: { Cookie: adminCookie } } : {});
+    const response = await request.get(
+      `/api/auth/${list}-users`,
+      adminCookie ? { headers: { Cookie: adminCookie } } : {},
+    );
     expect(response.status()).toBe(200);
     const users = (await response.json()) as { id: string; email: string }[];
     const user = users.find((u) => u.email === email.toLowerCase());
