@@ -41,6 +41,14 @@ async function main() {
       }),
     );
   }
+  if (env.NODE_ENV === "production" && !env.SMTP_URL) {
+    console.log(
+      JSON.stringify({
+        level: "warn",
+        msg: "SMTP_URL is not set: mails are only logged, and access and reset links (kept out of production logs) reach nobody.",
+      }),
+    );
+  }
   const stopMail = startMailWorker();
   const mode = env.NODE_ENV === "production" ? "production" : "development";
 
