@@ -28,7 +28,17 @@ export const publishedPanelText = {
   historyOf: (title: string) => ` of ${title}`,
 } as const;
 
-type Copy = typeof publishedDocumentsCopy;
+/** The panel's texts: content/documents.ts `publishedDocumentsCopy` for LP documents, or another panel's. */
+export type PublishedDocumentsCopy = {
+  [K in keyof typeof publishedDocumentsCopy]: (typeof publishedDocumentsCopy)[K] extends (...args: infer A) => string
+    ? (...args: A) => string
+    : string;
+};
+
+type Copy = PublishedDocumentsCopy;
+
+/** How tall the list area may grow before it scrolls (SPEC.md §9: LP documents 600 px, Fund II documents 400 px). */
+const listHeights = { tall: "max-h-[600px]", short: "max-h-[400px]" } as const;
 
 const linkClass =
   "inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-900 shadow-sm transition-colors hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800";
@@ -50,6 +60,8 @@ export function PublishedDocuments({
   sectionId = "published-documents",
   copy = publishedDocumentsCopy,
   listLabel = publishedPanelText.listLabel,
+  listHeight = "tall",
+  rowTestId = "published-document",
 }: {
   documents: PublishedDocument[];
   failed: boolean;
@@ -60,6 +72,9 @@ export function PublishedDocuments({
   sectionId?: string;
   copy?: Copy;
   listLabel?: string;
+  listHeight?: keyof typeof listHeights;
+  /** Each row's data-testid (another panel's rows can then be told apart from the LP ones). */
+  rowTestId?: string;
 }) {
   const regionRef = useRef<HTMLDivElement>(null);
   useDeleteOutcome(deleteSettings.fetcherKey, regionRef);
@@ -87,7 +102,7 @@ export function PublishedDocuments({
           role="region"
           aria-label={listLabel}
           tabIndex={0}
-          className="mt-3 max-h-[600px] overflow-y-auto rounded-lg border border-slate-200 px-4 dark:border-slate-800"
+          className={`mt-3 ${listHeights[listHeight]} overflow-y-auto rounded-lg border border-slate-200 px-4 dark:border-slate-800`}
         >
           {categories.map((category) => {
             const inCategory = documents.filter((d) => d.category === category.value);
@@ -105,6 +120,7 @@ export function PublishedDocuments({
                         deleteSettings={deleteSettings}
                         viewHref={viewPath(document.id)}
                         historyHref={historyPath?.(document.id)}
+                        testId={rowTestId}
                       />
                     ))}
                   </ul>
@@ -124,15 +140,17 @@ function DocumentRow({
   deleteSettings,
   viewHref,
   historyHref,
+  testId,
 }: {
   document: PublishedDocument;
   copy: Copy;
   deleteSettings: DeleteSettings;
   viewHref: string;
   historyHref: string | undefined;
+  testId: string;
 }) {
   return (
-    <li className="flex flex-wrap items-start justify-between gap-3 py-3" data-testid="published-document">
+    <li className="flex flex-wrap items-start justify-between gap-3 py-3" data-testid={testId}>
       <div className="flex min-w-0 flex-1 items-start gap-3">
         <FileText aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-slate-500 dark:text-slate-400" />
         <div className="min-w-0">

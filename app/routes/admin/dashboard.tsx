@@ -13,16 +13,51 @@ import {
 } from "~/components/documents/delete-document";
 import { PublishedDocuments, type PublishedDocument } from "~/components/documents/published-documents";
 import { UploadForm } from "~/components/documents/upload-form";
+import {
+  FUND_ACCESS_LIST_ID,
+  RESEND_FUND_ACCESS_INTENT,
+  REVOKE_FUND_ACCESS_INTENT,
+  RevokeConfirmPanel,
+  type FundAccessActionOutcome,
+  type FundAccessRequestRef,
+} from "~/components/fund-admin/fund-access-actions";
+import { FundAccessList, type AdminFundAccessRequest } from "~/components/fund-admin/fund-access-list";
+import {
+  DELETE_FUND_DOCUMENT_INTENT,
+  FUND_UPLOAD_ANCHOR,
+  FundSelect,
+  fundDeleteSettings,
+  fundViewPath,
+  PANEL_FUNDS,
+  publishedFundSectionId,
+} from "~/components/fund-admin/fund-documents";
 import { UserLoadError } from "~/components/portal/load-error";
 import { ConfirmPanel, STATUS_INTENT, type StatusOutcome } from "~/components/portal/status-actions";
 import { UserList, type AdminListUser } from "~/components/portal/user-list";
 import { accountMessages, accountToasts } from "~/content/accounts";
 import { documentToasts, publishedDocumentsCopy, uploadFormCopy } from "~/content/documents";
+import {
+  fundAccessToasts,
+  fundAdminCopy,
+  fundDocumentToasts,
+  fundUploadFormCopy,
+  publishedFundDocumentsCopy,
+  publishedFundListLabels,
+} from "~/content/fund-admin";
 import { adminCopy, type ConfirmKind } from "~/content/portal";
 import { summarizeAccess } from "~/modules/access-log/access-log.server";
 import { requireAdmin } from "~/modules/auth/guards.server";
-import { formatMegabytes, LP_CATEGORIES, LP_UPLOAD_FORM_ID, uploadMessages } from "~/modules/documents/constants";
+import { FUND_CATEGORIES, formatMegabytes, LP_CATEGORIES, LP_UPLOAD_FORM_ID, uploadMessages } from "~/modules/documents/constants";
 import { deleteDocument, listDocuments } from "~/modules/documents/documents.server";
+import { fundAccessMessages, type FundId } from "~/modules/fund-access/constants";
+import {
+  listFundAccessRequests,
+  resendFundAccessLink,
+  revokeFundAccess,
+  toFundAccessRead,
+} from "~/modules/fund-access/fund-access.server";
+import { FUND_UPLOAD_FORM_ID } from "~/modules/fund-documents/constants";
+import { deleteFundDocument, listFundDocuments } from "~/modules/fund-documents/fund-documents.server";
 import { AppError, isAppError } from "~/modules/http/app-error";
 import { listUsersByStatus, setUserStatus, toListedUser, type LpUser } from "~/modules/lp-users/lp-users.server";
 import { StatusInput, type UserStatus } from "~/modules/lp-users/schema";
@@ -56,6 +91,21 @@ function formatUtcDate(date: Date): string {
   const parts = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", year: "numeric", month: "short", day: "2-digit" }).formatToParts(date);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
   return `${part("month")} ${part("day")}, ${part("year")}`;
+}
+
+/** 'MMM dd, yyyy HH:mm' in UTC (the list says so), so the time does not depend on the server's time zone. */
+function formatUtcDateTime(date: Date): string {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone: "UTC",
+    year: "numeric",
+    month: "short",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(date);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("month")} ${part("day")}, ${part("year")} ${part("hour")}:${part("minute")}`;
 }
 
 type UserListData = { users: AdminListUser[]; failed: boolean };
@@ -97,6 +147,59 @@ function readDocuments(): DocumentsData {
   }
 }
 
+type FundRequestsData = { requests: AdminFundAccessRequest[]; failed: boolean };
+
+/** Every fund access request, newest first; a failure shows in the list only. */
+function readFundAccessRequests(): FundRequestsData {
+  try {
+    const requests = listFundAccessRequests().map((row): AdminFundAccessRequest => {
+      const read = toFundAccessRead(row);
+      return {
+        id: read.id,
+        name: read.name,
+        email: read.email,
+        company: row.company,
+        fundId: read.fundId,
+        accreditedConfirmation: read.accreditedConfirmation,
+        createdAt: read.createdAt,
+        requestedAt: formatUtcDateTime(row.createdAt),
+        revoked: row.revokedAt !== null,
+        revokedAt: row.revokedAt ? formatUtcDateTime(row.revokedAt) : null,
+      };
+    });
+    return { requests, failed: false };
+  } catch (error) {
+    console.error(error);
+    return { requests: [], failed: true };
+  }
+}
+
+/** One fund's published documents with how often each was opened; a failure shows in that panel only. */
+function readFundDocuments(fundId: FundId): DocumentsData {
+  try {
+    const access = summarizeAccess("fund");
+    const documents = listFundDocuments(fundId).map((row): PublishedDocument => {
+      const seen = access.get(row.id);
+      return {
+        id: row.id,
+        title: row.title,
+        description: row.description,
+        category: row.category,
+        fileName: row.fileName,
+        size: formatMegabytes(row.fileSize),
+        uploadedOn: formatUtcDate(row.createdAt),
+        views: seen?.views ?? 0,
+        downloads: seen?.downloads ?? 0,
+        lastAccess: seen?.lastAccessAt ? formatUtcDate(seen.lastAccessAt) : null,
+      };
+    });
+    return { documents, failed: false };
+  } catch (error) {
+    console.error(error);
+    return { documents: [], failed: true };
+  }
+}
+
 /** The LP documents' delete, with JavaScript and through the confirm step. */
 const lpDeleteSettings: DeleteSettings = {
   intent: DELETE_DOCUMENT_INTENT,
@@ -112,6 +215,9 @@ const lpDeleteSettings: DeleteSettings = {
   gone: publishedDocumentsCopy.documentGone,
 };
 
+/** The fund section's id: where a failed fund action without JavaScript comes back to. */
+const FUND_SECTION_ID = "fund-management";
+
 const confirmLists: Record<ConfirmKind, "pending" | "approved" | "rejected"> = {
   reject: "pending",
   revoke: "approved",
@@ -126,12 +232,17 @@ function isConfirmKind(value: string | null): value is ConfirmKind {
  * The three LP lists, each read on its own so one failure shows its own error.
  * `?confirm=reject|revoke|approve&user=<id>` is the no-JavaScript confirm step,
  * and `?confirm=delete-document&document=<id>` the one of a document's delete.
- * The published LP documents are read on their own too.
+ * The published LP documents are read on their own too. So are the fund
+ * access requests and each fund's documents, whose confirm steps are
+ * `?confirm=revoke-fund-access&request=<id>` and
+ * `?confirm=delete-fund-document&document=<id>`.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   const lists = { pending: readList("pending"), approved: readList("approved"), rejected: readList("rejected") };
   const documents = readDocuments();
+  const fundRequests = readFundAccessRequests();
+  const fundDocuments: Record<FundId, DocumentsData> = { "fund-ii": readFundDocuments("fund-ii"), "fund-i": readFundDocuments("fund-i") };
   const params = new URL(request.url).searchParams;
   const kind = params.get("confirm");
   const userId = params.get("user");
@@ -146,7 +257,21 @@ export async function loader({ request }: Route.LoaderArgs) {
     const found = documents.documents.find((d) => d.id === documentId);
     documentConfirm = { document: found ? { id: found.id, title: found.title, fileName: found.fileName } : null };
   }
-  return { lists, confirm, documents, documentConfirm };
+  let revokeConfirm: { request: FundAccessRequestRef | null } | null = null;
+  const requestId = params.get("request");
+  if (kind === REVOKE_FUND_ACCESS_INTENT && requestId) {
+    const found = fundRequests.requests.find((r) => r.id === requestId);
+    revokeConfirm = { request: found ? { id: found.id, name: found.name, fundId: found.fundId, revoked: found.revoked } : null };
+  }
+  let fundDocumentConfirm: { fundId: FundId; document: { id: string; title: string; fileName: string } | null } | null = null;
+  if (kind === DELETE_FUND_DOCUMENT_INTENT && documentId) {
+    fundDocumentConfirm = { fundId: "fund-ii", document: null };
+    for (const fundId of PANEL_FUNDS) {
+      const found = fundDocuments[fundId].documents.find((d) => d.id === documentId);
+      if (found) fundDocumentConfirm = { fundId, document: { id: found.id, title: found.title, fileName: found.fileName } };
+    }
+  }
+  return { lists, confirm, documents, documentConfirm, fundRequests, fundDocuments, revokeConfirm, fundDocumentConfirm };
 }
 
 function errorToast(error: unknown): ToastInput {
@@ -194,10 +319,56 @@ async function removeDocument(admin: LpUser, formData: FormData): Promise<{ toas
   }
 }
 
+type Outcome = { toast: ToastInput; httpStatus: number };
+
+function failed(error: unknown, title: string): Outcome {
+  if (!isAppError(error)) console.error(error);
+  const description = isAppError(error) ? error.message : "Something went wrong. Please try again.";
+  return { toast: { title, description, variant: "destructive" }, httpStatus: isAppError(error) ? error.status : 500 };
+}
+
+function fundRequestId(formData: FormData): string {
+  const id = formData.get("requestId");
+  if (typeof id !== "string" || id.length === 0 || id.length > 100) throw new AppError("not_found", fundAccessMessages.requestNotFound);
+  return id;
+}
+
+/** intent=revoke-fund-access: the request's link and cookies stop working at once. */
+function revokeFundRequest(admin: LpUser, formData: FormData): Outcome {
+  try {
+    const row = revokeFundAccess(admin, fundRequestId(formData));
+    return { toast: { ...fundAccessToasts.revoked(row.name), variant: "destructive" }, httpStatus: 200 };
+  } catch (error) {
+    return failed(error, fundAccessToasts.revokeFailed.title);
+  }
+}
+
+/** intent=resend-fund-access-link: e-mail a fresh link (older links stop working; a revocation is lifted). */
+function resendFundLink(admin: LpUser, formData: FormData): Outcome {
+  try {
+    const row = resendFundAccessLink(admin, fundRequestId(formData));
+    return { toast: { ...fundAccessToasts.linkSent(row.name) }, httpStatus: 200 };
+  } catch (error) {
+    return failed(error, fundAccessToasts.resendFailed.title);
+  }
+}
+
+/** intent=delete-fund-document: delete a fund document (its row, then its file); answers the fund's panel anchor. */
+async function removeFundDocument(admin: LpUser, formData: FormData): Promise<Outcome & { anchor: string }> {
+  try {
+    const documentId = formData.get("documentId");
+    if (typeof documentId !== "string") throw new AppError("not_found", uploadMessages.documentNotFound);
+    const row = await deleteFundDocument(admin, documentId);
+    return { toast: { ...fundDocumentToasts.deleted }, httpStatus: 200, anchor: publishedFundSectionId(row.fundId) };
+  } catch (error) {
+    return { ...failed(error, fundDocumentToasts.deleteFailed.title), anchor: FUND_SECTION_ID };
+  }
+}
+
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   const formData = await request.formData();
-  let outcome: { toast: ToastInput; httpStatus: number };
+  let outcome: Outcome;
   let redirectTo = "/admin/dashboard";
   switch (formData.get("intent")) {
     case STATUS_INTENT:
@@ -207,12 +378,26 @@ export async function action({ request }: Route.ActionArgs) {
       outcome = await removeDocument(admin, formData);
       redirectTo = "/admin/dashboard#published-documents";
       break;
+    case REVOKE_FUND_ACCESS_INTENT:
+      outcome = revokeFundRequest(admin, formData);
+      redirectTo = `/admin/dashboard#${FUND_ACCESS_LIST_ID}`;
+      break;
+    case RESEND_FUND_ACCESS_INTENT:
+      outcome = resendFundLink(admin, formData);
+      redirectTo = `/admin/dashboard#${FUND_ACCESS_LIST_ID}`;
+      break;
+    case DELETE_FUND_DOCUMENT_INTENT: {
+      const removed = await removeFundDocument(admin, formData);
+      outcome = removed;
+      redirectTo = `/admin/dashboard#${removed.anchor}`;
+      break;
+    }
     default:
       outcome = { toast: errorToast(new AppError("bad_request", "Unknown action")), httpStatus: 400 };
   }
   if (isEnhanced(formData)) {
     // A fresh id per answer: the user's buttons move lists and remount with it, and must not toast twice.
-    const answer: StatusOutcome & DeleteOutcome = {
+    const answer: StatusOutcome & DeleteOutcome & FundAccessActionOutcome = {
       status: outcome.httpStatus === 200 ? "success" : "error",
       toast: { ...outcome.toast, id: randomUUID() },
     };
@@ -221,18 +406,26 @@ export async function action({ request }: Route.ActionArgs) {
   return redirectWithFlash(redirectTo, { toast: outcome.toast });
 }
 
+/** Intents after which the lists reload even when the answer was a 4xx. */
+const ALWAYS_REVALIDATE = new Set<unknown>([
+  DELETE_DOCUMENT_INTENT,
+  DELETE_FUND_DOCUMENT_INTENT,
+  REVOKE_FUND_ACCESS_INTENT,
+  RESEND_FUND_ACCESS_INTENT,
+]);
+
 /**
- * After a delete the lists reload even when it failed (React Router skips
- * that after a 4xx answer): a document someone else already deleted then
- * leaves the panel instead of staying there.
+ * After a delete, revoke or resend the lists reload even when it failed
+ * (React Router skips that after a 4xx answer): a document or request
+ * someone else already changed then shows its current state.
  */
 export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  if (formData?.get("intent") === DELETE_DOCUMENT_INTENT) return true;
+  if (ALWAYS_REVALIDATE.has(formData?.get("intent"))) return true;
   return defaultShouldRevalidate;
 }
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const { lists, confirm, documents, documentConfirm } = loaderData;
+  const { lists, confirm, documents, documentConfirm, fundRequests, fundDocuments, revokeConfirm, fundDocumentConfirm } = loaderData;
   return (
     <div className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-bold tracking-tight">{adminCopy.title}</h1>
@@ -265,7 +458,44 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         />
       </section>
 
-      {/* Later issues: 'Potential Investor Management (Fund II)' and 'Email Lists (Copy & Export)'. */}
+      <section id={FUND_SECTION_ID} aria-labelledby={`${FUND_SECTION_ID}-title`} className="mt-16 scroll-mt-40">
+        <h2 id={`${FUND_SECTION_ID}-title`} className="text-2xl font-semibold">
+          {fundAdminCopy.section}
+        </h2>
+        {revokeConfirm ? <RevokeConfirmPanel request={revokeConfirm.request} /> : null}
+        <FundAccessList requests={fundRequests.requests} failed={fundRequests.failed} />
+        <UploadForm
+          formId={FUND_UPLOAD_FORM_ID}
+          anchorId={FUND_UPLOAD_ANCHOR}
+          categories={FUND_CATEGORIES}
+          defaultCategory="fund_documents"
+          apiPath="/api/fund-documents"
+          pageAction="/admin/fund-documents"
+          copy={fundUploadFormCopy}
+          toasts={{ uploaded: fundDocumentToasts.uploaded, failedTitle: fundDocumentToasts.uploadFailed.title }}
+          extraFields={(errorsFor) => <FundSelect formId={FUND_UPLOAD_FORM_ID} errors={errorsFor("fundId")} />}
+        />
+        {fundDocumentConfirm ? (
+          <DeleteConfirmPanel document={fundDocumentConfirm.document} settings={fundDeleteSettings(fundDocumentConfirm.fundId)} />
+        ) : null}
+        {PANEL_FUNDS.map((fundId) => (
+          <PublishedDocuments
+            key={fundId}
+            documents={fundDocuments[fundId].documents}
+            failed={fundDocuments[fundId].failed}
+            categories={FUND_CATEGORIES}
+            deleteSettings={fundDeleteSettings(fundId)}
+            viewPath={fundViewPath}
+            sectionId={publishedFundSectionId(fundId)}
+            copy={publishedFundDocumentsCopy[fundId]}
+            listLabel={publishedFundListLabels[fundId]}
+            listHeight="short"
+            rowTestId="published-fund-document"
+          />
+        ))}
+      </section>
+
+      {/* Later issue: 'Email Lists (Copy & Export)'. */}
 
       <p className="mt-12 flex items-start gap-2 border-t border-slate-200 pt-6 text-sm text-slate-600 dark:border-slate-800 dark:text-slate-300">
         <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
