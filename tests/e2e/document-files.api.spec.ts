@@ -34,7 +34,7 @@ test.describe.configure({ mode: "default" });
 
 // A name that needs both the ASCII fallback (filename=) and the UTF-8 form (filename*=).
 const FILE_NAME = "Fund Report – Q3 2025 ✓.pdf";
-const FALLBACK = "Fund Report ? Q3 2025 ?.pdf";
+const FALLBACK = "Fund Report _ Q3 2025 _.pdf";
 
 let admin: Session;
 let investor: Session;

@@ -1,0 +1,175 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page, TestInfo } from "@playwright/test";
+import { adminSession, approvedInvestorSession, uploadDocument } from "./helpers/documents";
+import { investorDocuments, openCategory, publishedPanel, publishedRow, sampleDocument, useSessionCookie, type LpCategoryValue } from "./helpers/document-ui";
+import { expect, test } from "./helpers/fixtures";
+
+/**
+ * Automated accessibility checks (axe-core, WCAG 2.0/2.1 A and AA rules) on
+ * every public page, the investor dashboard, the admin dashboard and a
+ * document's access history, in the light and the dark theme (the `theme`
+ * cookie, as the toggle writes it; the server renders the class from it).
+ * axe finds a part of what a person would: these pages were also checked by
+ * hand (keyboard, screen reader names) when they were built.
+ */
+
+const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+const THEMES = ["light", "dark"] as const;
+
+const PUBLIC_PAGES = [
+  "/",
+  "/investment-focus",
+  "/portfolio",
+  "/deeptech-fund",
+  "/fund-i",
+  "/fund-ii",
+  "/team",
+  "/process",
+  "/contact",
+  "/login",
+  "/privacy-policy",
+  "/terms-of-service",
+  "/newsletter",
+  "/lp/login",
+  "/lp/register",
+  "/lp/forgot-password",
+  "/admin/login",
+] as const;
+
+test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "axe runs once, on the JavaScript-on pages (the js project)");
+
+/** Run axe; on failure print each violation's rule, help text and the nodes it found. */
+async function expectNoViolations(page: Page, testInfo: TestInfo) {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  const violations = results.violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    help: `${v.help} (${v.helpUrl})`,
+    nodes: v.nodes.map((n) => ({ target: n.target.map(String).join(" "), why: n.failureSummary?.replace(/\s+/g, " ").trim() })),
+  }));
+  if (violations.length > 0) {
+    await testInfo.attach("axe-violations.json", { body: JSON.stringify(results.violations, null, 2), contentType: "application/json" });
+  }
+  expect(violations, `axe violations on ${page.url()}:\n${JSON.stringify(violations, null, 2)}`).toEqual([]);
+  // A run that looked at nothing cannot fail: make sure axe checked the page.
+  expect(results.passes.length, "axe ran its rules").toBeGreaterThan(10);
+}
+
+/** The theme class the server rendered from the cookie. */
+async function expectTheme(page: Page, theme: (typeof THEMES)[number]) {
+  const html = page.locator("html");
+  if (theme === "dark") await expect(html).toHaveClass(/\bdark\b/);
+  else await expect(html).not.toHaveClass(/\bdark\b/);
+}
+
+type Portal = {
+  adminCookie: string;
+  investorCookie: string;
+  document: { id: string; title: string; category: LpCategoryValue };
+};
+
+let portal: Promise<Portal> | undefined;
+
+/**
+ * Once per worker: an admin, an approved investor and a document the investor
+ * viewed and downloaded (so the access history has rows), all over the API.
+ */
+function portalData(testInfo: TestInfo): Promise<Portal> {
+  portal ??= (async () => {
+    const admin = await adminSession("a11y-admin");
+    const investor = await approvedInvestorSession(admin, "a11y-investor");
+    const doc = sampleDocument(testInfo, "Accessibility Review", 200_000);
+    const category: LpCategoryValue = "newsletters";
+    const uploaded = await uploadDocument(
+      admin.context,
+      { title: doc.title, description: doc.description, category },
+      { name: doc.fileName, mimeType: "application/pdf", buffer: doc.bytes },
+    );
+    expect(uploaded.status(), await uploaded.text()).toBe(201);
+    const { id } = (await uploaded.json()) as { id: string };
+    for (const action of ["view", "download"]) {
+      const response = await investor.context.get(`/api/documents/${id}/${action}`);
+      expect(response.status(), `${action} ${id}`).toBe(200);
+    }
+    await admin.context.dispose();
+    await investor.context.dispose();
+    return { adminCookie: admin.cookie, investorCookie: investor.cookie, document: { id, title: doc.title, category } };
+  })();
+  return portal;
+}
+
+for (const theme of THEMES) {
+  test.describe(`${theme} theme`, () => {
+    test.beforeEach(async ({ context, baseURL }) => {
+      await context.addCookies([{ name: "theme", value: theme, url: baseURL! }]);
+    });
+
+    for (const path of PUBLIC_PAGES) {
+      test(`${path} has no axe violations`, async ({ page, visit }, testInfo) => {
+        await visit(path);
+        await expectTheme(page, theme);
+        await expectNoViolations(page, testInfo);
+      });
+    }
+
+    test("the 404 page has no axe violations", async ({ page, visit }, testInfo) => {
+      await visit("/no-such-page-for-axe", { status: 404 });
+      await expect(page.getByRole("heading", { level: 1 })).toContainText("404");
+      await expectTheme(page, theme);
+      await expectNoViolations(page, testInfo);
+    });
+
+    test("the investor dashboard with a document, its category open, has no axe violations", async ({
+      page,
+      context,
+      baseURL,
+      visit,
+    }, testInfo) => {
+      const { investorCookie, document } = await portalData(testInfo);
+      await useSessionCookie(context, baseURL!, investorCookie);
+      await visit("/lp/dashboard");
+      const list = investorDocuments(page);
+      await openCategory(list.category(document.category));
+      await expect(page.getByRole("heading", { level: 3, name: document.title, exact: true })).toBeVisible();
+      await expectTheme(page, theme);
+      await expectNoViolations(page, testInfo);
+    });
+
+    test("the admin dashboard with a document, every category open, has no axe violations", async ({
+      page,
+      context,
+      baseURL,
+      visit,
+    }, testInfo) => {
+      const { adminCookie, document } = await portalData(testInfo);
+      await useSessionCookie(context, baseURL!, adminCookie);
+      await visit("/admin/dashboard");
+      const panel = publishedPanel(page);
+      for (const details of await panel.region.locator("details").all()) await openCategory(details);
+      await expect(publishedRow(page, document.title)).toBeVisible();
+      await expectTheme(page, theme);
+      await expectNoViolations(page, testInfo);
+    });
+
+    test("the admin upload form showing its errors has no axe violations", async ({ page, context, baseURL, visit }, testInfo) => {
+      const { adminCookie } = await portalData(testInfo);
+      await useSessionCookie(context, baseURL!, adminCookie);
+      await visit("/admin/dashboard");
+      await page.locator("form#lp-upload").getByRole("button", { name: "Upload Document" }).click();
+      await expect(page.locator("#lp-upload-title-error")).toBeVisible();
+      await expect(page.locator("#lp-upload-file-error")).toBeVisible();
+      await expectTheme(page, theme);
+      await expectNoViolations(page, testInfo);
+    });
+
+    test("a document's access history has no axe violations", async ({ page, context, baseURL, visit }, testInfo) => {
+      const { adminCookie, document } = await portalData(testInfo);
+      await useSessionCookie(context, baseURL!, adminCookie);
+      await visit(`/admin/documents/${document.id}/access`);
+      await expect(page.getByRole("heading", { level: 1, name: "Access history" })).toBeVisible();
+      await expect(page.getByRole("table").getByRole("row")).toHaveCount(3);
+      await expectTheme(page, theme);
+      await expectNoViolations(page, testInfo);
+    });
+  });
+}

@@ -1,0 +1,279 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { expect, type APIRequestContext, type BrowserContext, type Locator, type Page, type TestInfo } from "@playwright/test";
+import { samplePdf } from "../../helpers/sample-files";
+import { loginViaApi, setStatusViaApi, userIdByEmail } from "./accounts";
+import { runDir } from "./documents";
+import { pendingInvestor, type Account } from "./portal";
+
+/**
+ * The LP document screens as a person uses them (SPEC.md §2 "Investor
+ * dashboard" and "Admin dashboard", §8, §9): the admin's upload form and
+ * published documents panel, the investor's list, and the texts they show,
+ * written out here (not imported from app/content) so a change of wording
+ * that breaks the spec fails a test.
+ */
+
+export const DOC_TEXT = {
+  emptyAll: "No documents available yet",
+  emptyCategory: "No documents in this category yet",
+  adminEmptyCategory: "No documents in this category",
+  uploaded: { title: "Document uploaded", description: "The document has been uploaded successfully" },
+  uploadFailed: "Upload failed",
+  deleted: { title: "Document deleted", description: "The document has been deleted successfully" },
+  downloadStarted: "Download started",
+  confirmDelete: "Are you sure you want to delete this document?",
+  titleRequired: "Title is required",
+  fileRequired: "File is required",
+  fileType: "File type must be PDF, Word, Excel, or PowerPoint",
+  actions: { view: "Viewed", download: "Downloaded" },
+} as const;
+
+/** The seven LP categories in order (SPEC.md §3). */
+export const LP_CATEGORIES = [
+  { value: "fund_documents", label: "Fund Documents" },
+  { value: "executive_summary", label: "Executive Summary" },
+  { value: "pitchdeck", label: "Pitch Deck" },
+  { value: "newsletters", label: "Newsletters" },
+  { value: "reports", label: "Reports" },
+  { value: "portfolio_company_news", label: "Portfolio Company News" },
+  { value: "research", label: "Research" },
+] as const;
+
+export type LpCategoryValue = (typeof LP_CATEGORIES)[number]["value"];
+
+/** Bytes as SPEC.md §9 shows them: megabytes with 2 decimals. */
+export function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
+}
+
+/** The investor list's date ('MMM d, yyyy', SPEC.md §9) in this machine's time zone (the server's too). */
+export function investorDate(date = new Date()): string {
+  return new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric" }).format(date);
+}
+
+/** The admin panel's date ('MMM dd, yyyy', in UTC). */
+export function adminDate(date = new Date()): string {
+  const parts = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", month: "short", day: "2-digit", year: "numeric" }).formatToParts(date);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("month")} ${part("day")}, ${part("year")}`;
+}
+
+export type SampleDocument = { title: string; description: string; fileName: string; bytes: Buffer; size: string };
+
+/**
+ * A real PDF of `size` bytes with a title and file name unique to this test,
+ * its project (js / no-js) and a random tag, so parallel runs never collide.
+ */
+export function sampleDocument(testInfo: TestInfo, label: string, size = 1_300_000): SampleDocument {
+  const project = testInfo.project.name.replace(/[^a-z0-9]/gi, "");
+  const tag = randomBytes(3).toString("hex");
+  const title = `${label} ${project} ${tag}`;
+  const bytes = samplePdf(`${title} - Lumen Ridge Ventures`, size);
+  expect(bytes.length).toBe(size);
+  return {
+    title,
+    description: `Prepared for limited partners (${tag}).`,
+    fileName: `${label.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${project}-${tag}.pdf`,
+    bytes,
+    size: megabytes(size),
+  };
+}
+
+/** 'Upload LP document' on the admin dashboard. */
+export function uploadForm(page: Page) {
+  const section = page.locator("section#upload-document");
+  const form = section.locator("form#lp-upload");
+  return {
+    section,
+    form,
+    heading: section.getByRole("heading", { level: 3, name: "Upload LP document" }),
+    title: form.getByLabel("Title", { exact: true }),
+    description: form.getByLabel("Description (optional)"),
+    category: form.getByLabel("Category"),
+    file: form.getByLabel("File", { exact: true }),
+    submit: form.getByRole("button", { name: /^(Upload Document|Uploading\.\.\.)$/ }),
+    error: (field: "title" | "description" | "category" | "file") => page.locator(`#lp-upload-${field}-error`),
+    progress: form.getByRole("progressbar", { name: "Upload progress" }),
+    progressText: page.locator("#lp-upload-progress-text"),
+  };
+}
+
+/** Fill the upload form with a document (the file as the browser's file picker would give it). */
+export async function fillUpload(page: Page, doc: { title: string; description?: string; fileName: string; bytes: Buffer; mimeType?: string }, categoryLabel = "Reports") {
+  const form = uploadForm(page);
+  await form.title.fill(doc.title);
+  if (doc.description !== undefined) await form.description.fill(doc.description);
+  await form.category.selectOption({ label: categoryLabel });
+  await form.file.setInputFiles({ name: doc.fileName, mimeType: doc.mimeType ?? "application/pdf", buffer: doc.bytes });
+}
+
+/** 'Published LP documents' on the admin dashboard. */
+export function publishedPanel(page: Page) {
+  const section = page.locator("section#published-documents");
+  return {
+    section,
+    heading: section.getByRole("heading", { level: 3, name: "Published LP documents" }),
+    region: section.getByRole("region", { name: "Published LP documents by category" }),
+    category: (value: LpCategoryValue) => section.locator(`details#published-documents-${value}`),
+  };
+}
+
+/** One document's row in the admin panel. */
+export function publishedRow(page: Page, title: string): Locator {
+  return page.locator("section#published-documents li[data-testid=published-document]").filter({ hasText: title });
+}
+
+/** The investor's documents list (h2 'Documents'). */
+export function investorDocuments(page: Page) {
+  const main = page.getByRole("main");
+  return {
+    heading: main.getByRole("heading", { level: 2, name: "Documents" }),
+    region: main.getByRole("region", { name: "Documents by category" }),
+    category: (value: LpCategoryValue) => main.locator(`details#documents-${value}`),
+  };
+}
+
+/** One document in the investor's list, found by its h3. */
+export function investorItem(page: Page, title: string): Locator {
+  return page
+    .getByRole("region", { name: "Documents by category" })
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("heading", { level: 3, name: title, exact: true }) });
+}
+
+/** Open a `<details>` category by clicking its summary (works without JavaScript), unless already open. */
+export async function openCategory(details: Locator) {
+  if (await details.evaluate((d) => (d as HTMLDetailsElement).open)) return;
+  await details.locator("summary").click();
+  await expect(details).toHaveAttribute("open", "");
+}
+
+/** The document's id, from its View link (`/api/documents/{id}/view`). */
+export async function documentIdFrom(viewLink: Locator): Promise<string> {
+  const href = await viewLink.getAttribute("href");
+  const match = /^\/api\/documents\/([^/]+)\/view$/.exec(href ?? "");
+  expect(match, `a View link to /api/documents/{id}/view, got ${href}`).not.toBeNull();
+  return decodeURIComponent(match![1]!);
+}
+
+/** An investor registered through the API and approved by `admin` (one admin for the whole flow). */
+export async function investorApprovedBy(request: APIRequestContext, testInfo: TestInfo, admin: Account, label = "investor"): Promise<Account> {
+  const user = await pendingInvestor(request, testInfo, label);
+  const cookie = await loginViaApi(request, admin.email, admin.password);
+  await setStatusViaApi(request, cookie, await userIdByEmail(request, cookie, user.email), "approved");
+  return user;
+}
+
+/** Put a session made over the API ("lr_session=…") into a browser context (skips the sign-in form). */
+export async function useSessionCookie(context: BrowserContext, baseURL: string, cookie: string) {
+  const eq = cookie.indexOf("=");
+  await context.addCookies([{ name: cookie.slice(0, eq), value: cookie.slice(eq + 1), url: baseURL }]);
+}
+
+/** A text file with a .pdf name: the server must refuse it by its content. */
+export function textFileAsPdf(testInfo: TestInfo) {
+  const tag = randomBytes(3).toString("hex");
+  return {
+    fileName: `not-really-${testInfo.project.name.replace(/[^a-z0-9]/gi, "")}-${tag}.pdf`,
+    bytes: Buffer.from(`This is plain text pretending to be a PDF (${tag}).\n`.repeat(20), "utf8"),
+  };
+}
+
+/* ------------------------------------------------------------------------ */
+/* A server of its own, for checks that need an empty document store.       */
+/* ------------------------------------------------------------------------ */
+
+export type IsolatedServer = {
+  baseURL: string;
+  /** Make an approved admin in this server's database with the real CLI. */
+  createAdmin: (account: { email: string; name: string; password: string }) => void;
+  stop: () => Promise<void>;
+};
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitHealthy(url: string, child: ChildProcess, stderr: () => string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the isolated server exited (${child.exitCode}): ${stderr()}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`the isolated server did not answer ${url} in time: ${stderr()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
+ * The production server on a port of its own, with an empty database and
+ * storage folder (under E2E_RUN_DIR) and the same build as the run's server.
+ * The shared e2e server is not empty: other specs (the api project, and this
+ * spec's parallel tests) upload documents into it at any moment, so the
+ * "nothing yet" texts can only be checked here.
+ */
+export async function startIsolatedServer(): Promise<IsolatedServer> {
+  const dir = fs.mkdtempSync(path.join(runDir(), "isolated-"));
+  const port = await freePort();
+  const baseURL = `http://localhost:${port}`;
+  const env = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    APP_URL: baseURL,
+    SESSION_SECRET: "e2e-isolated-session-secret-0123456789abcdef",
+    DATABASE_PATH: path.join(dir, "isolated.sqlite"),
+    STORAGE_DIR: path.join(dir, "uploads"),
+    LOG_LEVEL: "silent",
+    TRUST_PROXY: "1",
+    BUILD_DIR: process.env.BUILD_DIR ?? "build",
+  };
+  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], { env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString("utf8")).slice(-4000);
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  try {
+    await waitHealthy(`${baseURL}/healthz`, child, () => stderr);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    baseURL,
+    createAdmin: ({ email, name, password }) => {
+      execFileSync(
+        process.execPath,
+        ["--import", "tsx", "scripts/admin-create.ts", "--email", email, "--name", name, "--password", password],
+        { env: { ...process.env, DATABASE_PATH: env.DATABASE_PATH, LOG_LEVEL: "silent" }, stdio: "pipe" },
+      );
+    },
+    stop,
+  };
+}
