@@ -104,7 +104,8 @@ export type FundAccessOutcome = {
  * POST /api/fund-access/register and both sign-up forms. One row per e-mail
  * and fund: a repeat request updates it and issues a new token (Fund II: a new
  * link by e-mail, the old one stops working). A revoked request stays revoked.
- * The answer never tells whether the address was known.
+ * For Fund II the answer never tells whether the address was known; Fund I,
+ * which grants access on the spot, has to say when access was withdrawn.
  */
 export function requestFundAccess(input: FundAccessInput): FundAccessOutcome {
   const db = getDb();

@@ -30,5 +30,7 @@ export function openSecrets(sealed: string): MailSecrets {
 
 /** The text with every {{name}} replaced by its secret. */
 export function fillSecrets(text: string, secrets: MailSecrets): string {
-  return text.replace(/\{\{([a-zA-Z0-9_]+)\}\}/g, (whole, name: string) => secrets[name] ?? whole);
+  return text.replace(/\{\{([a-zA-Z0-9_]+)\}\}/g, (whole, name: string) =>
+    Object.hasOwn(secrets, name) ? (secrets[name] ?? whole) : whole,
+  );
 }
