@@ -538,7 +538,7 @@ const NAME_CASES: NameCase[] = [
   { name: "300 ASCII characters", disposition: plain(`${"a".repeat(296)}.pdf`), expected: `${"a".repeat(251)}.pdf` },
   { name: "300 CJK characters", disposition: extended(`${"報".repeat(296)}.pdf`), expected: `${"報".repeat(251)}.pdf` },
   { name: "300 emoji (astral characters)", disposition: extended(`${"📈".repeat(296)}.pdf`), expected: `${"📈".repeat(251)}.pdf` },
-  { name: "a right-to-left override disguising the extension", disposition: extended("invoice\u202Efdp.exe"), expected: "invoicefdp.exe" },
+  { name: "a right-to-left override disguising the extension", disposition: extended("invoice\u202Efdp.exe"), expected: "invoicefdp.exe.pdf" },
   { name: "bidi isolates and marks", disposition: extended("\u2067annual\u2069\u200F report\u200E.pdf"), expected: "annual report.pdf" },
   { name: "Hebrew letters (right-to-left)", disposition: extended("דוח רבעוני.pdf"), expected: "דוח רבעוני.pdf" },
   { name: "Arabic letters (right-to-left)", disposition: plain("تقرير سنوي.pdf"), expected: "تقرير سنوي.pdf" },
