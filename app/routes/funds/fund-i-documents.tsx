@@ -1,10 +1,54 @@
+import { ArrowLeft } from "lucide-react";
+import { Link, redirect } from "react-router";
 import type { Route } from "./+types/fund-i-documents";
+import type { FundDocumentView } from "~/components/funds/fund-document";
+import { FundIDocumentList } from "~/components/funds/fund-i-document-list";
+import { fundAccessCopy } from "~/content/funds";
+import { getOptionalUser } from "~/modules/auth/guards.server";
+import { clearFundCookie, getFundAccess, readFundCookie } from "~/modules/fund-access/cookie.server";
+import { listFundDocuments, publicDate, toFundDocumentRead } from "~/modules/fund-documents/fund-documents.server";
+import { pageMeta } from "~/modules/seo/meta";
 
-/** Placeholder: being built (issue 5). */
-export async function loader(_args: Route.LoaderArgs) {
-  return null;
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: fundAccessCopy.fundIDocuments.metaTitle,
+    description: fundAccessCopy.fundIDocuments.description,
+    path: "/fund-i/documents",
+    noindex: true,
+  });
+
+/**
+ * The Fund I documents: for the holder of a live Fund I access cookie or an
+ * admin; anyone else goes to /fund-i/signup (a cookie that no longer works is
+ * cleared on the way). docs/decisions/012-fund-access.md.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getOptionalUser(request);
+  if (!user?.isAdmin && !(await getFundAccess(request, "fund-i"))) {
+    const stale = (await readFundCookie(request, "fund-i")) !== null;
+    throw redirect("/fund-i/signup", stale ? { headers: { "Set-Cookie": await clearFundCookie("fund-i") } } : undefined);
+  }
+  const documents: FundDocumentView[] = listFundDocuments("fund-i").map((row) => ({
+    ...toFundDocumentRead(row, "text"),
+    createdOn: publicDate(row.createdAt),
+  }));
+  return { documents };
 }
 
-export default function Page() {
-  return null;
+export default function FundIDocuments({ loaderData }: Route.ComponentProps) {
+  const c = fundAccessCopy.fundIDocuments;
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-16 sm:px-6">
+      <Link
+        to="/fund-i"
+        className="inline-flex items-center gap-2 text-sm font-medium text-brand-700 hover:underline dark:text-brand-300"
+      >
+        <ArrowLeft aria-hidden="true" className="size-4" />
+        {c.back}
+      </Link>
+      <h1 className="mt-6 text-3xl font-bold tracking-tight sm:text-4xl">{c.title}</h1>
+      <p className="mt-3 text-slate-600 dark:text-slate-300">{c.intro}</p>
+      <FundIDocumentList documents={loaderData.documents} />
+    </div>
+  );
 }

@@ -1,0 +1,86 @@
+import { LoaderCircle } from "lucide-react";
+import { useEffect, useRef } from "react";
+import { fundAccessCopy } from "~/content/funds";
+import { fundAccessMessages } from "~/modules/fund-access/constants";
+import { INVALID_EMAIL } from "~/modules/newsletter/constants";
+import { ENHANCED_FIELD } from "~/modules/toast/enhanced";
+import { AccountField, EmailField, FormAlert } from "../portal/account-field";
+import type { FormOutcome } from "../portal/outcome";
+import { Button } from "../ui/form";
+import { ConfirmCheckbox } from "./confirm-checkbox";
+import { useFundSignup } from "./use-fund-signup";
+
+export const FUND_II_FORM_ID = "fund-ii-signup";
+
+const messages = {
+  name: { valueMissing: fundAccessMessages.nameRequired },
+  email: { valueMissing: INVALID_EMAIL, typeMismatch: INVALID_EMAIL, tooLong: INVALID_EMAIL },
+  accreditedConfirmation: { valueMissing: fundAccessMessages.accreditedRequired },
+};
+
+/**
+ * The Fund II access request (SPEC.md §2, §4): Full Name, Business email and
+ * the accredited/qualified confirmation (unchecked). With JavaScript: 'Check
+ * Your Email' (8 s) and the form resets. Without JavaScript the action
+ * redirects back here with the same notice and an empty form.
+ */
+export function FundIISignupForm({ serverOutcome }: { serverOutcome?: FormOutcome | undefined }) {
+  const c = fundAccessCopy;
+  const { fetcher, hydrated, onSubmit, onInput, errorsFor, initial, formError, busy } = useFundSignup(
+    FUND_II_FORM_ID,
+    messages,
+    serverOutcome,
+  );
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    if (fetcher.data?.status === "success") formRef.current?.reset();
+  }, [fetcher.data]);
+
+  return (
+    <fetcher.Form
+      ref={formRef}
+      id={FUND_II_FORM_ID}
+      method="post"
+      action="/fund-ii/signup"
+      noValidate={hydrated}
+      onSubmit={onSubmit}
+      onInput={onInput}
+      className="mt-6 space-y-4"
+    >
+      {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
+      <input type="hidden" name="fundId" value="fund-ii" />
+      <AccountField
+        formId={FUND_II_FORM_ID}
+        name="name"
+        label={c.fields.name}
+        type="text"
+        required
+        maxLength={200}
+        autoComplete="name"
+        defaultValue={initial("name")}
+        errors={errorsFor("name")}
+      />
+      <EmailField
+        formId={FUND_II_FORM_ID}
+        label={c.fields.businessEmail}
+        autoComplete="work email"
+        defaultValue={initial("email")}
+        errors={errorsFor("email")}
+      />
+      <ConfirmCheckbox
+        formId={FUND_II_FORM_ID}
+        name="accreditedConfirmation"
+        label={c.fundIISignup.confirm}
+        defaultChecked={initial("accreditedConfirmation") !== ""}
+        errors={errorsFor("accreditedConfirmation")}
+      />
+      <FormAlert id={`${FUND_II_FORM_ID}-error`} message={formError} />
+      <Button type="submit" className="w-full" disabled={busy} aria-busy={busy || undefined}>
+        {busy ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : null}
+        {c.fundIISignup.submit}
+      </Button>
+      <p className="text-center text-xs text-slate-600 dark:text-slate-400">{c.fundIISignup.note}</p>
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,40 @@
+import { useEffect } from "react";
+import { useFetcher } from "react-router";
+import type { FormOutcome } from "../portal/outcome";
+import { toast } from "../ui/toast-store";
+import { useFieldErrors, type FieldMessages } from "../ui/use-field-errors";
+import { useHydrated } from "../ui/use-hydrated";
+
+/**
+ * The state both fund sign-up forms share (docs/decisions/006): a keyed
+ * fetcher posting to the route's action, the answer's toast, and field errors
+ * from the browser's constraint checks (worded like the server) or from the
+ * server. `serverOutcome` is the action's answer when JavaScript was off.
+ */
+export function useFundSignup(formId: string, messages: FieldMessages, serverOutcome: FormOutcome | undefined) {
+  const fetcher = useFetcher<FormOutcome>({ key: formId });
+  const hydrated = useHydrated();
+  const outcome = fetcher.data ?? serverOutcome;
+  const result = outcome?.result;
+  const { onSubmit, onInput, errorsFor } = useFieldErrors(messages, result?.error ?? undefined);
+
+  useEffect(() => {
+    if (fetcher.data?.toast) toast(fetcher.data.toast);
+  }, [fetcher.data]);
+
+  const values = (result?.status === "error" ? result.initialValue : null) ?? {};
+  const initial = (name: string) => (typeof values[name] === "string" ? values[name] : "");
+
+  return {
+    fetcher,
+    hydrated,
+    outcome,
+    onSubmit,
+    onInput,
+    errorsFor,
+    initial,
+    formError: result?.error?.[""]?.[0],
+    /** Sending, or reloading the page data after the answer. */
+    busy: fetcher.state !== "idle",
+  };
+}
