@@ -1,5 +1,5 @@
 import { Download, ExternalLink, FileText } from "lucide-react";
-import { fundAccessCopy } from "~/content/funds";
+import { fundAccessCopy } from "~/content/fund-access";
 import { buttonClass } from "../ui/form";
 
 /**

@@ -1,6 +1,6 @@
 import { FolderOpen } from "lucide-react";
 import { useNavigation, useRevalidator } from "react-router";
-import { fundAccessCopy } from "~/content/funds";
+import { fundAccessCopy } from "~/content/fund-access";
 import { FundDocumentItem, type FundDocumentView } from "./fund-document";
 
 /**

@@ -1,7 +1,7 @@
 import { LoaderCircle, TriangleAlert } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useRevalidator } from "react-router";
-import { fundAccessCopy } from "~/content/funds";
+import { fundAccessCopy } from "~/content/fund-access";
 import { FUND_II_TOKEN_STORAGE_KEY, fundAccessMessages } from "~/modules/fund-access/constants";
 
 /** SPEC.md §9: after a token failure the page goes to /fund-ii/signup after 2 s. */

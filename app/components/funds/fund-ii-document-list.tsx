@@ -1,5 +1,5 @@
 import { FolderOpen } from "lucide-react";
-import { fundAccessCopy } from "~/content/funds";
+import { fundAccessCopy } from "~/content/fund-access";
 import { FUND_CATEGORIES } from "~/modules/documents/constants";
 import { CategorySection } from "../documents/category-section";
 import { Card } from "../ui/form";

@@ -1,6 +1,6 @@
 import { LoaderCircle } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { fundAccessCopy } from "~/content/funds";
+import { fundAccessCopy } from "~/content/fund-access";
 import { fundAccessMessages } from "~/modules/fund-access/constants";
 import { INVALID_EMAIL } from "~/modules/newsletter/constants";
 import { ENHANCED_FIELD } from "~/modules/toast/enhanced";

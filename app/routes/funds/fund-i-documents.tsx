@@ -3,9 +3,11 @@ import { Link, redirect } from "react-router";
 import type { Route } from "./+types/fund-i-documents";
 import type { FundDocumentView } from "~/components/funds/fund-document";
 import { FundIDocumentList } from "~/components/funds/fund-i-document-list";
-import { fundAccessCopy } from "~/content/funds";
+import { fundAccessCopy } from "~/content/fund-access";
 import { getOptionalUser } from "~/modules/auth/guards.server";
-import { clearFundCookie, getFundAccess, readFundCookie } from "~/modules/fund-access/cookie.server";
+import { clearFundCookie, getFundAccess, readFundCookie, setFundCookie } from "~/modules/fund-access/cookie.server";
+import { findAccessByToken } from "~/modules/fund-access/fund-access.server";
+import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { listFundDocuments, publicDate, toFundDocumentRead } from "~/modules/fund-documents/fund-documents.server";
 import { pageMeta } from "~/modules/seo/meta";
 
@@ -19,10 +21,21 @@ export const meta: Route.MetaFunction = (args) =>
 
 /**
  * The Fund I documents: for the holder of a live Fund I access cookie or an
- * admin; anyone else goes to /fund-i/signup (a cookie that no longer works is
+ * admin (`?token=` from an e-mailed link becomes that cookie); anyone else goes to /fund-i/signup (a cookie that no longer works is
  * cleared on the way). docs/decisions/012-fund-access.md.
  */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  // A link an admin e-mailed (after a revocation, say): its token becomes the cookie, the URL is cleaned.
+  const token = new URL(request.url).searchParams.get("token");
+  if (token !== null) {
+    await enforceRateLimit("tokenCheck", context.clientAddress).catch(() => {
+      throw redirect("/fund-i/signup");
+    });
+    const access = findAccessByToken(token, "fund-i");
+    throw redirect(access ? "/fund-i/documents" : "/fund-i/signup", {
+      headers: { "Set-Cookie": access ? await setFundCookie("fund-i", token) : await clearFundCookie("fund-i") },
+    });
+  }
   const user = await getOptionalUser(request);
   if (!user?.isAdmin && !(await getFundAccess(request, "fund-i"))) {
     const stale = (await readFundCookie(request, "fund-i")) !== null;

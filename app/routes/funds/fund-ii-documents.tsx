@@ -5,7 +5,7 @@ import type { Route } from "./+types/fund-ii-documents";
 import type { FundDocumentView } from "~/components/funds/fund-document";
 import { forgetStoredToken, FundIIAccessGate, type FundIIDenial } from "~/components/funds/fund-ii-access-gate";
 import { FundIIDocumentList } from "~/components/funds/fund-ii-document-list";
-import { fundAccessCopy } from "~/content/funds";
+import { fundAccessCopy } from "~/content/fund-access";
 import { getOptionalUser } from "~/modules/auth/guards.server";
 import { fundAccessMessages } from "~/modules/fund-access/constants";
 import { clearFundCookie, readFundCookie, setFundCookie } from "~/modules/fund-access/cookie.server";

@@ -7,7 +7,7 @@ import { AccountCardHeader, CardFooterLink } from "~/components/portal/account-f
 import type { FormOutcome } from "~/components/portal/outcome";
 import { Card } from "~/components/ui/form";
 import { StaticToast } from "~/components/ui/toaster";
-import { fundAccessCopy } from "~/content/funds";
+import { fundAccessCopy } from "~/content/fund-access";
 import { requestFundAccess } from "~/modules/fund-access/fund-access.server";
 import { FundAccessInput } from "~/modules/fund-access/schema";
 import { isAppError } from "~/modules/http/app-error";

@@ -47,10 +47,17 @@ export default function FundDetail({ loaderData }: Route.ComponentProps) {
               {paragraph}
             </p>
           ))}
-          <Link to={fund.cta.to} className={buttonClass("primary", "mt-8 px-6 py-3 text-base")}>
-            {fund.cta.label}
-            <ArrowRight aria-hidden="true" className="size-4" />
-          </Link>
+          <div className="mt-8 flex flex-wrap gap-3">
+            <Link to={fund.cta.to} className={buttonClass("primary", "px-6 py-3 text-base")}>
+              {fund.cta.label}
+              <ArrowRight aria-hidden="true" className="size-4" />
+            </Link>
+            {fund.secondaryCta ? (
+              <Link to={fund.secondaryCta.to} className={buttonClass("secondary", "px-6 py-3 text-base")}>
+                {fund.secondaryCta.label}
+              </Link>
+            ) : null}
+          </div>
           {fund.note ? <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">{fund.note}</p> : null}
         </section>
 
