@@ -1,0 +1,94 @@
+/**
+ * The admin e-mail lists (SPEC.md §2 'Email Lists (Copy & Export)') and their
+ * sort rules, shared by the server (queries, exports) and the page (zod-free).
+ *
+ * Sorting: clicking the active column toggles its direction; a new column
+ * starts ascending, except date, which starts descending; the default is date
+ * descending; comparisons are case-insensitive and a missing company counts
+ * as 'N/A'.
+ */
+
+export const LIST_KEYS = ["lp-users", "rejected-lp-users", "fund-ii-requests", "newsletter"] as const;
+export type ListKey = (typeof LIST_KEYS)[number];
+
+export type SortColumn = "company" | "name" | "email" | "date";
+export type SortDirection = "asc" | "desc";
+export type SortState = { column: SortColumn; direction: SortDirection };
+
+/** One row as every list shows it (company only on the LP lists). */
+export type ListRow = { name?: string; company?: string; email: string; date: string };
+
+export type ListDefinition = {
+  key: ListKey;
+  /** Used in the 'Copied!' toast: '{label} copied to clipboard'. */
+  label: string;
+  columns: readonly SortColumn[];
+  empty: string;
+};
+
+export const LISTS: Record<ListKey, ListDefinition> = {
+  "lp-users": {
+    key: "lp-users",
+    label: "LP portal users",
+    columns: ["company", "name", "email", "date"],
+    empty: "No LP users yet",
+  },
+  "rejected-lp-users": {
+    key: "rejected-lp-users",
+    label: "Rejected LP users",
+    columns: ["company", "name", "email", "date"],
+    empty: "No rejected LP users",
+  },
+  "fund-ii-requests": {
+    key: "fund-ii-requests",
+    label: "Fund II access requests",
+    columns: ["name", "email", "date"],
+    empty: "No Fund II access requests yet",
+  },
+  newsletter: {
+    key: "newsletter",
+    label: "Newsletter subscribers",
+    columns: ["email", "date"],
+    empty: "No newsletter subscribers yet",
+  },
+};
+
+export const DEFAULT_SORT: SortState = { column: "date", direction: "desc" };
+export const MISSING_COMPANY = "N/A";
+
+export function isListKey(value: unknown): value is ListKey {
+  return typeof value === "string" && (LIST_KEYS as readonly string[]).includes(value);
+}
+
+/** The sort after clicking `column` while `current` is active. */
+export function nextSort(current: SortState, column: SortColumn): SortState {
+  if (current.column === column) return { column, direction: current.direction === "asc" ? "desc" : "asc" };
+  return { column, direction: column === "date" ? "desc" : "asc" };
+}
+
+/** A list's sort from query values (`sort`, `dir`); anything unknown falls back to the default. */
+export function parseSort(list: ListKey, column: string | null, direction: string | null): SortState {
+  const columns = LISTS[list].columns as readonly string[];
+  if (!column || !columns.includes(column)) return DEFAULT_SORT;
+  return {
+    column: column as SortColumn,
+    direction:
+      direction === "asc" || direction === "desc" ? direction : nextSort(DEFAULT_SORT, column as SortColumn).direction,
+  };
+}
+
+/** The value a row sorts by in a column (case-folded; a missing company is 'N/A'). */
+export function sortKey(row: ListRow, column: SortColumn): string {
+  if (column === "date") return row.date;
+  if (column === "company") return (row.company || MISSING_COMPANY).toLowerCase();
+  return (row[column] ?? "").toLowerCase();
+}
+
+/** Rows sorted by the state (stable; ties keep their order). */
+export function sortRows<R extends ListRow>(rows: readonly R[], sort: SortState): R[] {
+  const sign = sort.direction === "asc" ? 1 : -1;
+  return rows
+    .map((row, index) => ({ row, index, key: sortKey(row, sort.column) }))
+    .sort((a, b) => (a.key < b.key ? -sign : a.key > b.key ? sign : a.index - b.index))
+    .map((entry) => entry.row);
+}
