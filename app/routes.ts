@@ -39,6 +39,8 @@ export default [
     route("admin/documents/:id/access", "routes/admin/document-access.tsx"),
     // The Fund II upload form posts here without JavaScript.
     route("admin/fund-documents", "routes/admin/fund-documents-upload.tsx"),
+    // E-mail list exports (resource route, guarded on its own): {list}.csv download, {list}.tsv for Copy All.
+    route("admin/email-lists/:file", "routes/admin/email-list-export.ts"),
   ]),
   // Ends the session (POST) and goes to /lp/login.
   route("logout", "routes/auth/logout.tsx"),
@@ -67,6 +69,7 @@ export default [
     route("fund-documents/view/:id", "routes/api/fund-documents/file.ts", { id: "api-fund-document-view" }),
     route("fund-documents/download/:id", "routes/api/fund-documents/file.ts", { id: "api-fund-document-download" }),
     route("fund-documents/:key", "routes/api/fund-documents/by-key.ts"),
+    route("newsletter/subscribers", "routes/api/newsletter-subscribers.ts"),
     route("*", "routes/api/not-found.ts"),
   ]),
   // SEO.

@@ -70,18 +70,20 @@ export function nextSort(current: SortState, column: SortColumn): SortState {
 export function parseSort(list: ListKey, column: string | null, direction: string | null): SortState {
   const columns = LISTS[list].columns as readonly string[];
   if (!column || !columns.includes(column)) return DEFAULT_SORT;
-  return {
-    column: column as SortColumn,
-    direction:
-      direction === "asc" || direction === "desc" ? direction : nextSort(DEFAULT_SORT, column as SortColumn).direction,
-  };
+  const fallback: SortDirection = column === "date" ? "desc" : "asc";
+  return { column: column as SortColumn, direction: direction === "asc" || direction === "desc" ? direction : fallback };
+}
+
+/** A–Z folded to a–z, as SQLite's NOCASE does (so the page and the database sort alike). */
+function foldCase(value: string): string {
+  return value.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 /** The value a row sorts by in a column (case-folded; a missing company is 'N/A'). */
 export function sortKey(row: ListRow, column: SortColumn): string {
   if (column === "date") return row.date;
-  if (column === "company") return (row.company || MISSING_COMPANY).toLowerCase();
-  return (row[column] ?? "").toLowerCase();
+  if (column === "company") return foldCase(row.company || MISSING_COMPANY);
+  return foldCase(row[column] ?? "");
 }
 
 /** Rows sorted by the state (stable; ties keep their order). */

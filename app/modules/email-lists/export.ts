@@ -1,0 +1,117 @@
+import { DEFAULT_SORT, isListKey, LISTS, MISSING_COMPANY, type ListKey, type ListRow, type SortColumn, type SortState } from "./lists";
+
+/**
+ * Writers for the admin e-mail lists (SPEC.md §2 'Email Lists (Copy & Export)'),
+ * shared by the export route and the page (zod-free, no server imports).
+ *
+ * - Columns are the list's columns in lists.ts order, under the headers below.
+ * - Dates are written 'yyyy-MM-dd HH:mm' in UTC (the header says so): a form
+ *   spreadsheets read as a date and time, the same on every machine.
+ * - A missing company is written 'N/A', as the table shows it.
+ * - Every cell that a spreadsheet would read as a formula (it starts with
+ *   = + - @, a tab or a carriage return) gets a leading single quote, in the
+ *   CSV file and in the copied TSV alike (pasting into a sheet parses formulas too).
+ * - TSV (Copy All): a header row, then one line per row, lines joined by '\n'
+ *   with no trailing newline; tabs and line breaks inside values become spaces.
+ * - CSV (Download CSV): UTF-8 byte order mark (so Excel reads accents right),
+ *   RFC 4180: CRLF after every record, fields with a comma, a double quote or
+ *   a line break quoted, quotes doubled.
+ */
+
+export type ExportFormat = "csv" | "tsv";
+
+export const EXPORT_HEADERS: Record<SortColumn, string> = {
+  company: "Company",
+  name: "Name",
+  email: "Email",
+  date: "Date (UTC)",
+};
+
+const BOM = "\uFEFF";
+
+const ISO_PREFIX = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/** '2026-03-05T14:07:09.123Z' → '2026-03-05 14:07' (UTC); anything else is written as it is. */
+export function exportDate(iso: string): string {
+  return ISO_PREFIX.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso;
+}
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** A leading ' for a value a spreadsheet would run as a formula (= + - @, tab, CR first). */
+export function neutralizeFormula(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+const CELL: Record<SortColumn, (row: ListRow) => string> = {
+  company: (row) => row.company || MISSING_COMPANY,
+  name: (row) => row.name ?? "",
+  email: (row) => row.email,
+  date: (row) => exportDate(row.date),
+};
+
+/** The text of each of a row's cells, in the list's column order (before any escaping). */
+export function exportCells(list: ListKey, row: ListRow): string[] {
+  return LISTS[list].columns.map((column) => CELL[column](row));
+}
+
+export function exportHeaders(list: ListKey): string[] {
+  return LISTS[list].columns.map((column) => EXPORT_HEADERS[column]);
+}
+
+// Each writer first asks one question of a cell (most cells need nothing done).
+const TSV_NEEDS_WORK = /[\t\r\n]|^[=+\-@]/;
+const TSV_BREAKS = /[\t\r\n]+/g;
+function tsvCell(value: string): string {
+  return TSV_NEEDS_WORK.test(value) ? neutralizeFormula(value.replace(TSV_BREAKS, " ")) : value;
+}
+
+const CSV_NEEDS_WORK = /[",\r\n]|^[=+\-@\t]/;
+const CSV_QUOTE = /[",\r\n]/;
+function csvCell(value: string): string {
+  if (!CSV_NEEDS_WORK.test(value)) return value;
+  const safe = neutralizeFormula(value);
+  return CSV_QUOTE.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** Every record of a list, each cell escaped with `cell`, cells joined by `separator`. */
+function records(list: ListKey, rows: readonly ListRow[], cell: (value: string) => string, separator: string): string[] {
+  const getters = LISTS[list].columns.map((column) => CELL[column]);
+  const out = new Array<string>(rows.length + 1);
+  out[0] = exportHeaders(list).map(cell).join(separator);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as ListRow;
+    let line = cell((getters[0] as (row: ListRow) => string)(row));
+    for (let j = 1; j < getters.length; j++) line += separator + cell((getters[j] as (row: ListRow) => string)(row));
+    out[i + 1] = line;
+  }
+  return out;
+}
+
+/** Tab-separated text for Copy All: header row, then every row, joined by '\n' (no trailing newline). */
+export function toTsv(list: ListKey, rows: readonly ListRow[]): string {
+  return records(list, rows, tsvCell, "\t").join("\n");
+}
+
+/** The CSV file: BOM, header record, every row; CRLF after each record (RFC 4180). */
+export function toCsv(list: ListKey, rows: readonly ListRow[]): string {
+  return `${BOM}${records(list, rows, csvCell, ",").join("\r\n")}\r\n`;
+}
+
+/** The export route's file parameter: '{list}.csv' or '{list}.tsv'; anything else is null. */
+export function parseExportFile(file: string | undefined): { list: ListKey; format: ExportFormat } | null {
+  const match = /^(.+)\.(csv|tsv)$/.exec(file ?? "");
+  if (!match || !isListKey(match[1])) return null;
+  return { list: match[1], format: match[2] as ExportFormat };
+}
+
+/** Where the page fetches (TSV, Copy All) or links to (CSV) a list's export, in the given sort. */
+export function exportHref(list: ListKey, format: ExportFormat, sort: SortState = DEFAULT_SORT): string {
+  const query = new URLSearchParams({ sort: sort.column, dir: sort.direction });
+  return `/admin/email-lists/${list}.${format}?${query}`;
+}
+
+/** 'lumen-ridge-{list}-{yyyy-MM-dd}.{csv|tsv}', the date in UTC. */
+export function exportFileName(list: ListKey, format: ExportFormat, date: Date): string {
+  return `lumen-ridge-${list}-${date.toISOString().slice(0, 10)}.${format}`;
+}

@@ -1,0 +1,38 @@
+import type { Route } from "./+types/email-list-export";
+import { requireApiAdmin } from "~/modules/auth/guards.server";
+import { now } from "~/modules/config/clock.server";
+import { readAllRows } from "~/modules/email-lists/email-lists.server";
+import { exportFileName, parseExportFile, toCsv, toTsv } from "~/modules/email-lists/export";
+import { parseSort } from "~/modules/email-lists/lists";
+import { AppError } from "~/modules/http/app-error";
+import { handleJson } from "~/modules/http/json.server";
+
+/**
+ * GET /admin/email-lists/{list}.csv and /admin/email-lists/{list}.tsv
+ * (optional ?sort=&dir=, as lists.ts parseSort reads them): every row of one
+ * admin e-mail list. The CSV is the 'Download CSV' file (attachment); the TSV
+ * is what Copy All puts on the clipboard (the page fetches it). A resource
+ * route: it answers 401/403 JSON, not the admin login redirect, and an unknown
+ * list or extension is a 404. Built as one string: about 100,000 rows make
+ * ~5 MB in well under a second (see email-lists.server.ts).
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  return handleJson(async () => {
+    await requireApiAdmin(request);
+    const target = parseExportFile(params.file);
+    if (!target) throw new AppError("not_found", "Not found");
+    const url = new URL(request.url);
+    const sort = parseSort(target.list, url.searchParams.get("sort"), url.searchParams.get("dir"));
+    const rows = readAllRows(target.list, sort);
+    const fileName = exportFileName(target.list, target.format, now());
+    const csv = target.format === "csv";
+    return new Response(csv ? toCsv(target.list, rows) : toTsv(target.list, rows), {
+      headers: {
+        "Content-Type": csv ? "text/csv; charset=utf-8" : "text/tab-separated-values; charset=utf-8",
+        "Content-Disposition": `${csv ? "attachment" : "inline"}; filename="${fileName}"`,
+        "Cache-Control": "private, no-store",
+        "X-Content-Type-Options": "nosniff",
+      },
+    });
+  });
+}
