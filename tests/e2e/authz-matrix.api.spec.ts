@@ -6,8 +6,10 @@ import { expect, test } from "./helpers/fixtures";
 import { createAdmin, loginViaApi, registerViaApi, setStatusViaApi, userIdByEmail } from "./helpers/accounts";
 import {
   deleteRows,
+  expectContentDisposition,
   insertDocumentRow,
   insertFundDocument,
+  randomClientIp,
   rawRequest,
   uploadDocument,
   withDb,
@@ -16,6 +18,28 @@ import {
 } from "./helpers/documents";
 import { BASE_URL } from "./helpers/origin";
 import { MIME, samplePdf } from "../helpers/sample-files";
+import {
+  bogusToken,
+  fundCookieIn,
+  fundDocumentExists,
+  fundIHolder,
+  fundIIHolderByLink,
+  fundIIHolderByValidation,
+  fundRequestId,
+  fundRequestRow,
+  fundRequestRowByEmail,
+  insertFundDocumentRow,
+  MAIL_TIMEOUT_MS,
+  mailedLinkToken,
+  requestFundIILink,
+  revokeFromDashboard,
+  sha256Hex,
+  tokenForms,
+  tokenInCookie,
+  uniqueFundEmail,
+  type FundHolder,
+  type FundId,
+} from "./helpers/fund-roles";
 
 /**
  * The authorization matrix (DESIGN.md §6): every portal route and endpoint so
@@ -29,20 +53,36 @@ import { MIME, samplePdf } from "../helpers/sample-files";
  * crafted ids (traversal, NUL, very long, a fund document's id, rows whose
  * stored path was tampered with). Those never answer 200 or 5xx, and anyone
  * who may not see documents gets the same answer whether the id exists or not.
+ *
+ * Fund access (SPEC.md §7, docs/decisions/012-fund-access.md): three more
+ * roles hold a fund cookie and no portal session — a Fund I holder (the
+ * sign-up's cookie), a Fund II holder (the e-mailed link, opened) and a revoked
+ * Fund II holder (an admin revoked the request; they keep the old cookie). On
+ * portal routes they answer as anonymous does; the fund endpoints and pages
+ * admit the holder of the document's fund and admins, and answer another
+ * fund's document like an unknown id (404). No answer, to anyone, carries a
+ * fund token other than the one the client itself sent (or was just issued).
  */
-type Role = "anonymous" | "pending" | "rejected" | "investor" | "admin";
-const ROLES: Role[] = ["anonymous", "pending", "rejected", "investor", "admin"];
+type LpRole = "anonymous" | "pending" | "rejected" | "investor" | "admin";
+type FundRole = "fund-i holder" | "fund-ii holder" | "revoked holder";
+type Role = LpRole | FundRole;
+const FUND_ROLES: FundRole[] = ["fund-i holder", "fund-ii holder", "revoked holder"];
+// The admin goes last: a row whose admin answer changes something (an upload, a delete, a revocation) checks that nobody before did.
+const ROLES: Role[] = ["anonymous", "pending", "rejected", "investor", ...FUND_ROLES, "admin"];
 
 const PASSWORD = "matrix-password-123";
 const unique = () => randomBytes(4).toString("hex");
 
 /** A status, or a redirect (one of several statuses, to a path). */
 type Expect = number | { status: number | number[]; location: string };
+/** What each role must get. A fund holder holds no portal session: unless told otherwise, it gets what anonymous gets. */
+type Expectations = Record<LpRole, Expect> & Partial<Record<FundRole, Expect>>;
 type Row = {
   method: "GET" | "POST" | "PATCH" | "DELETE";
   path: string | (() => string);
   /** The test's name for a computed path. */
   label?: string;
+  /** A JSON body (a function: computed per request, e.g. a fresh e-mail address). */
   data?: unknown;
   /** A form body (application/x-www-form-urlencoded), for page actions. */
   form?: () => Record<string, string>;
@@ -52,7 +92,11 @@ type Row = {
   raw?: boolean;
   /** Extra headers (e.g. a cross-site Origin). */
   headers?: Record<string, string>;
-  expect: Record<Role, Expect>;
+  /** Send from a client address of its own (rate-limited endpoints: sign-ups, token checks). */
+  freshIp?: boolean;
+  /** A longer test timeout (a check that waits for mail). */
+  timeout?: number;
+  expect: Expectations;
   /** More checks on the answer. */
   check?: (answer: Answer, role: Role) => void | Promise<void>;
 };
@@ -66,14 +110,44 @@ const all = (value: Expect): Record<Role, Expect> => ({
   rejected: value,
   investor: value,
   admin: value,
+  "fund-i holder": value,
+  "fund-ii holder": value,
+  "revoked holder": value,
 });
+const expectationFor = (row: Row, role: Role): Expect => row.expect[role] ?? row.expect.anonymous;
 const to = (location: string) => ({ status: 302, location });
 
 let contexts: Record<Role, APIRequestContext>;
 let targetId = "";
-/** Each role's session cookie as sent on the wire ("" when it holds none), for raw requests. */
-const cookies: Record<Role, string> = { anonymous: "", pending: "", rejected: "", investor: "", admin: "" };
+/** Each role's session (or fund access) cookie as sent on the wire ("" when it holds none), for raw requests. */
+const cookies: Record<Role, string> = {
+  anonymous: "",
+  pending: "",
+  rejected: "",
+  investor: "",
+  admin: "",
+  "fund-i holder": "",
+  "fund-ii holder": "",
+  "revoked holder": "",
+};
 let clientIp = "";
+
+// Fund access: the holders, two more requests the admin intents act on, and the fund documents.
+const holders = {} as Record<FundRole, FundHolder>;
+/** A live Fund II request: only the admin may revoke it. */
+let revokeTarget = { id: "", email: "", token: "", hash: "" };
+/** A revoked Fund II request: only the admin may send it a fresh link. */
+let resendTarget = { id: "", email: "", token: "", hash: "" };
+type FundDoc = { id: string; title: string; fileName: string; bytes: Buffer; fundId: FundId };
+const fundDocs = {} as Record<"fundI" | "fundII" | "deletable" | "dashboardDeletable", FundDoc>;
+let tamperedFundId = "";
+
+/** Every fund token the run knows (token → whose), for the leak check. */
+const knownTokens = new Map<string, string>();
+/** Fund II sign-ups made by the register rows: their links come by mail, and join knownTokens at the end. */
+const mailedSignups: string[] = [];
+/** Every answer the matrix got, with the tokens its client may see (for the final sweep). */
+const seenAnswers: { what: string; allowed: Set<string>; text: string }[] = [];
 
 // Documents: one to read, one for the admin to delete, a fund document and tampered rows that must stay out of reach.
 const docTag = unique();
@@ -88,13 +162,20 @@ const unknownId = randomUUID();
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
+  // The fund roles wait for mailed links (see MAIL_TIMEOUT_MS).
+  test.setTimeout(60_000 + MAIL_TIMEOUT_MS);
   const ip = `10.250.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
   clientIp = ip;
-  const make = () => playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { "X-Forwarded-For": ip }, maxRedirects: 0 });
+  const make = (headers: Record<string, string> = {}) =>
+    playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { "X-Forwarded-For": ip, ...headers }, maxRedirects: 0 });
   const id = unique();
   const adminEmail = `matrix-admin-${id}@example.com`;
   createAdmin(adminEmail, "Matrix Admin", PASSWORD);
-  contexts = { anonymous: await make(), pending: await make(), rejected: await make(), investor: await make(), admin: await make() };
+  // The fund roles' contexts are made once their cookies exist (below).
+  contexts = { anonymous: await make(), pending: await make(), rejected: await make(), investor: await make(), admin: await make() } as Record<
+    Role,
+    APIRequestContext
+  >;
   cookies.admin = await loginViaApi(contexts.admin, adminEmail, PASSWORD);
   const adminCookie = ""; // the admin context's own cookie jar carries the session
 
@@ -138,6 +219,57 @@ test.beforeAll(async () => {
   fund = insertFundDocument(samplePdf(FUND_MARKER));
   // LP document rows whose stored path points outside the documents area.
   tamperedIds.push(insertDocumentRow("../e2e.sqlite"), insertDocumentRow("/etc/passwd"), insertDocumentRow(`documents/../../e2e.sqlite`));
+
+  // Fund documents, uploaded by the admin over HTTP: one per fund to read, two for the admin to delete.
+  const uploadFundDoc = async (label: string, fundId: FundId): Promise<FundDoc> => {
+    const title = `Matrix ${label} ${docTag}`;
+    const fileName = `matrix-${label}.pdf`;
+    const bytes = samplePdf(`FUND-DOC-${label}-${docTag}`);
+    const response = await contexts.admin.post("/api/fund-documents", {
+      multipart: { title, category: "fund_documents", fundId, file: { name: fileName, mimeType: MIME.pdf, buffer: bytes } },
+    });
+    expect(response.status(), await response.text()).toBe(201);
+    const doc = (await response.json()) as { id: string; fundId: string; fileSize: string };
+    expect(doc.fundId).toBe(fundId);
+    expect(doc.fileSize, "the admin's answer gives bytes").toBe(String(bytes.length));
+    return { id: doc.id, title, fileName, bytes, fundId };
+  };
+  fundDocs.fundI = await uploadFundDoc("fund-i-doc", "fund-i");
+  fundDocs.fundII = await uploadFundDoc("fund-ii-doc", "fund-ii");
+  fundDocs.deletable = await uploadFundDoc("fund-deletable", "fund-ii");
+  fundDocs.dashboardDeletable = await uploadFundDoc("fund-dashboard-deletable", "fund-i");
+  // A Fund II document row whose stored path points outside the storage folder.
+  tamperedFundId = insertFundDocumentRow("../e2e.sqlite", "fund-ii");
+
+  // The fund roles, made over HTTP as visitors would (each sign-up from a client address of its own; one mailed link at a time).
+  const setup = await make();
+  const fundI = await fundIHolder(uniqueFundEmail("fund-i", docTag));
+  const fundII = await fundIIHolderByLink(setup, uniqueFundEmail("fund-ii", docTag));
+  const revoked = await fundIIHolderByValidation(setup, uniqueFundEmail("revoked", docTag));
+  revokeTarget.email = uniqueFundEmail("revoke-target", docTag);
+  const revokeToken = await requestFundIILink(revokeTarget.email, "Matrix Revoke Target");
+  resendTarget.email = uniqueFundEmail("resend-target", docTag);
+  const resendToken = await requestFundIILink(resendTarget.email, "Matrix Resend Target");
+  await setup.dispose();
+  holders["fund-i holder"] = fundI;
+  holders["fund-ii holder"] = fundII;
+  holders["revoked holder"] = revoked;
+  // The admin revokes one holder's request from the dashboard; the holder keeps the cookie.
+  await revokeFromDashboard(contexts.admin, await fundRequestId(contexts.admin, revoked.email, "fund-ii"));
+  revokeTarget = { ...revokeTarget, id: await fundRequestId(contexts.admin, revokeTarget.email, "fund-ii"), token: revokeToken };
+  resendTarget = { ...resendTarget, id: await fundRequestId(contexts.admin, resendTarget.email, "fund-ii"), token: resendToken };
+  await revokeFromDashboard(contexts.admin, resendTarget.id);
+  revokeTarget.hash = fundRequestRow(revokeTarget.id)!.access_token_hash;
+  resendTarget.hash = fundRequestRow(resendTarget.id)!.access_token_hash;
+  expect(revokeTarget.hash, "only the token's SHA-256 is stored").toBe(sha256Hex(revokeToken));
+  for (const role of FUND_ROLES) {
+    cookies[role] = holders[role].cookie;
+    // The cookie goes with every request as it was: a Set-Cookie that clears it (as the Fund II page does for a revoked one) does not take it away.
+    contexts[role] = await make({ Cookie: holders[role].cookie });
+    knownTokens.set(holders[role].token, role);
+  }
+  knownTokens.set(revokeToken, "the revoke target");
+  knownTokens.set(resendToken, "the resend target (before its revocation)");
 });
 
 test.afterAll(async () => {
@@ -151,6 +283,11 @@ test.afterAll(async () => {
     deleteRows("fund_documents", [fund.id]);
     fs.rmSync(fund.absolutePath, { force: true });
   }
+  const fundIds = withDb(
+    (db) => (db.prepare("select id from fund_documents where title like ?").all(`Matrix % ${docTag}`) as { id: string }[]).map((r) => r.id),
+  );
+  for (const id of fundIds) await contexts?.admin.delete(`/api/fund-documents/${id}`);
+  if (tamperedFundId) deleteRows("fund_documents", [tamperedFundId]);
   for (const context of Object.values(contexts ?? {})) await context.dispose();
 });
 
@@ -217,6 +354,7 @@ const rows: Row[] = [
     },
   },
   ...documentRows(),
+  ...fundRows(),
 ];
 
 /** Who may do what with LP documents. Pending and rejected users hold no live session, so they are refused like anyone signed out. */
@@ -383,6 +521,425 @@ function documentRows(): Row[] {
   return rows;
 }
 
+/**
+ * Fund access and fund documents (SPEC.md §7, docs/decisions/012-fund-access.md).
+ * JSON endpoints answer 401 to anyone without the access they need (a fund
+ * holder has no portal session, so admin endpoints also say 401 to them; a
+ * signed-in investor who is not an admin gets 403). A holder asking for the
+ * other fund's document gets 404, like an unknown id.
+ */
+function fundRows(): Row[] {
+  const noAccess = { anonymous: 401, pending: 401, rejected: 401 } as const;
+  const adminOnlyApi = { ...noAccess, investor: 403 } as const;
+  const adminPage = { anonymous: to("/admin/login"), pending: to("/admin/login"), rejected: to("/admin/login"), investor: to("/admin/login") };
+  const toFundISignup = { status: [302, 303], location: "/fund-i/signup" };
+  const json = (answer: Answer) => JSON.parse(answer.body.toString("utf8")) as unknown;
+  const html = (answer: Answer) => answer.body.toString("utf8");
+  /** The Fund II page's refusal: the red alert (role="alert") with the message. */
+  const fundIIAlert = (message: string) => (answer: Answer) => {
+    if (answer.status === 200) return;
+    const page = html(answer);
+    const at = page.indexOf('data-testid="fund-access-error"');
+    expect(at, "the Fund II page shows its alert").toBeGreaterThan(-1);
+    const alert = page.slice(page.lastIndexOf("<div", at), at + 2000);
+    expect(alert).toContain('role="alert"');
+    expect(alert).toContain(`${message}. Redirecting to signup...`);
+  };
+  const expectMissing = (answer: Answer) => {
+    if (answer.status === 401) expect(json(answer)).toEqual({ error: "Access token required" });
+  };
+
+  // Sign-ups: a fresh address per request (a repeat request would issue the address a new token).
+  let signup = { email: "", fundId: "fund-i" as FundId };
+  const signupBody = (fundId: FundId, fields: Record<string, unknown> = {}) => () => {
+    signup = { email: uniqueFundEmail(`signup-${fundId}`, docTag), fundId };
+    return { name: "Matrix Sign-up", email: signup.email, fundId, ...fields };
+  };
+  const register = (label: string, data: () => unknown, expected: Expect, check?: Row["check"]): Row => ({
+    method: "POST",
+    path: "/api/fund-access/register",
+    label: `/api/fund-access/register (${label})`,
+    data,
+    // Byte for byte, outside the roles' cookie jars: a Fund I sign-up answers with an access cookie the role must not keep.
+    raw: true,
+    freshIp: true,
+    expect: all(expected),
+    check,
+  });
+  const noSignupStored = () => expect(fundRequestRowByEmail(signup.email, signup.fundId), "no request stored").toBeUndefined();
+
+  const validate = (label: string, token: () => string): Row => ({
+    method: "POST",
+    path: "/api/fund-access/validate-token",
+    label: `/api/fund-access/validate-token (${label})`,
+    data: () => ({ token: token() }),
+    freshIp: true,
+    expect: all(200),
+    check: (answer) => {
+      expect(json(answer)).toEqual({ valid: false });
+      expect(fundCookieIn(answer.headers["set-cookie"], "fund-ii"), "no access cookie").toBeUndefined();
+    },
+  });
+
+  /** A fund's list: only that fund's documents; the size as text for holders, in bytes for admins. */
+  const listCheck = (doc: () => FundDoc, other: () => FundDoc) => (answer: Answer, role: Role) => {
+    expectMissing(answer);
+    if (answer.status !== 200) return;
+    const list = json(answer) as { id: string; fundId: string; fileSize: string }[];
+    expect(list.every((d) => d.fundId === doc().fundId), "only this fund's documents").toBe(true);
+    expect(list.some((d) => d.id === other().id), "not the other fund's document").toBe(false);
+    const found = list.find((d) => d.id === doc().id);
+    expect(found, "the fund's document is listed").toBeTruthy();
+    const bytes = doc().bytes.length;
+    expect(found!.fileSize).toBe(role === "admin" ? String(bytes) : `${(bytes / (1024 * 1024)).toFixed(2)} MB`);
+  };
+
+  /** Only an admin's upload is stored. */
+  const fundStoredOnlyForAdmin = (title: string) => (_answer: Answer, role: Role) => {
+    const found = withDb((db) => db.prepare("select id from fund_documents where title = ?").get(`Matrix ${title} ${docTag}`));
+    if (role === "admin") expect(found, "the admin's upload is stored").toBeTruthy();
+    else expect(found, `no fund document stored for ${role}`).toBeUndefined();
+  };
+  const smallFundPdf = (label: string, fundId: FundId) => () => ({
+    title: `Matrix ${label} ${docTag}`,
+    category: "fund_documents",
+    fundId,
+    file: { name: `matrix-${label}.pdf`, mimeType: MIME.pdf, buffer: samplePdf(label) },
+  });
+
+  const rows: Row[] = [
+    {
+      method: "GET",
+      path: "/api/fund-access/requests",
+      expect: { ...adminOnlyApi, admin: 200 },
+      check: (answer, role) => {
+        if (role !== "admin") return;
+        const list = json(answer) as Record<string, unknown>[];
+        expect(list.some((r) => r.id === revokeTarget.id), "the requests are listed").toBe(true);
+        for (const request of list) {
+          expect(Object.keys(request).sort(), "a request's fields (no token, no digest)").toEqual([
+            "accreditedConfirmation",
+            "createdAt",
+            "email",
+            "fundId",
+            "id",
+            "name",
+          ]);
+        }
+      },
+    },
+    register("Fund I", signupBody("fund-i"), 201, (answer) => {
+      expect(json(answer)).toEqual({ success: true, fundId: "fund-i" });
+      const cookie = fundCookieIn(answer.headers["set-cookie"], "fund-i");
+      expect(cookie, "Fund I access is granted at once, as lr_fund_i").toBeTruthy();
+      expect(answer.headers["set-cookie"]).toMatch(/lr_fund_i=[^;]+;.*HttpOnly/i);
+      expect(fundRequestRowByEmail(signup.email, "fund-i")?.access_token_hash, "the cookie holds the stored request's token").toBe(
+        sha256Hex(tokenInCookie(cookie!)),
+      );
+    }),
+    register("Fund II", signupBody("fund-ii", { accreditedConfirmation: true }), 201, (answer) => {
+      expect(json(answer)).toEqual({ success: true, fundId: "fund-ii" });
+      expect(fundCookieIn(answer.headers["set-cookie"], "fund-ii"), "Fund II access comes by e-mail").toBeUndefined();
+      expect(fundRequestRowByEmail(signup.email, "fund-ii"), "the request is stored").toBeTruthy();
+      mailedSignups.push(signup.email);
+    }),
+    register("Fund II without the accredited confirmation", signupBody("fund-ii"), 400, (answer) => {
+      expect(json(answer)).toMatchObject({ error: expect.any(String), fields: { accreditedConfirmation: expect.any(Array) } });
+      noSignupStored();
+    }),
+    register("no name, unknown fund", signupBody("fund-iii" as FundId, { name: "" }), 400, (answer) => {
+      expect(json(answer)).toMatchObject({ error: expect.any(String) });
+      noSignupStored();
+    }),
+    validate("a well-formed token no request holds", bogusToken),
+    validate("the revoked holder's token", () => holders["revoked holder"].token),
+    validate("the Fund I holder's token", () => holders["fund-i holder"].token),
+    {
+      method: "GET",
+      path: "/api/fund-documents/fund-i",
+      expect: { ...noAccess, investor: 401, "fund-i holder": 200, "fund-ii holder": 401, "revoked holder": 401, admin: 200 },
+      check: listCheck(() => fundDocs.fundI, () => fundDocs.fundII),
+    },
+    {
+      method: "GET",
+      path: "/api/fund-documents/fund-ii",
+      expect: { ...noAccess, investor: 401, "fund-i holder": 401, "fund-ii holder": 200, "revoked holder": 401, admin: 200 },
+      check: listCheck(() => fundDocs.fundII, () => fundDocs.fundI),
+    },
+    // The same path shape names a document to DELETE: only an admin learns the method is wrong.
+    { method: "GET", path: `/api/fund-documents/${unknownId}`, label: "/api/fund-documents/{unknown id}", expect: { ...adminOnlyApi, admin: 405 } },
+    {
+      method: "POST",
+      path: "/api/fund-documents",
+      label: "/api/fund-documents (a valid upload)",
+      multipart: smallFundPdf("fund-api-upload", "fund-ii"),
+      expect: { ...adminOnlyApi, admin: 201 },
+      check: fundStoredOnlyForAdmin("fund-api-upload"),
+    },
+    {
+      method: "POST",
+      path: "/api/fund-documents",
+      label: "/api/fund-documents (an empty multipart body)",
+      multipart: () => ({}),
+      expect: { ...adminOnlyApi, admin: 400 },
+    },
+    {
+      method: "DELETE",
+      path: () => `/api/fund-documents/${fundDocs.deletable.id}`,
+      label: "/api/fund-documents/{id}",
+      expect: { ...adminOnlyApi, admin: 200 },
+      check: (answer, role) => {
+        if (role === "admin") {
+          expect(json(answer)).toEqual({ success: true, id: fundDocs.deletable.id });
+          expect(fundDocumentExists(fundDocs.deletable.id), "the admin deleted it").toBe(false);
+        } else expect(fundDocumentExists(fundDocs.deletable.id), `the document survives ${role}`).toBe(true);
+      },
+    },
+    {
+      method: "DELETE",
+      path: `/api/fund-documents/${unknownId}`,
+      label: "/api/fund-documents/{unknown id}",
+      expect: { ...adminOnlyApi, admin: 404 },
+    },
+    {
+      method: "DELETE",
+      path: () => `/api/fund-documents/${docId}`,
+      label: "/api/fund-documents/{an LP document's id}",
+      expect: { ...adminOnlyApi, admin: 404 },
+      check: () => expect(withDb((db) => db.prepare("select id from documents where id = ?").get(docId)), "the LP document survives").toBeTruthy(),
+    },
+  ];
+
+  // Files: the holder of the document's fund and admins; the other fund's holder 404 (like an unknown id); no fund access 401.
+  const fileExpect = (reader: "fund-i holder" | "fund-ii holder" | null, found: number): Expectations => ({
+    ...noAccess,
+    investor: 401,
+    "fund-i holder": reader === "fund-i holder" ? found : 404,
+    "fund-ii holder": reader === "fund-ii holder" ? found : 404,
+    "revoked holder": 401,
+    admin: found,
+  });
+  const noForeignBytes = (answer: Answer) => {
+    expect(answer.body.includes(Buffer.from(`Matrix document ${docTag}`)), "an LP document's bytes").toBe(false);
+    expect(answer.body.includes(Buffer.from("SQLite format 3")), "the database file").toBe(false);
+    expect(answer.body.includes(Buffer.from("root:")), "/etc/passwd").toBe(false);
+  };
+  for (const action of ["view", "download"] as const) {
+    const exactFile = (doc: () => FundDoc) => (answer: Answer) => {
+      noForeignBytes(answer);
+      expectMissing(answer);
+      if (answer.status !== 200) return;
+      expect(Buffer.compare(answer.body, doc().bytes), "the fund document's bytes").toBe(0);
+      expectContentDisposition(answer.headers["content-disposition"], action === "view" ? "inline" : "attachment", doc().fileName);
+    };
+    rows.push(
+      {
+        method: "GET",
+        path: () => `/api/fund-documents/${action}/${fundDocs.fundI.id}`,
+        label: `/api/fund-documents/${action}/{a Fund I document}`,
+        expect: fileExpect("fund-i holder", 200),
+        check: exactFile(() => fundDocs.fundI),
+      },
+      {
+        method: "GET",
+        path: () => `/api/fund-documents/${action}/${fundDocs.fundII.id}`,
+        label: `/api/fund-documents/${action}/{a Fund II document}`,
+        expect: fileExpect("fund-ii holder", 200),
+        check: exactFile(() => fundDocs.fundII),
+      },
+      {
+        method: "GET",
+        path: `/api/fund-documents/${action}/${unknownId}`,
+        label: `/api/fund-documents/${action}/{unknown id}`,
+        expect: fileExpect(null, 404),
+        check: expectMissing,
+      },
+      {
+        method: "GET",
+        path: () => `/api/fund-documents/${action}/${docId}`,
+        label: `/api/fund-documents/${action}/{an LP document's id}`,
+        expect: fileExpect(null, 404),
+        check: noForeignBytes,
+      },
+      {
+        method: "GET",
+        path: () => `/api/fund-documents/${action}/${tamperedFundId}`,
+        label: `/api/fund-documents/${action}/{a Fund II row whose path is ../e2e.sqlite}`,
+        expect: fileExpect("fund-ii holder", 404),
+        check: noForeignBytes,
+      },
+    );
+    for (const crafted of [
+      { label: "..%2F..%2Fe2e.sqlite", id: "..%2F..%2Fe2e.sqlite" },
+      { label: "%00", id: "%00" },
+      { label: "4000 characters", id: "a".repeat(4000) },
+      { label: "SQL", id: encodeURIComponent("' OR '1'='1") },
+    ]) {
+      rows.push({
+        method: "GET",
+        path: `/api/fund-documents/${action}/${crafted.id}`,
+        label: `/api/fund-documents/${action}/{${crafted.label}}`,
+        raw: true,
+        expect: fileExpect(null, 404),
+        check: noForeignBytes,
+      });
+    }
+  }
+
+  // Pages.
+  const fundPage = (doc: () => FundDoc, other: () => FundDoc) => (answer: Answer) => {
+    if (answer.status !== 200) return;
+    expect(html(answer), "the fund's document is listed").toContain(doc().title);
+    expect(html(answer), "not the other fund's").not.toContain(other().title);
+  };
+  rows.push(
+    {
+      method: "GET",
+      path: "/fund-i/documents",
+      expect: { anonymous: toFundISignup, pending: toFundISignup, rejected: toFundISignup, investor: toFundISignup, "fund-i holder": 200, admin: 200 },
+      check: fundPage(() => fundDocs.fundI, () => fundDocs.fundII),
+    },
+    {
+      method: "GET",
+      path: () => `/fund-i/documents?token=${bogusToken()}`,
+      label: "/fund-i/documents?token={bogus}",
+      freshIp: true,
+      expect: all(toFundISignup),
+    },
+    {
+      method: "GET",
+      path: "/fund-ii/documents",
+      expect: { anonymous: 401, pending: 401, rejected: 401, investor: 401, "fund-i holder": 401, "fund-ii holder": 200, "revoked holder": 403, admin: 200 },
+      check: async (answer) => {
+        fundPage(() => fundDocs.fundII, () => fundDocs.fundI)(answer);
+        if (answer.status === 401) fundIIAlert("Access token required")(answer);
+        if (answer.status === 403) {
+          fundIIAlert("Invalid access token")(answer);
+          // A cookie whose request was revoked is dropped on the way.
+          expect(answer.headers["set-cookie"], "the dead cookie is cleared").toMatch(/(^|\n)lr_fund_ii=[^;]*;.*Max-Age=0/i);
+        }
+      },
+    },
+    {
+      method: "GET",
+      path: () => `/fund-ii/documents?token=${bogusToken()}`,
+      label: "/fund-ii/documents?token={bogus}",
+      freshIp: true,
+      expect: all(403),
+      check: fundIIAlert("Invalid access token"),
+    },
+    {
+      method: "GET",
+      path: () => `/fund-ii/documents?token=${holders["revoked holder"].token}`,
+      label: "/fund-ii/documents?token={the revoked holder's token}",
+      freshIp: true,
+      expect: all(403),
+      check: fundIIAlert("Invalid access token"),
+    },
+    {
+      method: "GET",
+      path: () => `/fund-ii/documents?token=${holders["fund-i holder"].token}`,
+      label: "/fund-ii/documents?token={the Fund I holder's token}",
+      freshIp: true,
+      expect: all(403),
+      check: fundIIAlert("Invalid access token"),
+    },
+    { method: "GET", path: "/fund-i/signup", expect: all(200) },
+    { method: "GET", path: "/fund-ii/signup", expect: all(200) },
+    // The admin's fund upload form without JavaScript.
+    {
+      method: "POST",
+      path: "/admin/fund-documents",
+      label: "/admin/fund-documents (no-JS upload form)",
+      multipart: smallFundPdf("fund-form-upload", "fund-i"),
+      expect: { ...adminPage, admin: { status: 303, location: "/admin/dashboard" } },
+      check: fundStoredOnlyForAdmin("fund-form-upload"),
+    },
+    { method: "GET", path: "/admin/fund-documents", expect: { ...adminPage, admin: to("/admin/dashboard") } },
+    // The dashboard's fund intents: only an admin changes anything.
+    {
+      method: "POST",
+      path: "/admin/dashboard",
+      label: "/admin/dashboard (intent revoke-fund-access)",
+      form: () => ({ intent: "revoke-fund-access", requestId: revokeTarget.id }),
+      expect: { ...adminPage, admin: to("/admin/dashboard") },
+      check: (_answer, role) => {
+        const row = fundRequestRow(revokeTarget.id)!;
+        if (role === "admin") {
+          expect(row.revoked_at, "the admin revoked it").toBeTruthy();
+          expect(row.access_token_hash, "its token stops working").not.toBe(revokeTarget.hash);
+        } else {
+          expect(row.revoked_at, `not revoked by ${role}`).toBeNull();
+          expect(row.access_token_hash, `its token unchanged by ${role}`).toBe(revokeTarget.hash);
+        }
+      },
+    },
+    {
+      method: "POST",
+      path: "/admin/dashboard",
+      label: "/admin/dashboard (intent resend-fund-access-link)",
+      form: () => ({ intent: "resend-fund-access-link", requestId: resendTarget.id }),
+      timeout: 30_000 + MAIL_TIMEOUT_MS,
+      expect: { ...adminPage, admin: to("/admin/dashboard") },
+      check: async (_answer, role) => {
+        const row = fundRequestRow(resendTarget.id)!;
+        if (role === "admin") {
+          expect(row.revoked_at, "a fresh link lifts the revocation").toBeNull();
+          expect(row.access_token_hash, "a new token").not.toBe(resendTarget.hash);
+          // The fresh link goes by mail; nobody else may ever see it.
+          knownTokens.set(await mailedLinkToken(resendTarget.email, row.access_token_hash), "the resend target's fresh link");
+        } else {
+          expect(row.revoked_at, `still revoked after ${role}`).toBeTruthy();
+          expect(row.access_token_hash, `no new token for ${role}`).toBe(resendTarget.hash);
+        }
+      },
+    },
+    {
+      method: "POST",
+      path: "/admin/dashboard",
+      label: "/admin/dashboard (intent delete-fund-document)",
+      form: () => ({ intent: "delete-fund-document", documentId: fundDocs.dashboardDeletable.id }),
+      expect: { ...adminPage, admin: to("/admin/dashboard") },
+      check: (_answer, role) => {
+        if (role === "admin") expect(fundDocumentExists(fundDocs.dashboardDeletable.id), "the admin deleted it").toBe(false);
+        else expect(fundDocumentExists(fundDocs.dashboardDeletable.id), `the document survives ${role}`).toBe(true);
+      },
+    },
+    // Another site's page cannot make a visitor's browser upload, delete, revoke or sign up.
+    {
+      method: "POST",
+      path: "/api/fund-documents",
+      label: "/api/fund-documents from another site (Origin)",
+      headers: { Origin: "https://evil.example" },
+      multipart: smallFundPdf("fund-cross-site", "fund-ii"),
+      expect: all(403),
+      check: () => expect(withDb((db) => db.prepare("select id from fund_documents where title = ?").get(`Matrix fund-cross-site ${docTag}`))).toBeUndefined(),
+    },
+    {
+      method: "DELETE",
+      path: () => `/api/fund-documents/${fundDocs.fundII.id}`,
+      label: "/api/fund-documents/{id} from another site (Sec-Fetch-Site)",
+      headers: { "Sec-Fetch-Site": "cross-site" },
+      expect: all(403),
+      check: () => expect(fundDocumentExists(fundDocs.fundII.id), "the document survives").toBe(true),
+    },
+    {
+      method: "POST",
+      path: "/admin/dashboard",
+      label: "/admin/dashboard (intent delete-fund-document) from another site (Origin)",
+      headers: { Origin: "https://evil.example" },
+      form: () => ({ intent: "delete-fund-document", documentId: fundDocs.fundII.id }),
+      expect: all(403),
+      check: () => expect(fundDocumentExists(fundDocs.fundII.id), "the document survives").toBe(true),
+    },
+    {
+      ...register("Fund II, from another site (Origin)", signupBody("fund-ii", { accreditedConfirmation: true }), 403, noSignupStored),
+      headers: { Origin: "https://evil.example" },
+    },
+  );
+  return rows;
+}
+
 /** Ids no one may use to reach a file (computed at test time: some exist only after beforeAll). */
 function craftedIds(): { label: string; id: () => string; expect?: Record<Role, Expect>; deletable?: boolean }[] {
   return [
@@ -411,33 +968,96 @@ function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join("\n") : (value ?? "")]));
 }
 
-async function send(row: Row, role: Role, path: string): Promise<Answer> {
+/** A request's body, made once per request (a computed one may differ each time). */
+type Body = { data?: unknown; form?: Record<string, string>; multipart?: Record<string, string | UploadFile> };
+
+function bodyOf(row: Row): Body {
+  return {
+    data: typeof row.data === "function" ? (row.data as () => unknown)() : row.data,
+    form: row.form?.(),
+    multipart: row.multipart?.(),
+  };
+}
+
+async function send(row: Row, role: Role, path: string, body: Body = bodyOf(row)): Promise<Answer> {
   const context = contexts[role];
-  const headers = row.headers;
+  const headers = row.freshIp ? { ...row.headers, "X-Forwarded-For": randomClientIp() } : row.headers;
   if (row.raw) {
+    const json = body.data === undefined ? undefined : Buffer.from(JSON.stringify(body.data));
     const answer = await rawRequest({
       method: row.method,
       path,
-      headers: { "X-Forwarded-For": clientIp, ...(cookies[role] ? { Cookie: cookies[role] } : {}), ...headers },
+      headers: {
+        "X-Forwarded-For": clientIp,
+        ...(cookies[role] ? { Cookie: cookies[role] } : {}),
+        ...(json ? { "Content-Type": "application/json", "Content-Length": String(json.length) } : {}),
+        ...headers,
+      },
+      body: json,
     });
     return { status: answer.status, headers: flatHeaders(answer.headers), body: answer.body };
   }
   if (row.method === "GET") return answerOf(await context.get(path, { headers }));
   if (row.method === "DELETE") return answerOf(await context.delete(path, { headers }));
-  if (row.method === "PATCH") return answerOf(await context.patch(path, { data: row.data, headers }));
-  if (row.form) return answerOf(await context.post(path, { form: row.form(), headers }));
-  if (row.multipart) return answerOf(await context.post(path, { multipart: row.multipart(), headers }));
-  return answerOf(await context.post(path, { data: row.data, headers }));
+  if (row.method === "PATCH") return answerOf(await context.patch(path, { data: body.data, headers }));
+  if (body.form) return answerOf(await context.post(path, { form: body.form, headers }));
+  if (body.multipart) return answerOf(await context.post(path, { multipart: body.multipart, headers }));
+  return answerOf(await context.post(path, { data: body.data, headers }));
+}
+
+const isFundRole = (role: Role): role is FundRole => (FUND_ROLES as Role[]).includes(role);
+
+/** One pattern for every form of these tokens, and which token each form stands for. */
+function tokenPattern(tokens: string[]): { pattern: RegExp | null; owner: Map<string, string> } {
+  const owner = new Map<string, string>();
+  for (const token of tokens) for (const form of tokenForms(token)) owner.set(form, token);
+  if (owner.size === 0) return { pattern: null, owner };
+  const escaped = [...owner.keys()].map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return { pattern: new RegExp(escaped.join("|")), owner };
+}
+
+/** The known tokens (other than `allowed`) that show up in `text`, named by whose they are. */
+function foreignTokensIn(text: string, allowed: Set<string>): string[] {
+  const { pattern, owner } = tokenPattern([...knownTokens.keys()].filter((t) => !allowed.has(t)));
+  const match = pattern ? text.match(new RegExp(pattern.source, "g")) : null;
+  return [...new Set((match ?? []).map((form) => knownTokens.get(owner.get(form)!) ?? "?"))];
+}
+
+/**
+ * No answer carries a fund token (in any form: raw, cookie-encoded, its
+ * digest) other than the client's own: the one its cookie holds, one it sent
+ * in the URL or body, or a fresh one a sign-up just issued it as a cookie.
+ */
+function expectNoForeignTokens(answer: Answer, what: string, role: Role, path: string, sentText: string) {
+  const allowed = new Set<string>();
+  if (isFundRole(role)) allowed.add(holders[role].token);
+  for (const token of knownTokens.keys()) if (sentText.includes(token)) allowed.add(token);
+  for (const fundId of ["fund-i", "fund-ii"] as const) {
+    const cookie = fundCookieIn(answer.headers["set-cookie"], fundId);
+    if (!cookie) continue;
+    const token = tokenInCookie(cookie);
+    expect(token, `${what}: a ${fundId} cookie with a token in it`).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    if (allowed.has(token) || sentText.includes(token)) continue;
+    expect(knownTokens.get(token), `${what}: sets a ${fundId} cookie holding someone else's token`).toBeUndefined();
+    expect(path, `${what}: sets a ${fundId} cookie with a token the client did not send`).toBe("/api/fund-access/register");
+    knownTokens.set(token, `the token issued to ${what}`);
+    allowed.add(token);
+  }
+  const text = `${JSON.stringify(answer.headers)}\n${answer.body.toString("latin1")}`;
+  expect(foreignTokensIn(text, allowed), `${what}: tokens the client does not hold`).toEqual([]);
+  seenAnswers.push({ what, allowed, text });
 }
 
 for (const row of rows) {
   for (const role of ROLES) {
     const label = row.label ?? (typeof row.path === "string" ? row.path : "/api/auth/users/{id}/status");
     test(`${row.method} ${label} as ${role}`, async () => {
+      if (row.timeout) test.setTimeout(row.timeout);
       const path = typeof row.path === "string" ? row.path : row.path();
-      const response = await send(row, role, path);
+      const body = bodyOf(row);
+      const response = await send(row, role, path, body);
       const what = `${row.method} ${path.slice(0, 120)} as ${role}`;
-      const expected = row.expect[role];
+      const expected = expectationFor(row, role);
       if (typeof expected === "number") {
         expect(response.status, what).toBe(expected);
       } else {
@@ -449,12 +1069,13 @@ for (const row of rows) {
         expect(response.headers["content-type"]).toMatch(/^application\/json/);
       }
       await row.check?.(response, role);
+      expectNoForeignTokens(response, what, role, path, `${path} ${JSON.stringify(body.data ?? null)} ${JSON.stringify(body.form ?? null)}`);
     });
   }
 }
 
 // Someone who may not see documents learns nothing about which ids exist: the same answer for a real id, an unknown one and a crafted one.
-for (const role of ["anonymous", "pending", "rejected"] as const) {
+for (const role of ["anonymous", "pending", "rejected", ...FUND_ROLES] as const) {
   for (const action of ["view", "download"] as const) {
     test(`GET /api/documents/{id}/${action} as ${role}: the same answer whether the id exists or not`, async () => {
       const answers = [];
@@ -467,6 +1088,40 @@ for (const role of ["anonymous", "pending", "rejected"] as const) {
     });
   }
 }
+
+// Fund documents: without any fund access, 401 before any lookup; a holder gets one 404 for the other fund's document, an unknown id, an LP document's and a malformed one.
+const fundIdSets: { role: Role; status: number; ids: () => string[] }[] = [
+  ...(["anonymous", "investor", "revoked holder"] as const).map((role) => ({
+    role,
+    status: 401,
+    ids: () => [fundDocs.fundI.id, fundDocs.fundII.id, unknownId, docId, tamperedFundId, "..%2F..%2Fe2e.sqlite", "not-a-uuid"],
+  })),
+  { role: "fund-i holder", status: 404, ids: () => [fundDocs.fundII.id, unknownId, docId, tamperedFundId, "not-a-uuid"] },
+  { role: "fund-ii holder", status: 404, ids: () => [fundDocs.fundI.id, unknownId, docId, "not-a-uuid"] },
+];
+for (const { role, status, ids } of fundIdSets) {
+  for (const action of ["view", "download"] as const) {
+    test(`GET /api/fund-documents/${action}/{id} as ${role}: one ${status} answer for every id it may not read`, async () => {
+      const answers = [];
+      for (const id of ids()) {
+        const answer = await send({ method: "GET", path: "", raw: true, expect: all(0) }, role, `/api/fund-documents/${action}/${id}`);
+        answers.push({ status: answer.status, type: answer.headers["content-type"], body: answer.body.toString("utf8") });
+      }
+      expect(answers[0]!.status).toBe(status);
+      for (const answer of answers.slice(1)) expect(answer).toEqual(answers[0]);
+    });
+  }
+}
+
+// Every token the run handed out, including those only mailed, against every answer the matrix got.
+test("no answer of the matrix carried a fund token its client does not hold", async () => {
+  test.setTimeout(30_000 + MAIL_TIMEOUT_MS);
+  for (const email of mailedSignups) knownTokens.set(await mailedLinkToken(email), `the link mailed to ${email}`);
+  // The three holders, the two admin targets (one re-sent), one Fund I and one Fund II sign-up per role.
+  expect(knownTokens.size, "tokens to look for").toBeGreaterThanOrEqual(FUND_ROLES.length + 3 + 2 * ROLES.length);
+  const leaks = seenAnswers.flatMap((seen) => foreignTokensIn(seen.text, seen.allowed).map((whose) => `${seen.what}: ${whose}`));
+  expect(leaks).toEqual([]);
+});
 
 /**
  * The 403 branch: a live session whose user is no longer approved. The app

@@ -65,6 +65,7 @@ const globalForMail = globalThis as unknown as {
   __mailTransport?: Transporter | null;
   __mailRunning?: Promise<number> | null;
   __mailTimer?: NodeJS.Timeout | null;
+  __mailAgain?: boolean;
 };
 
 function transport(): Transporter | null {
@@ -139,9 +140,17 @@ export async function deliverDueMail(db: Db = getDb(), now = new Date()): Promis
   return delivered;
 }
 
-/** Ask for a delivery run soon (after the current request has answered). */
+/**
+ * Ask for a delivery run soon (after the current request has answered). A
+ * kick during a run asks for one more run right after it, so a mail queued
+ * meanwhile is not left for the interval worker.
+ */
 export function kickMailer() {
-  if (globalForMail.__mailRunning) return;
+  if (globalForMail.__mailRunning) {
+    globalForMail.__mailAgain = true;
+    return;
+  }
+  globalForMail.__mailAgain = false;
   globalForMail.__mailRunning = new Promise<number>((resolve) => {
     setImmediate(() => {
       deliverDueMail()
@@ -152,6 +161,7 @@ export function kickMailer() {
         .then(resolve)
         .finally(() => {
           globalForMail.__mailRunning = null;
+          if (globalForMail.__mailAgain) kickMailer();
         });
     });
   });
@@ -168,5 +178,6 @@ export function startMailWorker(intervalMs = 30_000): () => void {
 
 /** Wait for a delivery run in progress (graceful shutdown, tests). */
 export async function flushMailer() {
-  await globalForMail.__mailRunning;
+  // Follow-up runs (kicks during a run) count too.
+  while (globalForMail.__mailRunning) await globalForMail.__mailRunning;
 }
