@@ -12,11 +12,15 @@
  *      node:http + fs.createReadStream server, the server's RSS during
  *      concurrent downloads and during a 50 MB upload, and a 50 MB + 1 byte
  *      upload refused with nothing left behind.
+ *   6. admin lists (bench/lists.ts): GET /admin/dashboard HTML bytes and
+ *      server time at 100,000 newsletter subscribers against 1,000 (fresh
+ *      seeded databases), and the time to build the full newsletter TSV.
  *
  * Flags: --no-build (reuse build-bench/ when it exists), --strict (exit 1 when
- * a budget fails), --only=pages|files (one part), --duration=S, --warmup=S,
+ * a budget fails), --only=pages|files|lists (one part), --duration=S, --warmup=S,
  * --connections=N (page load, for quick trials), --runs=N (sequential
- * downloads per server), --concurrency=N (downloads at once).
+ * downloads per server), --concurrency=N (downloads at once), --requests=N
+ * (measured dashboard requests per database in the lists part).
  * The last line of output is a JSON summary.
  */
 import { execFileSync, spawn } from "node:child_process";
@@ -28,6 +32,7 @@ import { fileURLToPath } from "node:url";
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from "node:zlib";
 import { cpuSeconds, machineBusySeconds } from "./cpu";
 import { benchFiles, type Check } from "./files";
+import { benchLists } from "./lists";
 import { kb, mb, num, passFail, ratio, table } from "./format";
 import { ClientBuild, isPortalChunk, pageScripts, reactRouterBaseline, type Baseline, type InlineScript } from "./page-js";
 import { assertPortFree, getRaw, readMemory, startChild, stopChild, waitForHttp, waitForLine, type Child, type Memory, type RawResponse } from "./proc";
@@ -47,6 +52,8 @@ const BASE_ORIGIN = `http://${HOST}:${BASE_PORT}`;
 /** The documents part runs its own servers (fresh memory, its own database and storage). */
 const FILES_OUR_PORT = 3810;
 const FILES_BASE_PORT = 3811;
+/** The admin lists part: one server per seeded database (1k, then 100k), one after the other. */
+const LISTS_PORTS: [number, number] = [3840, 3841];
 
 const LOAD_PATHS = ["/", "/portfolio"];
 const PUBLIC_PAGES: readonly string[] = publicPages;
@@ -57,11 +64,21 @@ const BUDGET = {
   pageJsRatio: 1.15,
 };
 
-type Part = "pages" | "files";
-type Options = { build: boolean; strict: boolean; only: Part | null; duration: number; warmup: number; connections: number; runs: number; concurrency: number };
+type Part = "pages" | "files" | "lists";
+type Options = {
+  build: boolean;
+  strict: boolean;
+  only: Part | null;
+  duration: number;
+  warmup: number;
+  connections: number;
+  runs: number;
+  concurrency: number;
+  requests: number;
+};
 
 function parseOptions(argv: string[]): Options {
-  const opts: Options = { build: true, strict: false, only: null, duration: 10, warmup: 2, connections: 50, runs: 9, concurrency: 8 };
+  const opts: Options = { build: true, strict: false, only: null, duration: 10, warmup: 2, connections: 50, runs: 9, concurrency: 8, requests: 15 };
   for (const arg of argv) {
     const [name, value] = arg.split("=", 2) as [string, string | undefined];
     const positive = (label: string) => {
@@ -76,12 +93,13 @@ function parseOptions(argv: string[]): Options {
     else if (name === "--connections") opts.connections = Math.round(positive(name));
     else if (name === "--runs") opts.runs = Math.round(positive(name));
     else if (name === "--concurrency") opts.concurrency = Math.round(positive(name));
+    else if (name === "--requests") opts.requests = Math.round(positive(name));
     else if (name === "--only") {
-      if (value !== "pages" && value !== "files") fatal("--only needs pages or files, e.g. --only=files");
+      if (value !== "pages" && value !== "files" && value !== "lists") fatal("--only needs pages, files or lists, e.g. --only=lists");
       opts.only = value;
     } else if (name === "--help" || name === "-h") {
       console.log(
-        "usage: npm run bench -- [--no-build] [--strict] [--only=pages|files] [--duration=10] [--warmup=2] [--connections=50] [--runs=9] [--concurrency=8]",
+        "usage: npm run bench -- [--no-build] [--strict] [--only=pages|files|lists] [--duration=10] [--warmup=2] [--connections=50] [--runs=9] [--concurrency=8] [--requests=15]",
       );
       process.exit(0);
     } else fatal(`unknown option ${arg} (try --help)`);
@@ -673,7 +691,7 @@ async function main() {
     BUILD_DIR: BUILD_DIR_NAME,
   });
 
-  const parts: Part[] = opts.only ? [opts.only] : ["pages", "files"];
+  const parts: Part[] = opts.only ? [opts.only] : ["pages", "files", "lists"];
   const pages = parts.includes("pages") ? await benchPages(opts, serverEnv, baseEnv, tempDir) : null;
   let files: PartResult | null = null;
   if (parts.includes("files")) {
@@ -693,6 +711,21 @@ async function main() {
       concurrency: opts.concurrency,
     });
   }
+  let lists: PartResult | null = null;
+  if (parts.includes("lists")) {
+    const workDir = path.join(tempDir, "lists");
+    fs.mkdirSync(workDir);
+    lists = await benchLists({
+      root: ROOT,
+      host: HOST,
+      ports: LISTS_PORTS,
+      workDir,
+      serverEnv,
+      children,
+      progress,
+      requests: opts.requests,
+    });
+  }
   const loadAvgAfter = os.loadavg();
 
   await cleanup();
@@ -700,7 +733,7 @@ async function main() {
 
   // ─── report ───────────────────────────────────────────────────────────────
 
-  const checks: Check[] = [...(pages?.checks ?? []), ...(files?.checks ?? [])];
+  const checks: Check[] = [...(pages?.checks ?? []), ...(files?.checks ?? []), ...(lists?.checks ?? [])];
   const out: string[] = [];
   const cpuCount = os.cpus().length;
   const fmtLoad = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
@@ -711,6 +744,7 @@ async function main() {
   out.push(`  ${buildNote}`);
   if (pages) out.push(...pages.lines);
   if (files) out.push(...files.lines);
+  if (lists) out.push(...lists.lines);
 
   // Budgets.
   out.push("");
@@ -736,6 +770,7 @@ async function main() {
     loadAvg: { start: loadAvgStart.map((l) => Number(l.toFixed(2))), end: loadAvgAfter.map((l) => Number(l.toFixed(2))) },
     ...(pages?.summary ?? {}),
     ...(files ? { files: files.summary } : {}),
+    ...(lists ? { lists: lists.summary } : {}),
     budgetsFailed: failed.map((c) => c.name),
     pass: failed.length === 0,
     seconds: Math.round(totalSeconds),
