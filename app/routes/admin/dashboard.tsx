@@ -13,6 +13,9 @@ import {
 } from "~/components/documents/delete-document";
 import { PublishedDocuments, type PublishedDocument } from "~/components/documents/published-documents";
 import { UploadForm } from "~/components/documents/upload-form";
+import type { EmailListData, EmailListRowView } from "~/components/email-lists/email-list-table";
+import { EmailListsSection } from "~/components/email-lists/email-lists-section";
+import { EMAIL_LIST_PAGE_SIZE, parseListViews, type ListViews } from "~/components/email-lists/params";
 import {
   FUND_ACCESS_LIST_ID,
   RESEND_FUND_ACCESS_INTENT,
@@ -49,6 +52,8 @@ import { summarizeAccess } from "~/modules/access-log/access-log.server";
 import { requireAdmin } from "~/modules/auth/guards.server";
 import { FUND_CATEGORIES, formatMegabytes, LP_CATEGORIES, LP_UPLOAD_FORM_ID, uploadMessages } from "~/modules/documents/constants";
 import { deleteDocument, listDocuments } from "~/modules/documents/documents.server";
+import { readListPage } from "~/modules/email-lists/email-lists.server";
+import { LIST_KEYS, LISTS, MISSING_COMPANY, type ListKey, type ListRow } from "~/modules/email-lists/lists";
 import { fundAccessMessages, type FundId } from "~/modules/fund-access/constants";
 import {
   listFundAccessRequests,
@@ -200,6 +205,40 @@ function readFundDocuments(fundId: FundId): DocumentsData {
   }
 }
 
+/** One e-mail table's page (SPEC.md §2 'Email Lists'): a missing company reads 'N/A', dates 'MMM dd, yyyy' (UTC). */
+function toEmailListRow(list: ListKey, row: ListRow): EmailListRowView {
+  const columns = LISTS[list].columns;
+  return {
+    ...(columns.includes("company") ? { company: row.company || MISSING_COMPANY } : {}),
+    ...(columns.includes("name") ? { name: row.name ?? "" } : {}),
+    email: row.email,
+    date: formatUtcDate(new Date(row.date)),
+    dateTime: row.date,
+  };
+}
+
+/**
+ * One e-mail table, read on its own (a failure shows in that table only):
+ * at most a page of rows, in the URL's order. A page past the end shows the
+ * last one.
+ */
+function readEmailList(list: ListKey, views: ListViews): EmailListData {
+  const { sort } = views[list];
+  let page = views[list].page;
+  try {
+    let result = readListPage(list, sort, { offset: (page - 1) * EMAIL_LIST_PAGE_SIZE, limit: EMAIL_LIST_PAGE_SIZE });
+    const lastPage = Math.max(1, Math.ceil(result.total / EMAIL_LIST_PAGE_SIZE));
+    if (page > lastPage) {
+      page = lastPage;
+      result = readListPage(list, sort, { offset: (page - 1) * EMAIL_LIST_PAGE_SIZE, limit: EMAIL_LIST_PAGE_SIZE });
+    }
+    return { sort, page, total: result.total, rows: result.rows.map((row) => toEmailListRow(list, row)), failed: false };
+  } catch (error) {
+    console.error(error);
+    return { sort, page: 1, total: 0, rows: [], failed: true };
+  }
+}
+
 /** The LP documents' delete, with JavaScript and through the confirm step. */
 const lpDeleteSettings: DeleteSettings = {
   intent: DELETE_DOCUMENT_INTENT,
@@ -236,6 +275,8 @@ function isConfirmKind(value: string | null): value is ConfirmKind {
  * access requests and each fund's documents, whose confirm steps are
  * `?confirm=revoke-fund-access&request=<id>` and
  * `?confirm=delete-fund-document&document=<id>`.
+ * The e-mail tables are read on their own too, each sorted and paged by its
+ * own query parameters (`{list}.sort`, `{list}.dir`, `{list}.page`).
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
@@ -244,6 +285,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const fundRequests = readFundAccessRequests();
   const fundDocuments: Record<FundId, DocumentsData> = { "fund-ii": readFundDocuments("fund-ii"), "fund-i": readFundDocuments("fund-i") };
   const params = new URL(request.url).searchParams;
+  const emailListViews = parseListViews(params);
+  const emailLists = Object.fromEntries(LIST_KEYS.map((list) => [list, readEmailList(list, emailListViews)])) as Record<
+    ListKey,
+    EmailListData
+  >;
   const kind = params.get("confirm");
   const userId = params.get("user");
   let confirm: { kind: ConfirmKind; user: { id: string; name: string } | null } | null = null;
@@ -271,7 +317,18 @@ export async function loader({ request }: Route.LoaderArgs) {
       if (found) fundDocumentConfirm = { fundId, document: { id: found.id, title: found.title, fileName: found.fileName } };
     }
   }
-  return { lists, confirm, documents, documentConfirm, fundRequests, fundDocuments, revokeConfirm, fundDocumentConfirm };
+  return {
+    lists,
+    confirm,
+    documents,
+    documentConfirm,
+    fundRequests,
+    fundDocuments,
+    revokeConfirm,
+    fundDocumentConfirm,
+    emailLists,
+    emailListViews,
+  };
 }
 
 function errorToast(error: unknown): ToastInput {
@@ -425,7 +482,18 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
 }
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const { lists, confirm, documents, documentConfirm, fundRequests, fundDocuments, revokeConfirm, fundDocumentConfirm } = loaderData;
+  const {
+    lists,
+    confirm,
+    documents,
+    documentConfirm,
+    fundRequests,
+    fundDocuments,
+    revokeConfirm,
+    fundDocumentConfirm,
+    emailLists,
+    emailListViews,
+  } = loaderData;
   return (
     <div className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-bold tracking-tight">{adminCopy.title}</h1>
@@ -495,7 +563,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         ))}
       </section>
 
-      {/* Later issue: 'Email Lists (Copy & Export)'. */}
+      <EmailListsSection lists={emailLists} views={emailListViews} />
 
       <p className="mt-12 flex items-start gap-2 border-t border-slate-200 pt-6 text-sm text-slate-600 dark:border-slate-800 dark:text-slate-300">
         <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
