@@ -1,6 +1,7 @@
-import { ArrowDown, ArrowUp, ArrowUpDown, ChevronLeft, ChevronRight, Download } from "lucide-react";
-import { useEffect, useRef, type MouseEvent } from "react";
+import { ArrowDown, ArrowUp, ArrowUpDown, Download } from "lucide-react";
+import { useEffect, useRef } from "react";
 import { Link } from "react-router";
+import { Pager } from "~/components/ui/pager";
 import { emailListsCopy } from "~/content/email-lists";
 import { exportHref } from "~/modules/email-lists/export";
 import { LISTS, nextSort, type ListKey, type SortColumn, type SortState } from "~/modules/email-lists/lists";
@@ -8,7 +9,13 @@ import { CopyAllButton } from "./copy-all-button";
 import { EMAIL_LIST_PAGE_SIZE, emailListSectionId, listViewHref, type ListViews } from "./params";
 
 /** One row as the table shows it: the loader fills a missing company with 'N/A' and formats the date. */
-export type EmailListRowView = { company?: string; name?: string; email: string; date: string; dateTime: string };
+export type EmailListRowView = {
+  company?: string;
+  name?: string;
+  email: string;
+  date: string;
+  dateTime: string;
+};
 
 /** One table's page: its sort, the page shown (1-based), the list's size and at most a page of rows. */
 export type EmailListData = {
@@ -50,45 +57,6 @@ function SortHeader({ list, column, views }: { list: ListKey; column: SortColumn
   );
 }
 
-/** 'Previous' / 'Next': a link to the neighbouring page; at either end it stays (disabled), so focus is not lost. */
-function PageLink({
-  list,
-  views,
-  page,
-  direction,
-  disabled,
-}: {
-  list: ListKey;
-  views: ListViews;
-  page: number;
-  direction: "previous" | "next";
-  disabled: boolean;
-}) {
-  const target = disabled ? views[list].page : page;
-  const stay = (event: MouseEvent) => {
-    if (disabled) event.preventDefault();
-  };
-  return (
-    <Link
-      to={listViewHref(views, list, { sort: views[list].sort, page: target })}
-      preventScrollReset
-      onClick={stay}
-      aria-disabled={disabled || undefined}
-      tabIndex={disabled ? -1 : undefined}
-      className={`inline-flex items-center gap-1 rounded-md border px-3 py-1.5 text-sm font-medium ${
-        disabled
-          ? "cursor-not-allowed border-slate-200 text-slate-500 dark:border-slate-800 dark:text-slate-400"
-          : "border-slate-300 text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
-      }`}
-    >
-      {direction === "previous" ? <ChevronLeft aria-hidden="true" className="size-4" /> : null}
-      {direction === "previous" ? emailListsCopy.previous : emailListsCopy.next}
-      <span className="sr-only">{emailListsCopy.pageOf(LISTS[list].label)}</span>
-      {direction === "next" ? <ChevronRight aria-hidden="true" className="size-4" /> : null}
-    </Link>
-  );
-}
-
 /**
  * One e-mail list (SPEC.md §2 'Email Lists (Copy & Export)'): a table whose
  * column headings are sort links (no JavaScript needed; with it they
@@ -108,10 +76,6 @@ export function EmailListTable({ list, data, views }: { list: ListKey; data: Ema
   useEffect(() => {
     if (region.current) region.current.scrollTop = 0;
   }, [sort.column, sort.direction, page]);
-
-  const first = (page - 1) * EMAIL_LIST_PAGE_SIZE + 1;
-  const last = first + rows.length - 1;
-  const lastPage = Math.max(1, Math.ceil(total / EMAIL_LIST_PAGE_SIZE));
 
   return (
     <section id={sectionId} aria-labelledby={titleId} className="mt-8 scroll-mt-40" data-testid={sectionId}>
@@ -181,19 +145,16 @@ export function EmailListTable({ list, data, views }: { list: ListKey; data: Ema
               </tbody>
             </table>
           </div>
-          <div className="mt-2 flex flex-wrap items-center justify-between gap-2">
-            <div aria-live="polite" aria-atomic="true" className="text-sm text-slate-600 dark:text-slate-300">
-              {total > 0 ? <p>{emailListsCopy.showing(first, last, total)}</p> : null}
-              <p className="sr-only">{emailListsCopy.sortedBy(sort.column, sort.direction)}</p>
-            </div>
-            {total > EMAIL_LIST_PAGE_SIZE ? (
-              <div className="flex items-center gap-2">
-                <PageLink list={list} views={views} page={page - 1} direction="previous" disabled={page <= 1} />
-                <span className="text-sm text-slate-600 dark:text-slate-300">{emailListsCopy.pageOfPages(page, lastPage)}</span>
-                <PageLink list={list} views={views} page={page + 1} direction="next" disabled={page >= lastPage} />
-              </div>
-            ) : null}
-          </div>
+          <Pager
+            label={definition.label}
+            page={page}
+            total={total}
+            shown={rows.length}
+            pageSize={EMAIL_LIST_PAGE_SIZE}
+            hrefFor={(target) => listViewHref(views, list, { sort, page: target })}
+          >
+            <p className="sr-only">{emailListsCopy.sortedBy(sort.column, sort.direction)}</p>
+          </Pager>
         </>
       )}
     </section>

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import { and, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import { getDb } from "../../../db/client";
 import { fundAccessUsers } from "../../../db/schema";
 import { firm } from "../../content/firm";
@@ -169,15 +169,59 @@ export function validateFundToken(token: string): { valid: boolean; request: Fun
   return { valid: request !== null, request };
 }
 
-/** GET /api/fund-access/requests and the admin list: every request, newest first. */
+/**
+ * Newest first; ties (the same millisecond) by insertion order, newest first,
+ * so every page is deterministic. Walks fund_access_users_created_at_idx
+ * (created_at, then the rowid): no sorting.
+ */
+const newestFirst = [desc(fundAccessUsers.createdAt), desc(sql`rowid`)];
+
+/** GET /api/fund-access/requests: every request, newest first. */
 export function listFundAccessRequests(): FundAccessRequest[] {
-  return getDb().select().from(fundAccessUsers).orderBy(desc(fundAccessUsers.createdAt)).all();
+  return getDb().select().from(fundAccessUsers).orderBy(...newestFirst).all();
+}
+
+/** The largest window listFundAccessRequestsPage answers (a bigger limit is cut down to this). */
+export const MAX_REQUEST_PAGE_LIMIT = 1000;
+
+/**
+ * The admin dashboard's list: one window of the requests, in
+ * listFundAccessRequests' order, and how many there are in all. `offset` and
+ * `limit` are cut to whole numbers, `limit` to at most MAX_REQUEST_PAGE_LIMIT.
+ * Only the window's rows are read (the created_at index), so the cost barely
+ * grows with the list (a deep offset walks the index up to it).
+ */
+export function listFundAccessRequestsPage(page: { offset: number; limit: number }): { requests: FundAccessRequest[]; total: number } {
+  const db = getDb();
+  const offset = wholeNumber(page.offset, Number.MAX_SAFE_INTEGER);
+  const limit = wholeNumber(page.limit, MAX_REQUEST_PAGE_LIMIT);
+  const requests =
+    limit === 0
+      ? []
+      : db
+          .select()
+          .from(fundAccessUsers)
+          .orderBy(...newestFirst)
+          .limit(limit)
+          .offset(offset)
+          .all();
+  const total = db.select({ n: count() }).from(fundAccessUsers).get()?.n ?? 0;
+  return { requests, total };
+}
+
+function wholeNumber(value: number, max: number): number {
+  if (Number.isNaN(value) || value <= 0) return 0;
+  return Math.min(Math.floor(value), max);
+}
+
+/** One request by its id (the dashboard's confirm step); undefined for an unknown or malformed id. */
+export function findFundAccessRequest(id: string): FundAccessRequest | undefined {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  return getDb().select().from(fundAccessUsers).where(eq(fundAccessUsers.id, id)).get();
 }
 
 function getRequest(id: string): FundAccessRequest {
-  const row = /^[0-9a-f-]{36}$/i.test(id)
-    ? getDb().select().from(fundAccessUsers).where(eq(fundAccessUsers.id, id)).get()
-    : undefined;
+  const row = findFundAccessRequest(id);
   if (!row) throw new AppError("not_found", fundAccessMessages.requestNotFound);
   return row;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { getDb, type Db } from "../../../db/client";
 import { lpUsers, passwordResets } from "../../../db/schema";
 import { accountMessages } from "../../content/accounts";
@@ -160,13 +160,57 @@ export function assertMaySignIn(user: LpUser, { adminOnly = false }: { adminOnly
   if (!user.isAdmin && user.status === "rejected") throw new AppError("forbidden", accountMessages.rejected);
 }
 
+/** The investors (never admins) of one status. */
+const inStatus = (status: UserStatus) => and(eq(lpUsers.status, status), eq(lpUsers.isAdmin, false));
+
+/**
+ * Newest first; ties (the same millisecond) by insertion order, newest first,
+ * so every page is deterministic. Walks lp_users_status_created_at_idx
+ * (status, is_admin, created_at, then the rowid): no sorting.
+ */
+const newestFirst = [desc(lpUsers.createdAt), desc(sql`rowid`)];
+
+/** GET /api/auth/{pending,approved,rejected}-users: every investor of a status, newest first (SPEC.md §7). */
 export function listUsersByStatus(status: UserStatus, db: Db = getDb()): LpUser[] {
-  return db
-    .select()
-    .from(lpUsers)
-    .where(and(eq(lpUsers.status, status), eq(lpUsers.isAdmin, false)))
-    .orderBy(desc(lpUsers.createdAt))
-    .all();
+  return db.select().from(lpUsers).where(inStatus(status)).orderBy(...newestFirst).all();
+}
+
+/** The largest window listUsersByStatusPage answers (a bigger limit is cut down to this). */
+export const MAX_USER_PAGE_LIMIT = 1000;
+
+/**
+ * The admin dashboard's lists: one window of a status's investors, in
+ * listUsersByStatus's order, and how many there are in all. `offset` and
+ * `limit` are cut to whole numbers, `limit` to at most MAX_USER_PAGE_LIMIT.
+ * Only the window's rows are read (an index range) and the total is a count
+ * over that range of the index, so the cost barely grows with the list (a
+ * deep offset walks the index up to it).
+ */
+export function listUsersByStatusPage(
+  status: UserStatus,
+  page: { offset: number; limit: number },
+  db: Db = getDb(),
+): { users: LpUser[]; total: number } {
+  const offset = wholeNumber(page.offset, Number.MAX_SAFE_INTEGER);
+  const limit = wholeNumber(page.limit, MAX_USER_PAGE_LIMIT);
+  const users =
+    limit === 0
+      ? []
+      : db
+          .select()
+          .from(lpUsers)
+          .where(inStatus(status))
+          .orderBy(...newestFirst)
+          .limit(limit)
+          .offset(offset)
+          .all();
+  const total = db.select({ n: count() }).from(lpUsers).where(inStatus(status)).get()?.n ?? 0;
+  return { users, total };
+}
+
+function wholeNumber(value: number, max: number): number {
+  if (Number.isNaN(value) || value <= 0) return 0;
+  return Math.min(Math.floor(value), max);
 }
 
 /**

@@ -15,7 +15,7 @@ import { PublishedDocuments, type PublishedDocument } from "~/components/documen
 import { UploadForm } from "~/components/documents/upload-form";
 import type { EmailListData, EmailListRowView } from "~/components/email-lists/email-list-table";
 import { EmailListsSection } from "~/components/email-lists/email-lists-section";
-import { EMAIL_LIST_PAGE_SIZE, parseListViews, type ListViews } from "~/components/email-lists/params";
+import { EMAIL_LIST_PAGE_SIZE, parseListViews, parsePage, type ListViews } from "~/components/email-lists/params";
 import {
   FUND_ACCESS_LIST_ID,
   RESEND_FUND_ACCESS_INTENT,
@@ -24,7 +24,12 @@ import {
   type FundAccessActionOutcome,
   type FundAccessRequestRef,
 } from "~/components/fund-admin/fund-access-actions";
-import { FundAccessList, type AdminFundAccessRequest } from "~/components/fund-admin/fund-access-list";
+import {
+  FUND_ACCESS_PAGE_PARAM,
+  FundAccessList,
+  type AdminFundAccessRequest,
+  type FundAccessRequestsPage,
+} from "~/components/fund-admin/fund-access-list";
 import {
   DELETE_FUND_DOCUMENT_INTENT,
   FUND_UPLOAD_ANCHOR,
@@ -36,7 +41,8 @@ import {
 } from "~/components/fund-admin/fund-documents";
 import { UserLoadError } from "~/components/portal/load-error";
 import { ConfirmPanel, STATUS_INTENT, type StatusOutcome } from "~/components/portal/status-actions";
-import { UserList, type AdminListUser } from "~/components/portal/user-list";
+import { UserList, userListPageParam, type AdminListUser, type UserListPage } from "~/components/portal/user-list";
+import { lastPageOf, LIST_PAGE_SIZE } from "~/components/ui/pager";
 import { accountMessages, accountToasts } from "~/content/accounts";
 import { documentToasts, publishedDocumentsCopy, uploadFormCopy } from "~/content/documents";
 import {
@@ -56,15 +62,17 @@ import { readListPage } from "~/modules/email-lists/email-lists.server";
 import { LIST_KEYS, LISTS, MISSING_COMPANY, type ListKey, type ListRow } from "~/modules/email-lists/lists";
 import { fundAccessMessages, type FundId } from "~/modules/fund-access/constants";
 import {
-  listFundAccessRequests,
+  findFundAccessRequest,
+  listFundAccessRequestsPage,
   resendFundAccessLink,
   revokeFundAccess,
   toFundAccessRead,
+  type FundAccessRequest,
 } from "~/modules/fund-access/fund-access.server";
 import { FUND_UPLOAD_FORM_ID } from "~/modules/fund-documents/constants";
 import { deleteFundDocument, listFundDocuments } from "~/modules/fund-documents/fund-documents.server";
 import { AppError, isAppError } from "~/modules/http/app-error";
-import { listUsersByStatus, setUserStatus, toListedUser, type LpUser } from "~/modules/lp-users/lp-users.server";
+import { findUserById, listUsersByStatusPage, setUserStatus, toListedUser, type LpUser } from "~/modules/lp-users/lp-users.server";
 import { StatusInput, type UserStatus } from "~/modules/lp-users/schema";
 import { pageMeta } from "~/modules/seo/meta";
 import { isEnhanced } from "~/modules/toast/enhanced";
@@ -91,36 +99,61 @@ function toAdminListUser(user: LpUser): AdminListUser {
   };
 }
 
+// Made once: building an Intl.DateTimeFormat costs far more than formatting with one.
+const utcDateFormat = /* @__PURE__ */ new Intl.DateTimeFormat("en-US", { timeZone: "UTC", year: "numeric", month: "short", day: "2-digit" });
+const utcDateTimeFormat = /* @__PURE__ */ new Intl.DateTimeFormat("en-US", {
+  timeZone: "UTC",
+  year: "numeric",
+  month: "short",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
+
+function partsOf(format: Intl.DateTimeFormat, date: Date) {
+  const parts = format.formatToParts(date);
+  return (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+}
+
 /** 'MMM dd, yyyy' in UTC, so the date does not depend on the server's time zone. */
 function formatUtcDate(date: Date): string {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", year: "numeric", month: "short", day: "2-digit" }).formatToParts(date);
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+  const part = partsOf(utcDateFormat, date);
   return `${part("month")} ${part("day")}, ${part("year")}`;
 }
 
 /** 'MMM dd, yyyy HH:mm' in UTC (the list says so), so the time does not depend on the server's time zone. */
 function formatUtcDateTime(date: Date): string {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: "UTC",
-    year: "numeric",
-    month: "short",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(date);
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+  const part = partsOf(utcDateTimeFormat, date);
   return `${part("month")} ${part("day")}, ${part("year")} ${part("hour")}:${part("minute")}`;
 }
 
-type UserListData = { users: AdminListUser[]; failed: boolean };
+/**
+ * One page of a list, newest first: `read` answers a window and the list's
+ * total. A page past the end shows the last one (as the e-mail tables do).
+ */
+function readPage<T>(page: number, read: (range: { offset: number; limit: number }) => { rows: T[]; total: number }) {
+  const windowOf = (p: number) => ({ offset: (p - 1) * LIST_PAGE_SIZE, limit: LIST_PAGE_SIZE });
+  let result = read(windowOf(page));
+  const lastPage = lastPageOf(result.total);
+  if (page > lastPage) {
+    page = lastPage;
+    result = read(windowOf(page));
+  }
+  return { page, ...result };
+}
 
-function readList(status: UserStatus): UserListData {
+/** One LP list's page (`?{list}.page=N`), read on its own: a failure shows in that list only. */
+function readList(status: UserStatus, page: number): UserListPage {
   try {
-    return { users: listUsersByStatus(status).map(toAdminListUser), failed: false };
+    const result = readPage(page, (range) => {
+      const { users, total } = listUsersByStatusPage(status, range);
+      return { rows: users, total };
+    });
+    return { users: result.rows.map(toAdminListUser), page: result.page, total: result.total, failed: false };
   } catch (error) {
     console.error(error);
-    return { users: [], failed: true };
+    return { users: [], page: 1, total: 0, failed: true };
   }
 }
 
@@ -152,30 +185,33 @@ function readDocuments(): DocumentsData {
   }
 }
 
-type FundRequestsData = { requests: AdminFundAccessRequest[]; failed: boolean };
+function toAdminFundAccessRequest(row: FundAccessRequest): AdminFundAccessRequest {
+  const read = toFundAccessRead(row);
+  return {
+    id: read.id,
+    name: read.name,
+    email: read.email,
+    company: row.company,
+    fundId: read.fundId,
+    accreditedConfirmation: read.accreditedConfirmation,
+    createdAt: read.createdAt,
+    requestedAt: formatUtcDateTime(row.createdAt),
+    revoked: row.revokedAt !== null,
+    revokedAt: row.revokedAt ? formatUtcDateTime(row.revokedAt) : null,
+  };
+}
 
-/** Every fund access request, newest first; a failure shows in the list only. */
-function readFundAccessRequests(): FundRequestsData {
+/** A page of the fund access requests (`?requests.page=N`), newest first; a failure shows in the list only. */
+function readFundAccessRequests(page: number): FundAccessRequestsPage {
   try {
-    const requests = listFundAccessRequests().map((row): AdminFundAccessRequest => {
-      const read = toFundAccessRead(row);
-      return {
-        id: read.id,
-        name: read.name,
-        email: read.email,
-        company: row.company,
-        fundId: read.fundId,
-        accreditedConfirmation: read.accreditedConfirmation,
-        createdAt: read.createdAt,
-        requestedAt: formatUtcDateTime(row.createdAt),
-        revoked: row.revokedAt !== null,
-        revokedAt: row.revokedAt ? formatUtcDateTime(row.revokedAt) : null,
-      };
+    const result = readPage(page, (range) => {
+      const { requests, total } = listFundAccessRequestsPage(range);
+      return { rows: requests, total };
     });
-    return { requests, failed: false };
+    return { requests: result.rows.map(toAdminFundAccessRequest), page: result.page, total: result.total, failed: false };
   } catch (error) {
     console.error(error);
-    return { requests: [], failed: true };
+    return { requests: [], page: 1, total: 0, failed: true };
   }
 }
 
@@ -257,7 +293,7 @@ const lpDeleteSettings: DeleteSettings = {
 /** The fund section's id: where a failed fund action without JavaScript comes back to. */
 const FUND_SECTION_ID = "fund-management";
 
-const confirmLists: Record<ConfirmKind, "pending" | "approved" | "rejected"> = {
+const confirmLists: Record<ConfirmKind, UserStatus> = {
   reject: "pending",
   revoke: "approved",
   approve: "rejected",
@@ -268,23 +304,58 @@ function isConfirmKind(value: string | null): value is ConfirmKind {
 }
 
 /**
- * The three LP lists, each read on its own so one failure shows its own error.
+ * The user of a confirm step, read by id (not from the page's rows, so a user
+ * on any page can be confirmed): null unless it is an investor still in the
+ * list the step was opened from.
+ */
+function readConfirmUser(userId: string, status: UserStatus): { id: string; name: string } | null {
+  if (userId.length > 100) return null;
+  try {
+    const user = findUserById(userId);
+    return user && !user.isAdmin && user.status === status ? { id: user.id, name: user.name } : null;
+  } catch (error) {
+    console.error(error);
+    return null;
+  }
+}
+
+/** The request of the revoke confirm step, read by id (on any page of the list); null when it is gone. */
+function readRevokeRequest(requestId: string): FundAccessRequestRef | null {
+  try {
+    const row = findFundAccessRequest(requestId);
+    return row ? { id: row.id, name: row.name, fundId: row.fundId, revoked: row.revokedAt !== null } : null;
+  } catch (error) {
+    console.error(error);
+    return null;
+  }
+}
+
+/**
+ * The three LP lists, each read on its own so one failure shows its own error,
+ * a page of at most 50 at a time (`?pending.page=N`, `approved.page`,
+ * `rejected.page`; the fund access requests `requests.page`).
  * `?confirm=reject|revoke|approve&user=<id>` is the no-JavaScript confirm step,
  * and `?confirm=delete-document&document=<id>` the one of a document's delete.
  * The published LP documents are read on their own too. So are the fund
  * access requests and each fund's documents, whose confirm steps are
  * `?confirm=revoke-fund-access&request=<id>` and
- * `?confirm=delete-fund-document&document=<id>`.
+ * `?confirm=delete-fund-document&document=<id>`. The confirm steps of a user
+ * or a request find it in the database by id, whatever page it is on.
  * The e-mail tables are read on their own too, each sorted and paged by its
  * own query parameters (`{list}.sort`, `{list}.dir`, `{list}.page`).
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const lists = { pending: readList("pending"), approved: readList("approved"), rejected: readList("rejected") };
-  const documents = readDocuments();
-  const fundRequests = readFundAccessRequests();
-  const fundDocuments: Record<FundId, DocumentsData> = { "fund-ii": readFundDocuments("fund-ii"), "fund-i": readFundDocuments("fund-i") };
   const params = new URL(request.url).searchParams;
+  const pageOf = (name: string) => parsePage(params.get(name));
+  const lists = {
+    pending: readList("pending", pageOf(userListPageParam("pending"))),
+    approved: readList("approved", pageOf(userListPageParam("approved"))),
+    rejected: readList("rejected", pageOf(userListPageParam("rejected"))),
+  };
+  const documents = readDocuments();
+  const fundRequests = readFundAccessRequests(pageOf(FUND_ACCESS_PAGE_PARAM));
+  const fundDocuments: Record<FundId, DocumentsData> = { "fund-ii": readFundDocuments("fund-ii"), "fund-i": readFundDocuments("fund-i") };
   const emailListViews = parseListViews(params);
   const emailLists = Object.fromEntries(LIST_KEYS.map((list) => [list, readEmailList(list, emailListViews)])) as Record<
     ListKey,
@@ -294,8 +365,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const userId = params.get("user");
   let confirm: { kind: ConfirmKind; user: { id: string; name: string } | null } | null = null;
   if (isConfirmKind(kind) && userId) {
-    const user = lists[confirmLists[kind]].users.find((u) => u.id === userId);
-    confirm = { kind, user: user ? { id: user.id, name: user.name } : null };
+    confirm = { kind, user: readConfirmUser(userId, confirmLists[kind]) };
   }
   let documentConfirm: { document: { id: string; title: string; fileName: string } | null } | null = null;
   const documentId = params.get("document");
@@ -306,8 +376,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   let revokeConfirm: { request: FundAccessRequestRef | null } | null = null;
   const requestId = params.get("request");
   if (kind === REVOKE_FUND_ACCESS_INTENT && requestId) {
-    const found = fundRequests.requests.find((r) => r.id === requestId);
-    revokeConfirm = { request: found ? { id: found.id, name: found.name, fundId: found.fundId, revoked: found.revoked } : null };
+    revokeConfirm = { request: readRevokeRequest(requestId) };
   }
   let fundDocumentConfirm: { fundId: FundId; document: { id: string; title: string; fileName: string } | null } | null = null;
   if (kind === DELETE_FUND_DOCUMENT_INTENT && documentId) {
@@ -503,9 +572,9 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           {adminCopy.lpSection}
         </h2>
         {confirm ? <ConfirmPanel kind={confirm.kind} user={confirm.user} /> : null}
-        <UserList list="pending" users={lists.pending.users} failed={lists.pending.failed} />
-        <UserList list="approved" users={lists.approved.users} failed={lists.approved.failed} />
-        <UserList list="rejected" users={lists.rejected.users} failed={lists.rejected.failed} />
+        <UserList list="pending" data={lists.pending} />
+        <UserList list="approved" data={lists.approved} />
+        <UserList list="rejected" data={lists.rejected} />
         <UploadForm
           formId={LP_UPLOAD_FORM_ID}
           anchorId="upload-document"
@@ -531,7 +600,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           {fundAdminCopy.section}
         </h2>
         {revokeConfirm ? <RevokeConfirmPanel request={revokeConfirm.request} /> : null}
-        <FundAccessList requests={fundRequests.requests} failed={fundRequests.failed} />
+        <FundAccessList data={fundRequests} />
         <UploadForm
           formId={FUND_UPLOAD_FORM_ID}
           anchorId={FUND_UPLOAD_ANCHOR}
