@@ -12,6 +12,7 @@ import { setFundCookie } from "~/modules/fund-access/cookie.server";
 import { requestFundAccess } from "~/modules/fund-access/fund-access.server";
 import { FundAccessInput } from "~/modules/fund-access/schema";
 import { isAppError } from "~/modules/http/app-error";
+import { keepRetryAfter } from "~/modules/http/keep-retry-after";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { pageMeta } from "~/modules/seo/meta";
 import { isEnhanced } from "~/modules/toast/enhanced";
@@ -25,13 +26,8 @@ export const meta: Route.MetaFunction = (args) =>
     noindex: true,
   });
 
-/** Keep Retry-After on a rate-limited answer (without this, only cookies pass from loaders and actions to the page). */
-export const headers: Route.HeadersFunction = ({ parentHeaders, loaderHeaders, actionHeaders }) => {
-  const merged = new Headers(parentHeaders);
-  const retryAfter = actionHeaders.get("Retry-After") ?? loaderHeaders.get("Retry-After");
-  if (retryAfter) merged.set("Retry-After", retryAfter);
-  return merged;
-};
+/** Keep Retry-After on a rate-limited answer. */
+export const headers = keepRetryAfter;
 
 /**
  * Fund I sign-up (SPEC.md §2, §5, §8): validate, rate-limit, record the

@@ -12,6 +12,7 @@ import { clearFundCookie, readFundCookie, setFundCookie } from "~/modules/fund-a
 import { findAccessByToken } from "~/modules/fund-access/fund-access.server";
 import { listFundDocuments, publicDate, toFundDocumentRead } from "~/modules/fund-documents/fund-documents.server";
 import { isAppError } from "~/modules/http/app-error";
+import { keepRetryAfter } from "~/modules/http/keep-retry-after";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { pageMeta } from "~/modules/seo/meta";
 
@@ -23,13 +24,8 @@ export const meta: Route.MetaFunction = (args) =>
     noindex: true,
   });
 
-/** Keep Retry-After on a rate-limited answer (without this, only cookies pass from loaders and actions to the page). */
-export const headers: Route.HeadersFunction = ({ parentHeaders, loaderHeaders, actionHeaders }) => {
-  const merged = new Headers(parentHeaders);
-  const retryAfter = actionHeaders.get("Retry-After") ?? loaderHeaders.get("Retry-After");
-  if (retryAfter) merged.set("Retry-After", retryAfter);
-  return merged;
-};
+/** Keep Retry-After on a rate-limited answer. */
+export const headers = keepRetryAfter;
 
 const PATH = "/fund-ii/documents";
 
