@@ -81,14 +81,28 @@ export function setMailTransportForTests(value: Transporter | null | undefined) 
   globalForMail.__mailTransport = value;
 }
 
-/** Deliver every due mail once. Returns how many left the outbox. */
+const BATCH = 50;
+
+/**
+ * Deliver every due mail once, in batches of 50 until none is due (a failed
+ * send moves its next attempt into the future). Returns how many left the outbox.
+ */
 export async function deliverDueMail(db: Db = getDb(), now = new Date()): Promise<number> {
+  let delivered = 0;
+  for (;;) {
+    const batch = await deliverBatch(db, now);
+    delivered += batch.delivered;
+    if (batch.fetched < BATCH) return delivered;
+  }
+}
+
+async function deliverBatch(db: Db, now: Date): Promise<{ fetched: number; delivered: number }> {
   const due = db
     .select()
     .from(emailOutbox)
     .where(and(eq(emailOutbox.status, "pending"), lte(emailOutbox.nextAttemptAt, now)))
     .orderBy(asc(emailOutbox.createdAt))
-    .limit(50)
+    .limit(BATCH)
     .all();
   let delivered = 0;
   const smtp = transport();
@@ -137,7 +151,7 @@ export async function deliverDueMail(db: Db = getDb(), now = new Date()): Promis
       console.error(JSON.stringify({ level: "warn", msg: "mail send failed; will retry", id: mail.id, attempts }));
     }
   }
-  return delivered;
+  return { fetched: due.length, delivered };
 }
 
 /**
