@@ -202,7 +202,9 @@ function toRequest(req: IncomingMessage, res: ServerResponse, limit: number, sta
     };
     init.body = new ReadableStream<Uint8Array>({
       start(stream) {
+        let draining = false;
         state.drain = () => {
+          draining = true;
           finish(() => stream.close());
           req.resume();
         };
@@ -210,7 +212,7 @@ function toRequest(req: IncomingMessage, res: ServerResponse, limit: number, sta
           received += chunk.byteLength;
           if (finished) {
             // Discarding what the app left unread: still never more than the limit.
-            if (received > limit) req.destroy();
+            if (draining && received > limit) req.destroy();
             return;
           }
           if (received > limit) {
