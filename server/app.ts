@@ -109,8 +109,9 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
     const request = toRequest(req, res, limit, body, env.TRUST_PROXY);
     const response = await handleRequest(request, { clientAddress: clientAddress(req, env.TRUST_PROXY) });
     // The app may answer before reading the whole body (e.g. an upload refused by its declared
-    // size): read and discard the rest, so the client gets to see the answer.
-    if (!req.complete && !body.tooLarge) body.drain();
+    // size): read and discard the rest, so the client gets to see the answer. Only a body of a
+    // declared length within the limit is drained; any other is left unread, as before.
+    if (!req.complete && !body.tooLarge && declared > 0 && declared <= limit) body.drain();
 
     if (body.tooLarge) {
       res.setHeader("Connection", "close");
@@ -202,19 +203,13 @@ function toRequest(req: IncomingMessage, res: ServerResponse, limit: number, sta
     };
     init.body = new ReadableStream<Uint8Array>({
       start(stream) {
-        let draining = false;
         state.drain = () => {
-          draining = true;
           finish(() => stream.close());
           req.resume();
         };
         req.on("data", (chunk: Buffer) => {
+          if (finished) return;
           received += chunk.byteLength;
-          if (finished) {
-            // Discarding what the app left unread: still never more than the limit.
-            if (draining && received > limit) req.destroy();
-            return;
-          }
           if (received > limit) {
             state.tooLarge = true;
             req.pause();
