@@ -159,11 +159,17 @@ function readList(status: UserStatus, page: number): UserListPage {
 
 type DocumentsData = { documents: PublishedDocument[]; failed: boolean };
 
-/** The published LP documents with how often each was opened; a failure shows in the panel only. */
-function readDocuments(): DocumentsData {
+/**
+ * Published documents of one kind with how often each was opened (one read of the access
+ * summary per kind); a failure shows in that panel only.
+ */
+function readPublished(
+  kind: "lp" | "fund",
+  list: () => { id: string; title: string; description: string | null; category: string; fileName: string; fileSize: number; createdAt: Date }[],
+): DocumentsData {
   try {
-    const access = summarizeAccess("lp");
-    const documents = listDocuments().map((row): PublishedDocument => {
+    const access = summarizeAccess(kind);
+    const documents = list().map((row): PublishedDocument => {
       const seen = access.get(row.id);
       return {
         id: row.id,
@@ -184,6 +190,9 @@ function readDocuments(): DocumentsData {
     return { documents: [], failed: true };
   }
 }
+
+const readDocuments = () => readPublished("lp", listDocuments);
+const readFundDocuments = (fundId: FundId) => readPublished("fund", () => listFundDocuments(fundId));
 
 function toAdminFundAccessRequest(row: FundAccessRequest): AdminFundAccessRequest {
   const read = toFundAccessRead(row);
@@ -212,32 +221,6 @@ function readFundAccessRequests(page: number): FundAccessRequestsPage {
   } catch (error) {
     console.error(error);
     return { requests: [], page: 1, total: 0, failed: true };
-  }
-}
-
-/** One fund's published documents with how often each was opened; a failure shows in that panel only. */
-function readFundDocuments(fundId: FundId): DocumentsData {
-  try {
-    const access = summarizeAccess("fund");
-    const documents = listFundDocuments(fundId).map((row): PublishedDocument => {
-      const seen = access.get(row.id);
-      return {
-        id: row.id,
-        title: row.title,
-        description: row.description,
-        category: row.category,
-        fileName: row.fileName,
-        size: formatMegabytes(row.fileSize),
-        uploadedOn: formatUtcDate(row.createdAt),
-        views: seen?.views ?? 0,
-        downloads: seen?.downloads ?? 0,
-        lastAccess: seen?.lastAccessAt ? formatUtcDate(seen.lastAccessAt) : null,
-      };
-    });
-    return { documents, failed: false };
-  } catch (error) {
-    console.error(error);
-    return { documents: [], failed: true };
   }
 }
 
