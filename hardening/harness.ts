@@ -1,0 +1,382 @@
+/**
+ * The hardening run's toolkit: production servers on their own data, raw HTTP,
+ * accounts made the way an operator and a user make them, a mail catcher, and
+ * the result shape every section returns (see hardening/run.ts).
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { startSmtpServer, type ReceivedMail } from "../tests/helpers/smtp";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const SESSION_SECRET = "hardening-session-secret-0123456789abcdef-0123";
+
+// ─── results ────────────────────────────────────────────────────────────────
+
+/** One printed figure. `ok: false` fails the run. */
+export type Figure = { label: string; value: string | number; budget?: string; ok: boolean };
+export type SectionResult = {
+  figures: Figure[];
+  /** Human-readable reasons for each failed check (empty when all passed). */
+  failures: string[];
+  /** Lines printed under the section (what was skipped and why, sample failures). */
+  notes?: string[];
+};
+export type Context = {
+  /** --full: the long parts at their full size. */
+  full: boolean;
+  buildDir: string;
+  /** A scratch folder for this run (removed at the end unless --keep). */
+  tmpRoot: string;
+  /** A fresh TCP port for a server or mail catcher. */
+  nextPort: () => number;
+  /** Progress line on stderr. */
+  progress: (message: string) => void;
+};
+export type Section = { name: string; run: (ctx: Context) => Promise<SectionResult> };
+
+/** Collects figures and failures for a section. */
+export class Tally {
+  figures: Figure[] = [];
+  failures: string[] = [];
+  notes: string[] = [];
+  /** A count that must equal `expected` (default 0), e.g. 5xx answers. */
+  count(label: string, value: number, expected = 0, why?: string) {
+    const ok = value === expected;
+    this.figures.push({ label, value, budget: `= ${expected}`, ok });
+    if (!ok) this.failures.push(`${label}: ${value}, expected ${expected}${why ? ` (${why})` : ""}`);
+  }
+  /** A check that must hold. */
+  check(label: string, ok: boolean, detail: string) {
+    this.figures.push({ label, value: ok ? "yes" : "no", budget: "yes", ok });
+    if (!ok) this.failures.push(`${label}: ${detail}`);
+  }
+  /** A measured figure without a pass/fail budget. */
+  info(label: string, value: string | number) {
+    this.figures.push({ label, value, ok: true });
+  }
+  note(line: string) {
+    this.notes.push(line);
+  }
+  result(): SectionResult {
+    return { figures: this.figures, failures: this.failures, notes: this.notes };
+  }
+}
+
+// ─── servers ────────────────────────────────────────────────────────────────
+
+export type ServerOptions = {
+  name: string;
+  /** Extra or overriding environment (e.g. TRUST_PROXY, APP_URL, SMTP_URL). */
+  env?: Record<string, string>;
+  /** Reuse a data folder (database + storage) from an earlier server. */
+  dataDir?: string;
+};
+
+export type AppServer = {
+  name: string;
+  port: number;
+  url: string;
+  dataDir: string;
+  dbPath: string;
+  storageDir: string;
+  env: Record<string, string>;
+  pid: () => number;
+  /** Every stdout/stderr line so far (JSON log lines and anything else). */
+  logLines: () => string[];
+  /** Exits this harness did not cause (crashes). */
+  unexpectedExits: () => number;
+  /** True while the process runs. */
+  running: () => boolean;
+  /** SIGTERM and wait (SIGKILL after 15 s). */
+  stop: () => Promise<void>;
+  /** SIGKILL now and wait for the exit. */
+  kill9: () => Promise<void>;
+  /** Start again on the same port and data (after stop or kill9). */
+  start: () => Promise<void>;
+};
+
+/** Start the production server (the finished build) on a fresh port and data folder. */
+export async function startServer(ctx: Context, options: ServerOptions): Promise<AppServer> {
+  const port = ctx.nextPort();
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(ctx.tmpRoot, `${options.name}-`));
+  const env: Record<string, string> = {
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    APP_URL: `http://localhost:${port}`,
+    SESSION_SECRET,
+    DATABASE_PATH: path.join(dataDir, "data.sqlite"),
+    STORAGE_DIR: path.join(dataDir, "uploads"),
+    LOG_LEVEL: "info",
+    BUILD_DIR: ctx.buildDir,
+    ...options.env,
+  };
+  const lines: string[] = [];
+  let proc: ChildProcess | null = null;
+  let exitedPromise: Promise<void> = Promise.resolve();
+  let expectingExit = false;
+  let crashes = 0;
+
+  const start = async () => {
+    expectingExit = false;
+    const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    proc = child;
+    let pending = "";
+    const keep = (chunk: Buffer) => {
+      pending += chunk.toString("utf8");
+      const parts = pending.split("\n");
+      pending = parts.pop() ?? "";
+      for (const line of parts) if (line) lines.push(line);
+    };
+    child.stdout!.on("data", keep);
+    child.stderr!.on("data", keep);
+    exitedPromise = new Promise((resolve) => {
+      child.on("exit", () => {
+        if (!expectingExit) crashes += 1;
+        proc = null;
+        resolve();
+      });
+    });
+    await waitForHealth(`http://127.0.0.1:${port}/healthz`, () => proc === null, lines);
+  };
+
+  await start();
+  return {
+    name: options.name,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    dataDir,
+    dbPath: env.DATABASE_PATH!,
+    storageDir: env.STORAGE_DIR!,
+    env,
+    pid: () => (proc as ChildProcess | null)?.pid ?? -1,
+    logLines: () => lines,
+    unexpectedExits: () => crashes,
+    running: () => proc !== null,
+    stop: async () => {
+      const child = proc as ChildProcess | null;
+      if (!child) return;
+      expectingExit = true;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      await exitedPromise;
+      clearTimeout(timer);
+    },
+    kill9: async () => {
+      const child = proc as ChildProcess | null;
+      if (!child) return;
+      expectingExit = true;
+      child.kill("SIGKILL");
+      await exitedPromise;
+    },
+    start,
+  };
+}
+
+async function waitForHealth(url: string, exited: () => boolean, lines: string[], timeoutMs = 60_000) {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (exited()) throw new Error(`server exited before ${url} answered:\n${lines.slice(-30).join("\n")}`);
+    try {
+      const res = await request(url.replace(/\/healthz$/, ""), "GET", "/healthz", { timeoutMs: 2_000 });
+      if (res.status === 200) return;
+    } catch {
+      /* not up yet */
+    }
+    await sleep(100);
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${lines.slice(-30).join("\n")}`);
+}
+
+/** A free TCP port at or above `from`. */
+export async function freePort(from: number): Promise<number> {
+  for (let port = from; port < from + 500; port++) {
+    const free = await new Promise<boolean>((resolve) => {
+      const server = net.createServer();
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error(`no free port from ${from}`);
+}
+
+// ─── HTTP ───────────────────────────────────────────────────────────────────
+
+export type HttpAnswer = { status: number; headers: http.IncomingHttpHeaders; body: Buffer; text: string };
+export type RequestOptions = {
+  headers?: Record<string, string | string[]>;
+  body?: string | Buffer;
+  timeoutMs?: number;
+};
+
+/**
+ * One request exactly as given: no cookies, Origin or Sec-Fetch-* headers are
+ * added, redirects are not followed, bodies are not decompressed.
+ */
+export function request(baseUrl: string, method: string, pathAndQuery: string, options: RequestOptions = {}): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(pathAndQuery, baseUrl);
+    const headers: http.OutgoingHttpHeaders = { ...options.headers };
+    if (options.body !== undefined && headers["content-length"] === undefined) {
+      headers["content-length"] = Buffer.byteLength(options.body);
+    }
+    const req = http.request(url, { method, headers, agent: false, timeout: options.timeoutMs ?? 30_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const body = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text: body.toString("utf8") });
+      });
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error(`timeout: ${method} ${url.href}`)));
+    req.on("error", reject);
+    if (options.body !== undefined) req.end(options.body);
+    else req.end();
+  });
+}
+
+/** Headers a same-origin browser form or fetch sends. */
+export function sameOrigin(server: AppServer): Record<string, string> {
+  return { origin: server.env.APP_URL!, "sec-fetch-site": "same-origin" };
+}
+
+export function jsonBody(value: unknown): { headers: Record<string, string>; body: string } {
+  return { headers: { "content-type": "application/json" }, body: JSON.stringify(value) };
+}
+
+export function formBody(fields: Record<string, string>): { headers: Record<string, string>; body: string } {
+  return { headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() };
+}
+
+/** The `name=value` pairs of an answer's Set-Cookie headers, as one Cookie header. */
+export function cookiesFrom(answer: HttpAnswer, previous = ""): string {
+  const jar = new Map<string, string>();
+  for (const pair of previous.split(";").map((s) => s.trim()).filter(Boolean)) {
+    const i = pair.indexOf("=");
+    jar.set(pair.slice(0, i), pair.slice(i + 1));
+  }
+  for (const line of answer.headers["set-cookie"] ?? []) {
+    const pair = line.split(";")[0]!;
+    const i = pair.indexOf("=");
+    const name = pair.slice(0, i);
+    const value = pair.slice(i + 1);
+    if (value === "" || /max-age=0|expires=thu, 01 jan 1970/i.test(line)) jar.delete(name);
+    else jar.set(name, value);
+  }
+  return [...jar].map(([n, v]) => `${n}=${v}`).join("; ");
+}
+
+// ─── accounts ───────────────────────────────────────────────────────────────
+
+/** An approved admin, made with the real CLI (npm run admin:create). */
+export function createAdmin(server: AppServer, email: string, password: string, name = "Hardening Admin") {
+  execFileSync(process.execPath, ["--import", "tsx", "scripts/admin-create.ts", "--email", email, "--name", name, "--password", password], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_PATH: server.dbPath, LOG_LEVEL: "silent" },
+    stdio: "pipe",
+  });
+}
+
+/** Sign in through the JSON API; returns the Cookie header to send afterwards. */
+export async function signIn(server: AppServer, email: string, password: string, extraHeaders: Record<string, string> = {}): Promise<string> {
+  const { headers, body } = jsonBody({ email, password });
+  const answer = await request(server.url, "POST", "/api/auth/login", { headers: { ...headers, ...extraHeaders }, body });
+  if (answer.status !== 200) throw new Error(`sign-in of ${email} answered ${answer.status}: ${answer.text}`);
+  return cookiesFrom(answer);
+}
+
+/** Register an investor through the API and approve them as the admin; returns their Cookie header. */
+export async function approvedInvestor(
+  server: AppServer,
+  adminCookie: string,
+  user: { email: string; password: string; name: string; company?: string },
+): Promise<string> {
+  const registered = await request(server.url, "POST", "/api/auth/register", jsonBody(user));
+  if (registered.status !== 201) throw new Error(`register ${user.email}: ${registered.status} ${registered.text}`);
+  const pending = await request(server.url, "GET", "/api/auth/pending-users", { headers: { cookie: adminCookie } });
+  const listed = (JSON.parse(pending.text) as Array<{ id: string; email: string }>).find((u) => u.email === user.email.toLowerCase());
+  if (!listed) throw new Error(`${user.email} is not among the pending users: ${pending.status} ${pending.text.slice(0, 200)}`);
+  const approved = await request(server.url, "PATCH", `/api/auth/users/${listed.id}/status`, {
+    headers: { "content-type": "application/json", cookie: adminCookie },
+    body: JSON.stringify({ status: "approved" }),
+  });
+  if (approved.status !== 200) throw new Error(`approve ${user.email}: ${approved.status} ${approved.text}`);
+  return signIn(server, user.email, user.password);
+}
+
+/** Open the server's database from this process (WAL: safe next to the running server). */
+export function openDatabase(server: AppServer, readonly = true): Database.Database {
+  return new Database(server.dbPath, { readonly, fileMustExist: true });
+}
+
+// ─── mail ───────────────────────────────────────────────────────────────────
+
+export type CaughtMail = ReceivedMail;
+
+/** A real SMTP server that keeps every message; pass `smtpUrl` to the app as SMTP_URL. */
+export async function startMailCatcher(ctx: Context, port = ctx.nextPort()) {
+  const mails: CaughtMail[] = [];
+  const server = await startSmtpServer({ port, onMail: (mail: CaughtMail) => void mails.push(mail) });
+  return {
+    port,
+    smtpUrl: `smtp://127.0.0.1:${port}`,
+    mails,
+    /** Wait until a mail matches; throws after the timeout. */
+    async waitFor(match: (mail: CaughtMail) => boolean, timeoutMs = 20_000): Promise<CaughtMail> {
+      const started = Date.now();
+      while (Date.now() - started < timeoutMs) {
+        const found = mails.find(match);
+        if (found) return found;
+        await sleep(100);
+      }
+      throw new Error(`no matching mail within ${timeoutMs} ms (${mails.length} caught)`);
+    },
+    /** Take the SMTP server down (connections refused) and bring it back on the same port. */
+    down: () => server.stop(),
+    up: () => server.start(),
+    stop: () => server.stop(),
+  };
+}
+
+// ─── misc ───────────────────────────────────────────────────────────────────
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Files (not folders) under a directory, recursively, as paths relative to it. */
+export function listFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
+}
+
+/** VmRSS of a process in kB (Linux), or -1. */
+export function rssKb(pid: number): number {
+  try {
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) : -1;
+  } catch {
+    return -1;
+  }
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export const tmpBase = () => os.tmpdir();

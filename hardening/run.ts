@@ -1,0 +1,124 @@
+/**
+ * `npm run test:hardening`: hostile input, injection, CSRF, sessions, brute
+ * force, security headers, faults and load against the production build, each
+ * section on servers of its own. Prints a table of figures per section and
+ * exits 1 when any check fails.
+ *
+ * Flags:
+ *   --full          the long parts at full size (1,000+ cases per endpoint,
+ *                   60 s of load, 100 aborted uploads); the default is the CI size
+ *   --only=a,b      run these sections (names as printed)
+ *   --no-build      use the existing build (BUILD_DIR, default build/) even if stale
+ *   --keep          keep the scratch folder (servers' databases, files and logs)
+ * Environment: BUILD_DIR (default build), HARDENING_PORT (first port, default 3700).
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort, ROOT, type Context, type Section, type SectionResult } from "./harness";
+
+const SECTIONS: Array<{ name: string; load: () => Promise<Section> }> = [
+  { name: "hostile-input", load: async () => (await import("./hostile-input")).section },
+  { name: "injection", load: async () => (await import("./injection")).section },
+  { name: "csrf", load: async () => (await import("./csrf")).section },
+  { name: "sessions", load: async () => (await import("./sessions")).section },
+  { name: "brute-force", load: async () => (await import("./brute-force")).section },
+  { name: "headers", load: async () => (await import("./headers")).section },
+  { name: "faults", load: async () => (await import("./faults")).section },
+  { name: "load", load: async () => (await import("./load")).section },
+];
+
+const argv = process.argv.slice(2);
+const full = argv.includes("--full");
+const keep = argv.includes("--keep");
+const build = !argv.includes("--no-build");
+const only = argv
+  .find((a) => a.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",")
+  .filter(Boolean);
+const unknown = only?.filter((name) => !SECTIONS.some((s) => s.name === name)) ?? [];
+if (unknown.length) {
+  console.error(`Unknown section(s): ${unknown.join(", ")}. Sections: ${SECTIONS.map((s) => s.name).join(", ")}`);
+  process.exit(2);
+}
+
+const buildDir = path.resolve(ROOT, process.env.BUILD_DIR ?? "build");
+
+function ensureBuild() {
+  const serverBuild = path.join(buildDir, "server/index.js");
+  if (!build && fs.existsSync(serverBuild)) return;
+  console.error(`--- building into ${path.relative(ROOT, buildDir) || "."}`);
+  execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, BUILD_DIR: buildDir } });
+}
+
+async function main() {
+  ensureBuild();
+  const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), "lumen-ridge-hardening-"));
+  let port = Number(process.env.HARDENING_PORT ?? 3700);
+  const taken = new Set<number>();
+  const ports: number[] = [];
+  // Ports are handed out synchronously; reserve a block up front.
+  for (let i = 0; i < 60; i++) {
+    const next = await freePort(port);
+    if (!taken.has(next)) ports.push(next);
+    taken.add(next);
+    port = next + 1;
+  }
+  const ctx: Context = {
+    full,
+    buildDir,
+    tmpRoot,
+    nextPort: () => {
+      const next = ports.shift();
+      if (next === undefined) throw new Error("out of reserved ports");
+      return next;
+    },
+    progress: (message) => console.error(`    ${message}`),
+  };
+
+  const chosen = SECTIONS.filter((s) => !only || only.includes(s.name));
+  const results: Array<{ name: string; result: SectionResult; seconds: number }> = [];
+  const started = Date.now();
+  console.log(`Hardening run (${full ? "full" : "CI size; --full for the long parts"}), build ${path.relative(ROOT, buildDir)}, Node ${process.version}, ${os.cpus().length} cores`);
+  for (const entry of chosen) {
+    const t0 = Date.now();
+    console.error(`--- ${entry.name}`);
+    let result: SectionResult;
+    try {
+      const section = await entry.load();
+      result = await section.run(ctx);
+    } catch (error) {
+      result = { figures: [], failures: [`section crashed: ${(error as Error).stack ?? String(error)}`] };
+    }
+    const seconds = (Date.now() - t0) / 1000;
+    results.push({ name: entry.name, result, seconds });
+    printSection(entry.name, result, seconds);
+  }
+
+  const failed = results.filter((r) => r.result.failures.length > 0);
+  console.log("");
+  console.log(`Summary: ${results.length - failed.length}/${results.length} sections passed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  for (const r of failed) {
+    console.log(`FAILED ${r.name}:`);
+    for (const failure of r.result.failures) console.log(`  - ${failure}`);
+  }
+  if (keep) console.log(`Scratch folder kept: ${tmpRoot}`);
+  else fs.rmSync(tmpRoot, { recursive: true, force: true });
+  process.exitCode = failed.length ? 1 : 0;
+}
+
+function printSection(name: string, result: SectionResult, seconds: number) {
+  const rows = result.figures.map((f) => [f.label, String(f.value), f.budget ?? "", f.ok ? "ok" : "FAIL"]);
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length), ["check", "figure", "budget", ""][i]!.length));
+  console.log("");
+  console.log(`## ${name} (${seconds.toFixed(1)} s) ${result.failures.length ? "FAIL" : "PASS"}`);
+  for (const row of rows) console.log(`  ${row.map((cell, i) => (i === 1 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join("  ")}`);
+  for (const note of result.notes ?? []) console.log(`  · ${note}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
