@@ -1,0 +1,102 @@
+/**
+ * Every route that changes state, and every page and endpoint that reads, as
+ * the hardening sections see them (keep in step with app/routes.ts).
+ * `role` is who may use it; `kind` is the body it takes.
+ */
+export type Role = "anonymous" | "investor" | "admin";
+export type BodyKind = "json" | "form" | "multipart" | "none";
+
+export type Mutation = {
+  method: "POST" | "PATCH" | "DELETE";
+  /** Path with `{id}` where an id goes (fill it with a real one or a made-up one). */
+  path: string;
+  kind: BodyKind;
+  role: Role;
+  /** Form actions carry an `intent` field to pick the operation. */
+  intents?: readonly string[];
+  note?: string;
+};
+
+export const MUTATIONS: readonly Mutation[] = [
+  // JSON API (SPEC.md §7)
+  { method: "POST", path: "/api/newsletter", kind: "json", role: "anonymous" },
+  { method: "POST", path: "/api/pitch", kind: "json", role: "anonymous" },
+  { method: "POST", path: "/api/auth/register", kind: "json", role: "anonymous" },
+  { method: "POST", path: "/api/auth/login", kind: "json", role: "anonymous" },
+  { method: "POST", path: "/api/auth/logout", kind: "none", role: "anonymous" },
+  { method: "PATCH", path: "/api/auth/users/{id}/status", kind: "json", role: "admin" },
+  { method: "POST", path: "/api/documents", kind: "multipart", role: "admin" },
+  { method: "DELETE", path: "/api/documents/{id}", kind: "none", role: "admin" },
+  { method: "POST", path: "/api/fund-access/register", kind: "json", role: "anonymous" },
+  { method: "POST", path: "/api/fund-access/validate-token", kind: "json", role: "anonymous" },
+  { method: "POST", path: "/api/fund-documents", kind: "multipart", role: "admin" },
+  { method: "DELETE", path: "/api/fund-documents/{id}", kind: "none", role: "admin" },
+  // Page form actions (work without JavaScript)
+  { method: "POST", path: "/newsletter", kind: "form", role: "anonymous" },
+  { method: "POST", path: "/process", kind: "form", role: "anonymous", note: "founder pitch form" },
+  { method: "POST", path: "/login", kind: "form", role: "anonymous" },
+  { method: "POST", path: "/lp/login", kind: "form", role: "anonymous" },
+  { method: "POST", path: "/admin/login", kind: "form", role: "anonymous" },
+  { method: "POST", path: "/lp/register", kind: "form", role: "anonymous" },
+  { method: "POST", path: "/lp/forgot-password", kind: "form", role: "anonymous" },
+  { method: "POST", path: "/lp/reset-password", kind: "form", role: "anonymous" },
+  { method: "POST", path: "/fund-i/signup", kind: "form", role: "anonymous" },
+  { method: "POST", path: "/fund-ii/signup", kind: "form", role: "anonymous" },
+  { method: "POST", path: "/theme", kind: "form", role: "anonymous" },
+  { method: "POST", path: "/logout", kind: "form", role: "anonymous" },
+  {
+    method: "POST",
+    path: "/admin/dashboard",
+    kind: "form",
+    role: "admin",
+    intents: ["status", "delete-document", "revoke-fund-access", "resend-fund-access-link", "delete-fund-document"],
+  },
+  { method: "POST", path: "/admin/documents", kind: "multipart", role: "admin" },
+  { method: "POST", path: "/admin/fund-documents", kind: "multipart", role: "admin" },
+];
+
+/** Pages and read endpoints (GET). `{id}` / `{key}` as above. */
+export const READS: ReadonlyArray<{ path: string; role: Role; note?: string }> = [
+  ...[
+    "/",
+    "/investment-focus",
+    "/portfolio",
+    "/deeptech-fund",
+    "/fund-i",
+    "/fund-ii",
+    "/team",
+    "/process",
+    "/contact",
+    "/login",
+    "/privacy-policy",
+    "/terms-of-service",
+    "/newsletter",
+    "/lp/login",
+    "/lp/register",
+    "/lp/forgot-password",
+    "/lp/reset-password",
+    "/admin/login",
+    "/fund-i/signup",
+    "/fund-ii/signup",
+    "/fund-i/documents",
+    "/fund-ii/documents",
+    "/sitemap.xml",
+    "/robots.txt",
+  ].map((path) => ({ path, role: "anonymous" as const })),
+  { path: "/lp/dashboard", role: "investor" },
+  { path: "/admin/dashboard", role: "admin" },
+  { path: "/admin/documents/{id}/access", role: "admin" },
+  { path: "/admin/email-lists/newsletter.csv", role: "admin" },
+  { path: "/api/auth/user", role: "investor" },
+  { path: "/api/auth/pending-users", role: "admin" },
+  { path: "/api/auth/approved-users", role: "admin" },
+  { path: "/api/auth/rejected-users", role: "admin" },
+  { path: "/api/documents", role: "investor" },
+  { path: "/api/documents/{id}/view", role: "investor" },
+  { path: "/api/documents/{id}/download", role: "investor" },
+  { path: "/api/fund-access/requests", role: "admin" },
+  { path: "/api/fund-documents/{key}", role: "admin", note: "fund list by key (fund-i / fund-ii)" },
+  { path: "/api/fund-documents/view/{id}", role: "admin" },
+  { path: "/api/fund-documents/download/{id}", role: "admin" },
+  { path: "/api/newsletter/subscribers", role: "admin" },
+];
