@@ -3,6 +3,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { pageCsp } from "~/modules/http/csp";
+import { logError } from "~/modules/logging/log.server";
 
 export const streamTimeout = 5_000;
 
@@ -38,7 +39,7 @@ export default function handleRequest(
       },
       onError(error: unknown) {
         responseStatusCode = 500;
-        if (shellRendered) console.error(error);
+        if (shellRendered) logError(error, "render failed");
       },
     });
     setTimeout(abort, streamTimeout + 1000);
@@ -47,5 +48,5 @@ export default function handleRequest(
 
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
-  console.error(error);
+  logError(error, `${request.method} ${new URL(request.url).pathname} failed`);
 };

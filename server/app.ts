@@ -1,9 +1,12 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import compression from "compression";
 import type { ServerBuild } from "react-router";
 import { createRequestHandler } from "react-router";
 import type { Env } from "../app/modules/config/env.server";
+import { log, logError, securityEvent, withRequestContext } from "../app/modules/logging/log.server";
 import { getDb } from "../db/client";
 import { PageCache, negotiateEncoding, type CachedPage } from "./page-cache";
 import { clientAddress, isCrossOriginRequest, loggablePath, securityHeaders, setSecurityHeaders } from "./security";
@@ -31,6 +34,8 @@ export type AppOptions = {
   serveStatic: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
   /** Per-path body limit; defaults to bodyLimitFor. */
   bodyLimit?: (pathname: string) => number;
+  /** For /readyz: false until start-up is done and again while draining. */
+  isReady?: () => boolean;
 };
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -52,18 +57,21 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
 
   const listener: Listener = (req, res) => {
     const started = process.hrtime.bigint();
+    const requestId = requestIdFor(req, env.TRUST_PROXY);
+    const ip = clientAddress(req, env.TRUST_PROXY);
+    res.setHeader("x-request-id", requestId);
     if (env.LOG_LEVEL !== "silent") {
-      res.on("finish", () => {
+      res.on("close", () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        console.log(
-          JSON.stringify({
-            time: new Date().toISOString(),
-            level: res.statusCode >= 500 ? "error" : "info",
+        const status = res.statusCode;
+        withRequestContext({ requestId, ip }, () =>
+          log(status >= 500 ? "error" : "info", "request", {
             method: req.method,
             path: loggablePath(req.url),
-            status: res.statusCode,
+            status,
             ms: Math.round(ms * 10) / 10,
-            ip: clientAddress(req, env.TRUST_PROXY),
+            ip,
+            ...(res.writableFinished ? {} : { aborted: true }),
           }),
         );
       });
@@ -79,13 +87,16 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
     setSecurityHeaders(res, baseHeaders);
     const pathname = (req.url ?? "/").split("?")[0] ?? "/";
     if (pathname === "/healthz") return healthz(res);
+    if (pathname === "/readyz") return readyz(res, options.isReady, env.STORAGE_DIR);
 
-    compress(req as never, res as never, () => {
-      options.serveStatic(req, res, () => {
-        handleApp(req, res, pathname, cacheKey).catch((error) => {
-          console.error(error);
-          if (!res.headersSent) sendPlain(res, 500, "Internal Server Error");
-          else res.destroy();
+    withRequestContext({ requestId, ip }, () => {
+      compress(req as never, res as never, () => {
+        options.serveStatic(req, res, () => {
+          handleApp(req, res, pathname, cacheKey).catch((error) => {
+            logError(error, "request failed");
+            if (!res.headersSent) sendPlain(res, 500, "Internal Server Error");
+            else res.destroy();
+          });
         });
       });
     });
@@ -93,6 +104,12 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
 
   async function handleApp(req: IncomingMessage, res: ServerResponse, pathname: string, cacheKey: string | null) {
     if (isCrossOriginRequest(req, appOrigin)) {
+      securityEvent("request.cross_site_refused", {
+        method: req.method,
+        path: pathname,
+        origin: req.headers.origin ?? null,
+        secFetchSite: req.headers["sec-fetch-site"] ?? null,
+      });
       req.resume();
       return sendError(res, pathname, 403, "Cross-site requests are not allowed.");
     }
@@ -130,15 +147,48 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
   return Object.assign(listener, { pageCache });
 }
 
+/** Liveness: 200 when the database answers a query. */
 function healthz(res: ServerResponse) {
   try {
     getDb().$client.prepare("select 1").get();
-    res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "no-store" });
-    res.end(JSON.stringify({ status: "ok" }));
+    sendStatus(res, 200, { status: "ok" });
   } catch {
-    res.writeHead(503, { "Content-Type": "application/json", "Cache-Control": "no-store" });
-    res.end(JSON.stringify({ status: "unavailable" }));
+    sendStatus(res, 503, { status: "unavailable" });
   }
+}
+
+/**
+ * Readiness: 200 once start-up finished (migrations, storage clean-up) and
+ * while not draining; the database answers and the storage folder is writable.
+ */
+function readyz(res: ServerResponse, isReady: (() => boolean) | undefined, storageDir: string) {
+  const checks: Record<string, boolean> = { started: isReady ? isReady() : true, database: false, storage: false };
+  try {
+    getDb().$client.prepare("select 1").get();
+    checks.database = true;
+  } catch {
+    /* reported below */
+  }
+  try {
+    fs.accessSync(storageDir, fs.constants.W_OK);
+    checks.storage = true;
+  } catch {
+    /* reported below */
+  }
+  const ready = Object.values(checks).every(Boolean);
+  sendStatus(res, ready ? 200 : 503, { status: ready ? "ready" : "not ready", checks });
+}
+
+function sendStatus(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store" });
+  res.end(JSON.stringify(body));
+}
+
+/** A request id: the trusted proxy's X-Request-Id when it looks like one, else a fresh UUID. */
+function requestIdFor(req: IncomingMessage, trustProxy: boolean): string {
+  const incoming = trustProxy ? req.headers["x-request-id"] : undefined;
+  if (typeof incoming === "string" && /^[A-Za-z0-9._-]{8,64}$/.test(incoming)) return incoming;
+  return randomUUID();
 }
 
 function sendPlain(res: ServerResponse, status: number, text: string) {

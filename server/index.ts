@@ -7,6 +7,8 @@ import sirv from "sirv";
 import { EnvError, getEnv } from "../app/modules/config/env.server";
 import { hasAnyAdmin } from "../app/modules/lp-users/lp-users.server";
 import { flushMailer, startMailWorker } from "../app/modules/mail/mail.server";
+import { log, logError } from "../app/modules/logging/log.server";
+import { reconcileStorage } from "../app/modules/storage/reconcile.server";
 import { clearIncoming } from "../app/modules/storage/storage.server";
 import { closeDb, getDb } from "../db/client";
 import { createAppListener, type AppOptions } from "./app";
@@ -30,24 +32,20 @@ async function main() {
   }
 
   getDb(); // opens the database and applies migrations
+  fs.mkdirSync(env.STORAGE_DIR, { recursive: true });
   // Uploads cut off by a previous stop never became documents; remove their pieces.
   const leftovers = await clearIncoming();
-  if (leftovers > 0) console.log(JSON.stringify({ level: "info", msg: `Removed ${leftovers} unfinished upload(s)` }));
+  if (leftovers > 0) log("info", `Removed ${leftovers} unfinished upload(s)`);
+  // A stop between storing a file and recording it (or deleting a row and its file) leaves a stray file.
+  await reconcileStorage();
   if (!hasAnyAdmin()) {
-    console.log(
-      JSON.stringify({
-        level: "info",
-        msg: "No admin account exists yet. Create one with: npm run admin:create -- --email you@firm.example --name \"Your Name\" --password \"a long passphrase\"",
-      }),
+    log(
+      "info",
+      'No admin account exists yet. Create one with: npm run admin:create -- --email you@firm.example --name "Your Name" --password "a long passphrase"',
     );
   }
   if (env.NODE_ENV === "production" && !env.SMTP_URL) {
-    console.log(
-      JSON.stringify({
-        level: "warn",
-        msg: "SMTP_URL is not set: mails are only logged, and access and reset links (kept out of production logs) reach nobody.",
-      }),
-    );
+    log("warn", "SMTP_URL is not set: mails are only logged, and access and reset links (kept out of production logs) reach nobody.");
   }
   const stopMail = startMailWorker();
   const mode = env.NODE_ENV === "production" ? "production" : "development";
@@ -76,21 +74,24 @@ async function main() {
     serveStatic = (req, res, next) => vite.middlewares(req, res, next);
   }
 
-  const listener = createAppListener({ env, build, mode, serveStatic });
+  let ready = false;
+  const listener = createAppListener({ env, build, mode, serveStatic, isReady: () => ready });
   const server = http.createServer(listener);
   server.headersTimeout = 30_000;
   server.requestTimeout = 10 * 60_000; // large uploads on slow links
   server.keepAliveTimeout = 5_000;
 
   server.listen(env.PORT, env.HOST, () => {
-    console.log(JSON.stringify({ level: "info", msg: `listening on http://${env.HOST}:${env.PORT}`, mode }));
+    ready = true;
+    log("info", `listening on http://${env.HOST}:${env.PORT}`, { mode });
   });
 
   let shuttingDown = false;
   const shutdown = (signal: string) => {
     if (shuttingDown) return;
     shuttingDown = true;
-    console.log(JSON.stringify({ level: "info", msg: `${signal}: draining in-flight requests` }));
+    ready = false;
+    log("info", `${signal}: draining in-flight requests`);
     stopMail();
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
     force.unref();
@@ -106,6 +107,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error);
+  logError(error, "start-up failed");
   process.exit(1);
 });

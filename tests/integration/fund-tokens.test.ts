@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { getDb } from "../../db/client";
 import { fundAccessUsers } from "../../db/schema";
 import { hashToken } from "~/modules/auth/tokens.server";
@@ -401,6 +401,11 @@ describe("no raw token in the database or the logs", () => {
     };
     for (const method of ["log", "error", "warn", "info", "debug"] as const)
       vi.spyOn(console, method).mockImplementation(capture);
+    // Structured logs (request, error and security lines) are on for this test: they are part of what is scanned.
+    vi.stubEnv("LOG_LEVEL", "info");
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
 
     const issued: string[] = [];
     const docII = insertFundDoc("fund-ii", DECK);

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { getDb } from "../../db/client";
 import { emailOutbox } from "../../db/schema";
 import { getEnv, resetEnvForTests } from "~/modules/config/env.server";
@@ -182,6 +182,11 @@ describe("deliverDueMail without SMTP", () => {
       .run();
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    // Structured logs (request, error and security lines) are on for this test: they are part of what is scanned.
+    vi.stubEnv("LOG_LEVEL", "info");
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
     expect(await deliverDueMail(getDb())).toBe(0);
     const output = [...log.mock.calls, ...error.mock.calls].map((args) => args.join(" ")).join("\n");
     expect(output).toContain("mail secrets unreadable");

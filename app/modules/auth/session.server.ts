@@ -5,6 +5,7 @@ import { lpUsers, sessions } from "../../../db/schema";
 import { now } from "../config/clock.server";
 import { getEnv } from "../config/env.server";
 import { hashToken, newToken } from "./tokens.server";
+import { securityEvent } from "../logging/log.server";
 
 /**
  * Sign-in sessions (DESIGN.md §4). The signed, HttpOnly cookie carries a random
@@ -120,7 +121,10 @@ export async function getSessionUser(request: Request, db: Db = getDb()): Promis
 /** End the request's session on the server; returns the Set-Cookie header that clears the cookie. */
 export async function endSession(request: Request, db: Db = getDb()): Promise<string> {
   const token = await readToken(request);
-  if (token) db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token))).run();
+  if (token) {
+    const ended = db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token))).returning({ userId: sessions.userId }).all();
+    if (ended[0]) securityEvent("auth.sign_out", { userId: ended[0].userId });
+  }
   const session = await sessionStorage().getSession(request.headers.get("Cookie"));
   return sessionStorage().destroySession(session);
 }

@@ -5,6 +5,7 @@ import { assertNotLimited, clearFailures, enforceRateLimit, recordFailure } from
 import { assertMaySignIn, verifyCredentials, type LpUser } from "../lp-users/lp-users.server";
 import { LoginInput } from "../lp-users/schema";
 import { createUserSession } from "./session.server";
+import { securityEvent } from "../logging/log.server";
 
 /**
  * Sign-in through remix-auth's FormStrategy: the form's e-mail and password
@@ -27,7 +28,10 @@ authenticator.use(
       await clearFailures("loginAccount", account);
       return user;
     } catch (error) {
-      if (isAppError(error) && error.code === "unauthorized") await recordFailure("loginAccount", account);
+      if (isAppError(error) && error.code === "unauthorized") {
+        securityEvent("auth.sign_in_failed", { email: account, reason: "wrong e-mail or password" });
+        await recordFailure("loginAccount", account);
+      }
       throw error;
     }
   }),
@@ -48,8 +52,14 @@ export async function signIn(
   await enforceRateLimit("login", clientAddress);
   const user = await authenticator.authenticate("form", request);
   // Only after the password matched: who may start a session here.
-  assertMaySignIn(user, { adminOnly });
+  try {
+    assertMaySignIn(user, { adminOnly });
+  } catch (error) {
+    securityEvent("auth.sign_in_failed", { userId: user.id, email: user.email, reason: isAppError(error) ? error.code : "refused" });
+    throw error;
+  }
   const setCookie = await createUserSession(request, user);
+  securityEvent("auth.sign_in", { userId: user.id, email: user.email, isAdmin: user.isAdmin, portal: adminOnly ? "admin" : "any" });
   return { user, setCookie };
 }
 

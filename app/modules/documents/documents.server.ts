@@ -9,6 +9,7 @@ import { removeStoredFile } from "../storage/storage.server";
 import { acceptUpload, zodFields } from "../storage/accept-upload.server";
 import { MAX_UPLOAD_BYTES, uploadMessages } from "./constants";
 import { DocumentId, LpUploadFields } from "./schema";
+import { securityEvent } from "../logging/log.server";
 
 /** LP documents (SPEC.md §2, §3, §7): upload, list, delete, view and download. */
 
@@ -56,7 +57,7 @@ export function getDocument(id: string): DocumentRow {
  * failure nothing is left on disk or in the database.
  */
 export async function uploadDocument(admin: LpUser, request: Request): Promise<DocumentRow> {
-  return acceptUpload(
+  const row = await acceptUpload(
     request,
     {
       area: "documents",
@@ -71,13 +72,16 @@ export async function uploadDocument(admin: LpUser, request: Request): Promise<D
         .returning()
         .get(),
   );
+  securityEvent("document.uploaded", { actorId: admin.id, kind: "lp", documentId: row.id, category: row.category, bytes: row.fileSize, mimeType: row.mimeType });
+  return row;
 }
 
 /** DELETE /api/documents/{id} and the admin panel: the row goes, then the file (already gone is fine). */
-export async function deleteDocument(_admin: LpUser, id: string): Promise<DocumentRow> {
+export async function deleteDocument(admin: LpUser, id: string): Promise<DocumentRow> {
   const row = getDocument(id);
   getDb().delete(documents).where(eq(documents.id, row.id)).run();
   await removeStoredFile(row.filePath);
+  securityEvent("document.deleted", { actorId: admin.id, kind: "lp", documentId: row.id, title: row.title });
   return row;
 }
 

@@ -11,6 +11,7 @@ import type { LpUser } from "../auth/session.server";
 import { hashToken, newToken } from "../auth/tokens.server";
 import { fundAccessMessages, type FundId } from "./constants";
 import type { FundAccessInput } from "./schema";
+import { securityEvent } from "../logging/log.server";
 
 /**
  * Fund access (SPEC.md §4, DESIGN.md §4). Each request holds one access
@@ -139,6 +140,11 @@ export function requestFundAccess(input: FundAccessInput): FundAccessOutcome {
     return true;
   });
   kickMailer();
+  securityEvent(input.fundId === "fund-i" ? "fund.access_granted" : "fund.access_requested", {
+    fundId: input.fundId,
+    email: input.email,
+    outcome: granted ? (input.fundId === "fund-i" ? "granted" : "link mailed") : mailCapped ? "daily mail cap" : "withdrawn",
+  });
 
   if (input.fundId === "fund-i") {
     if (!granted) throw new AppError("forbidden", "Access to these documents has been withdrawn. Please contact us.");
@@ -163,9 +169,21 @@ export function findAccessByToken(token: unknown, fundId: FundId): FundAccessReq
   return same && row.fundId === fundId && !row.revokedAt ? row : null;
 }
 
+/**
+ * A token presented in a link or to the validate endpoint (not the cookie
+ * checks of every page): findAccessByToken, with the outcome logged as a
+ * security event (the request id, never the token).
+ */
+export function checkFundToken(token: unknown, fundId: FundId, via: "link" | "api"): FundAccessRequest | null {
+  const request = findAccessByToken(token, fundId);
+  if (request) securityEvent("fund.token_validated", { fundId, requestId: request.id, email: request.email, via });
+  else securityEvent("fund.token_refused", { fundId, via });
+  return request;
+}
+
 /** POST /api/fund-access/validate-token: { valid } for a Fund II token. */
 export function validateFundToken(token: string): { valid: boolean; request: FundAccessRequest | null } {
-  const request = findAccessByToken(token, "fund-ii");
+  const request = checkFundToken(token, "fund-ii", "api");
   return { valid: request !== null, request };
 }
 
@@ -227,18 +245,20 @@ function getRequest(id: string): FundAccessRequest {
 }
 
 /** Admin: stop a request's link and cookies at once. */
-export function revokeFundAccess(_admin: LpUser, id: string): FundAccessRequest {
+export function revokeFundAccess(admin: LpUser, id: string): FundAccessRequest {
   const row = getRequest(id);
-  return getDb()
+  const revoked = getDb()
     .update(fundAccessUsers)
     .set({ revokedAt: row.revokedAt ?? now(), accessTokenHash: hashToken(newToken()) })
     .where(eq(fundAccessUsers.id, row.id))
     .returning()
     .get();
+  securityEvent("fund.access_revoked", { actorId: admin.id, requestId: row.id, fundId: row.fundId, email: row.email });
+  return revoked;
 }
 
 /** Admin: restore access if revoked and e-mail a fresh link (older links stop working). */
-export function resendFundAccessLink(_admin: LpUser, id: string): FundAccessRequest {
+export function resendFundAccessLink(admin: LpUser, id: string): FundAccessRequest {
   const row = getRequest(id);
   const token = newToken();
   const db = getDb();
@@ -253,5 +273,6 @@ export function resendFundAccessLink(_admin: LpUser, id: string): FundAccessRequ
     return next;
   });
   kickMailer();
+  securityEvent("fund.link_resent", { actorId: admin.id, requestId: row.id, fundId: row.fundId, email: row.email, wasRevoked: !!row.revokedAt });
   return updated;
 }

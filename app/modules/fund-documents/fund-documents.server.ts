@@ -14,6 +14,7 @@ import { acceptUpload, zodFields } from "../storage/accept-upload.server";
 import { serveRecordedDocument } from "../storage/serve-document.server";
 import { removeStoredFile } from "../storage/storage.server";
 import { FundUploadFields } from "./schema";
+import { securityEvent } from "../logging/log.server";
 
 /** Fund I and Fund II documents (SPEC.md §2, §3, §7), on the shared storage code. */
 
@@ -71,7 +72,7 @@ export function getFundDocument(id: string): FundDocumentRow {
 
 /** POST /api/fund-documents and the admin form: the LP upload rules, plus fundId. */
 export async function uploadFundDocument(admin: LpUser, request: Request): Promise<FundDocumentRow> {
-  return acceptUpload(
+  const row = await acceptUpload(
     request,
     {
       area: "fund-documents",
@@ -86,12 +87,15 @@ export async function uploadFundDocument(admin: LpUser, request: Request): Promi
         .returning()
         .get(),
   );
+  securityEvent("document.uploaded", { actorId: admin.id, kind: row.fundId, documentId: row.id, category: row.category, bytes: row.fileSize, mimeType: row.mimeType });
+  return row;
 }
 
-export async function deleteFundDocument(_admin: LpUser, id: string): Promise<FundDocumentRow> {
+export async function deleteFundDocument(admin: LpUser, id: string): Promise<FundDocumentRow> {
   const row = getFundDocument(id);
   getDb().delete(fundDocuments).where(eq(fundDocuments.id, row.id)).run();
   await removeStoredFile(row.filePath);
+  securityEvent("document.deleted", { actorId: admin.id, kind: row.fundId, documentId: row.id, title: row.title });
   return row;
 }
 

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { AppError, isAppError, type FieldErrors } from "./app-error";
+import { logError } from "../logging/log.server";
 
 /** Largest JSON body the public JSON endpoints accept. */
 export const MAX_JSON_BYTES = 16 * 1024;
@@ -81,7 +82,7 @@ export async function handleJson(run: () => Promise<Response>): Promise<Response
   } catch (error) {
     if (error instanceof Response) return error;
     if (isAppError(error)) return jsonError(error);
-    console.error(error);
+    logError(error);
     return Response.json({ error: "Something went wrong. Please try again later." }, { status: 500 });
   }
 }

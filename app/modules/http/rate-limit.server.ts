@@ -1,5 +1,6 @@
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { AppError } from "./app-error";
+import { securityEvent } from "../logging/log.server";
 
 /**
  * Per-client limits on the endpoints that strangers can hit. One process on
@@ -55,6 +56,7 @@ export async function enforceRateLimit(bucket: RateLimitBucket, clientKey: strin
 }
 
 function rateLimited(bucket: RateLimitBucket, msBeforeNext: number): AppError {
+  securityEvent("request.rate_limited", { bucket, retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)) });
   return new AppError("rate_limited", RATE_LIMITS[bucket].message, {
     retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)),
   });

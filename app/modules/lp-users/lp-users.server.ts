@@ -11,6 +11,7 @@ import { endAllSessions, type LpUser } from "../auth/session.server";
 import { hashToken, newToken } from "../auth/tokens.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import type { ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput, UserStatus } from "./schema";
+import { securityEvent } from "../logging/log.server";
 
 export type { LpUser };
 
@@ -85,6 +86,7 @@ export async function registerInvestor(input: RegisterInput, db: Db = getDb()): 
   const existing = findUserByEmail(input.email, db);
   if (existing) {
     await hashPassword(input.password); // spend the same time as registering a new account
+    securityEvent("auth.register", { userId: existing.id, email: existing.email, outcome: "already registered" });
     queueMail(db, {
       to: existing.email,
       subject: `Your ${firm.name} investor portal account`,
@@ -110,6 +112,7 @@ export async function registerInvestor(input: RegisterInput, db: Db = getDb()): 
       .returning()
       .get();
     if (!user) return; // registered a moment ago by a concurrent request: same answer
+    securityEvent("auth.register", { userId: user.id, email: user.email, outcome: "pending review" });
     for (const to of adminRecipients(tx as unknown as Db)) {
       queueMail(tx, {
         to,
@@ -249,6 +252,7 @@ export function setUserStatus(
     return row;
   });
   if (status !== "approved") endAllSessions(userId, db);
+  securityEvent("user.status_changed", { actorId: actor.id, userId, email: updated.email, from: target.status, to: status });
   kickMailer();
   return { user: updated, previous: target.status };
 }
@@ -259,9 +263,16 @@ export function setUserStatus(
  */
 export function requestPasswordReset(input: ForgotPasswordInput, db: Db = getDb()): void {
   const user = findUserByEmail(input.email, db);
-  if (!user) return;
+  if (!user) {
+    securityEvent("auth.password_reset_requested", { email: input.email, outcome: "no such account" });
+    return;
+  }
   // At most 3 reset mails an hour per account, however many addresses ask.
-  if (recentMailCount(db, user.email, resetSubject(), new Date(now().getTime() - RESET_TOKEN_TTL_MS)) >= 3) return;
+  if (recentMailCount(db, user.email, resetSubject(), new Date(now().getTime() - RESET_TOKEN_TTL_MS)) >= 3) {
+    securityEvent("auth.password_reset_requested", { userId: user.id, email: user.email, outcome: "hourly cap reached" });
+    return;
+  }
+  securityEvent("auth.password_reset_requested", { userId: user.id, email: user.email, outcome: "link sent" });
   const token = newToken();
   db.transaction((tx) => {
     tx.insert(passwordResets)
@@ -317,5 +328,6 @@ export async function resetPassword(input: ResetPasswordInput, db: Db = getDb())
     return tx.update(lpUsers).set({ passwordHash }).where(eq(lpUsers.id, reset.userId)).returning().get();
   });
   endAllSessions(user.id, db);
+  securityEvent("auth.password_reset", { userId: user.id, email: user.email });
   return user;
 }

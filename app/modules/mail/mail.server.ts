@@ -4,6 +4,7 @@ import { getDb, type Db } from "../../../db/client";
 import { emailOutbox } from "../../../db/schema";
 import { getEnv } from "../config/env.server";
 import { fillSecrets, openSecrets, sealSecrets, type MailSecrets } from "./mail-secrets.server";
+import { log, logError } from "../logging/log.server";
 
 /**
  * Mail goes through the outbox table: the business row and its mails are
@@ -112,7 +113,7 @@ async function deliverBatch(db: Db, now: Date): Promise<{ fetched: number; deliv
       if (mail.secretsEnc) text = fillSecrets(mail.text, openSecrets(mail.secretsEnc));
     } catch {
       // Sealed under another SESSION_SECRET: it can never be sent; keep it out of the queue.
-      console.error(JSON.stringify({ level: "error", msg: "mail secrets unreadable; mail dropped", id: mail.id }));
+      log("error", "mail secrets unreadable; mail dropped", { mailId: mail.id });
       db.update(emailOutbox)
         .set({ status: "logged", secretsEnc: null, lastError: "secrets unreadable (SESSION_SECRET changed?)" })
         .where(eq(emailOutbox.id, mail.id))
@@ -148,7 +149,7 @@ async function deliverBatch(db: Db, now: Date): Promise<{ fetched: number; deliv
         })
         .where(eq(emailOutbox.id, mail.id))
         .run();
-      console.error(JSON.stringify({ level: "warn", msg: "mail send failed; will retry", id: mail.id, attempts }));
+      log("warn", "mail send failed; will retry", { mailId: mail.id, attempts });
     }
   }
   return { fetched: due.length, delivered };
@@ -169,7 +170,7 @@ export function kickMailer() {
     setImmediate(() => {
       deliverDueMail()
         .catch((error) => {
-          console.error(error);
+          logError(error);
           return 0;
         })
         .then(resolve)

@@ -6,6 +6,7 @@ import { enforceRateLimit } from "../http/rate-limit.server";
 import type { ToastInput } from "../toast/toast";
 import { subscribeToNewsletter } from "./newsletter.server";
 import { NewsletterInput } from "./schema";
+import { logError } from "../logging/log.server";
 
 export type NewsletterOutcome = {
   status: "success" | "error";
@@ -49,7 +50,7 @@ export async function handleNewsletterForm(formData: FormData, clientAddress: st
         retryAfterSeconds: error.options.retryAfterSeconds,
       };
     }
-    console.error(error);
+    logError(error);
     return {
       status: "error",
       httpStatus: 500,

@@ -5,6 +5,7 @@ import { enforceRateLimit } from "../http/rate-limit.server";
 import type { ToastInput } from "../toast/toast";
 import { submitPitch } from "./pitches.server";
 import { PitchInput } from "./schema";
+import { logError } from "../logging/log.server";
 
 export const pitchToasts = {
   success: { title: "Success", description: "Your pitch has been submitted successfully!" },
@@ -37,7 +38,7 @@ export async function handlePitchForm(formData: FormData, clientAddress: string)
     };
   } catch (error) {
     const message = isAppError(error) ? error.message : pitchToasts.failure.description;
-    if (!isAppError(error)) console.error(error);
+    if (!isAppError(error)) logError(error);
     return {
       status: "error",
       httpStatus: isAppError(error) ? error.status : 500,

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readdir, rename, rm, unlink } from "node:fs/promises";
 import path from "node:path";
 import { getEnv } from "../config/env.server";
+import { logError } from "../logging/log.server";
 
 /**
  * Uploaded files live under STORAGE_DIR with names the server makes
@@ -60,7 +61,7 @@ export async function removeQuietly(absolute: string): Promise<void> {
   try {
     await unlink(absolute);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") console.error(error);
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") logError(error);
   }
 }
 

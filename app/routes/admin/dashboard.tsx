@@ -78,6 +78,7 @@ import { pageMeta } from "~/modules/seo/meta";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import type { ToastInput } from "~/modules/toast/toast";
+import { logError } from "~/modules/logging/log.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -152,7 +153,7 @@ function readList(status: UserStatus, page: number): UserListPage {
     });
     return { users: result.rows.map(toAdminListUser), page: result.page, total: result.total, failed: false };
   } catch (error) {
-    console.error(error);
+    logError(error);
     return { users: [], page: 1, total: 0, failed: true };
   }
 }
@@ -186,7 +187,7 @@ function readPublished(
     });
     return { documents, failed: false };
   } catch (error) {
-    console.error(error);
+    logError(error);
     return { documents: [], failed: true };
   }
 }
@@ -219,7 +220,7 @@ function readFundAccessRequests(page: number): FundAccessRequestsPage {
     });
     return { requests: result.rows.map(toAdminFundAccessRequest), page: result.page, total: result.total, failed: false };
   } catch (error) {
-    console.error(error);
+    logError(error);
     return { requests: [], page: 1, total: 0, failed: true };
   }
 }
@@ -253,7 +254,7 @@ function readEmailList(list: ListKey, views: ListViews): EmailListData {
     }
     return { sort, page, total: result.total, rows: result.rows.map((row) => toEmailListRow(list, row)), failed: false };
   } catch (error) {
-    console.error(error);
+    logError(error);
     return { sort, page: 1, total: 0, rows: [], failed: true };
   }
 }
@@ -297,7 +298,7 @@ function readConfirmUser(userId: string, status: UserStatus): { id: string; name
     const user = findUserById(userId);
     return user && !user.isAdmin && user.status === status ? { id: user.id, name: user.name } : null;
   } catch (error) {
-    console.error(error);
+    logError(error);
     return null;
   }
 }
@@ -308,7 +309,7 @@ function readRevokeRequest(requestId: string): FundAccessRequestRef | null {
     const row = findFundAccessRequest(requestId);
     return row ? { id: row.id, name: row.name, fundId: row.fundId, revoked: row.revokedAt !== null } : null;
   } catch (error) {
-    console.error(error);
+    logError(error);
     return null;
   }
 }
@@ -384,7 +385,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 function errorToast(error: unknown): ToastInput {
-  if (!isAppError(error)) console.error(error);
+  if (!isAppError(error)) logError(error);
   const description = isAppError(error) ? error.message : "Something went wrong. Please try again.";
   return { title: accountToasts.updateFailed.title, description, variant: "destructive" };
 }
@@ -419,7 +420,7 @@ async function removeDocument(admin: LpUser, formData: FormData): Promise<{ toas
     await deleteDocument(admin, documentId);
     return { toast: { ...documentToasts.deleted }, httpStatus: 200 };
   } catch (error) {
-    if (!isAppError(error)) console.error(error);
+    if (!isAppError(error)) logError(error);
     const description = isAppError(error) ? error.message : "Something went wrong. Please try again.";
     return {
       toast: { title: documentToasts.deleteFailed.title, description, variant: "destructive" },
@@ -431,7 +432,7 @@ async function removeDocument(admin: LpUser, formData: FormData): Promise<{ toas
 type Outcome = { toast: ToastInput; httpStatus: number };
 
 function failed(error: unknown, title: string): Outcome {
-  if (!isAppError(error)) console.error(error);
+  if (!isAppError(error)) logError(error);
   const description = isAppError(error) ? error.message : "Something went wrong. Please try again.";
   return { toast: { title, description, variant: "destructive" }, httpStatus: isAppError(error) ? error.status : 500 };
 }

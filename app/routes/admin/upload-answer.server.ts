@@ -1,6 +1,7 @@
 import { isAppError } from "~/modules/http/app-error";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import type { ToastInput } from "~/modules/toast/toast";
+import { logError } from "~/modules/logging/log.server";
 
 /**
  * The answer of a no-JavaScript upload form (LP or fund documents): run the
@@ -20,7 +21,7 @@ export async function answerUpload<R>(
       { status: 303 },
     );
   } catch (error) {
-    if (!isAppError(error)) console.error(error);
+    if (!isAppError(error)) logError(error);
     const message = isAppError(error) ? error.message : "Something went wrong. Please try again.";
     return redirectWithFlash(
       options.failureTo,

@@ -8,6 +8,7 @@ import { isAppError } from "~/modules/http/app-error";
 import { LoginInput } from "~/modules/lp-users/schema";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
+import { logError } from "~/modules/logging/log.server";
 
 /** Where a signed-in user belongs. */
 export function portalHome(user: { isAdmin: boolean }) {
@@ -45,7 +46,7 @@ export async function signInFormAction(
     const outcome: FormOutcome = { status: "success", toast, result: submission.reply({ resetForm: true }), redirectTo: to };
     return data(outcome, { headers });
   } catch (error) {
-    if (!isAppError(error)) console.error(error);
+    if (!isAppError(error)) logError(error);
     const message = isAppError(error) ? error.message : investor ? accountToasts.loginFailed.title : signInCopy.adminFallback;
     const fields = isAppError(error) ? error.options.fields : undefined;
     const retryAfter = isAppError(error) ? error.options.retryAfterSeconds : undefined;

@@ -6,7 +6,7 @@ import { FundIDocumentList } from "~/components/funds/fund-i-document-list";
 import { fundAccessCopy } from "~/content/fund-access";
 import { getOptionalUser } from "~/modules/auth/guards.server";
 import { clearFundCookie, getFundAccess, readFundCookie, setFundCookie } from "~/modules/fund-access/cookie.server";
-import { findAccessByToken } from "~/modules/fund-access/fund-access.server";
+import { checkFundToken } from "~/modules/fund-access/fund-access.server";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { listFundDocuments, publicDate, toFundDocumentRead } from "~/modules/fund-documents/fund-documents.server";
 import { pageMeta } from "~/modules/seo/meta";
@@ -31,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     await enforceRateLimit("tokenCheck", context.clientAddress).catch(() => {
       throw redirect("/fund-i/signup");
     });
-    const access = findAccessByToken(token, "fund-i");
+    const access = checkFundToken(token, "fund-i", "link");
     throw redirect(access ? "/fund-i/documents" : "/fund-i/signup", {
       headers: { "Set-Cookie": access ? await setFundCookie("fund-i", token) : await clearFundCookie("fund-i") },
     });

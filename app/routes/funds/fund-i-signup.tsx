@@ -17,6 +17,7 @@ import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { pageMeta } from "~/modules/seo/meta";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
+import { logError } from "~/modules/logging/log.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -51,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     cookieToken = requestFundAccess(submission.value).cookieToken;
     if (!cookieToken) throw new Error("Fund I access came without a token");
   } catch (error) {
-    if (!isAppError(error)) console.error(error);
+    if (!isAppError(error)) logError(error);
     const message = isAppError(error) ? error.message : fundAccessCopy.registrationFailed.fallback;
     const retryAfter = isAppError(error) ? error.options.retryAfterSeconds : undefined;
     const outcome: FormOutcome = {

@@ -9,12 +9,13 @@ import { fundAccessCopy } from "~/content/fund-access";
 import { getOptionalUser } from "~/modules/auth/guards.server";
 import { fundAccessMessages } from "~/modules/fund-access/constants";
 import { clearFundCookie, readFundCookie, setFundCookie } from "~/modules/fund-access/cookie.server";
-import { findAccessByToken } from "~/modules/fund-access/fund-access.server";
+import { checkFundToken, findAccessByToken } from "~/modules/fund-access/fund-access.server";
 import { listFundDocuments, publicDate, toFundDocumentRead } from "~/modules/fund-documents/fund-documents.server";
 import { isAppError } from "~/modules/http/app-error";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { pageMeta } from "~/modules/seo/meta";
+import { logError } from "~/modules/logging/log.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -58,9 +59,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     }
     let valid: boolean;
     try {
-      valid = findAccessByToken(token, "fund-ii") !== null;
+      valid = checkFundToken(token, "fund-ii", "link") !== null;
     } catch (error) {
-      console.error(error);
+      logError(error);
       return denied("failed", fundAccessMessages.validationFailed, { status: 500 });
     }
     if (!valid) return denied("invalid", fundAccessMessages.tokenInvalid, { status: 403, clearCookie: true });
@@ -83,7 +84,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       createdOn: publicDate(row.createdAt),
     }));
   } catch (error) {
-    console.error(error);
+    logError(error);
     return denied("failed", fundAccessMessages.validationFailed, { status: 500 });
   }
   return data({ access: "granted" as const, documents });

@@ -16,6 +16,7 @@ import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { pageMeta } from "~/modules/seo/meta";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
+import { logError } from "~/modules/logging/log.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -50,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await enforceRateLimit("fundAccess", context.clientAddress);
     requestFundAccess(submission.value);
   } catch (error) {
-    if (!isAppError(error)) console.error(error);
+    if (!isAppError(error)) logError(error);
     const message = isAppError(error) ? error.message : fundAccessCopy.registrationFailed.fallback;
     const retryAfter = isAppError(error) ? error.options.retryAfterSeconds : undefined;
     const outcome: FormOutcome = {

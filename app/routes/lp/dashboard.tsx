@@ -10,6 +10,7 @@ import { requireInvestor } from "~/modules/auth/guards.server";
 import { listDocuments, toLpDocument } from "~/modules/documents/documents.server";
 import { toCurrentUser } from "~/modules/lp-users/lp-users.server";
 import { pageMeta } from "~/modules/seo/meta";
+import { logError } from "~/modules/logging/log.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -32,7 +33,7 @@ function readDocuments(): { documents: InvestorDocument[]; failed: boolean } {
     }));
     return { documents, failed: false };
   } catch (error) {
-    console.error(error);
+    logError(error);
     return { documents: [], failed: true };
   }
 }

@@ -21,6 +21,7 @@ import { pageMeta } from "~/modules/seo/meta";
 import { ENHANCED_FIELD, isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import type { loader as rootLoader } from "~/root";
+import { logError } from "~/modules/logging/log.server";
 
 const FORM_ID = "forgot-password";
 
@@ -47,7 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await enforceRateLimit("reset", context.clientAddress);
     requestPasswordReset(submission.value);
   } catch (error) {
-    if (!isAppError(error)) console.error(error);
+    if (!isAppError(error)) logError(error);
     const message = isAppError(error) ? error.message : forgotPasswordCopy.failedFallback;
     const retryAfter = isAppError(error) ? error.options.retryAfterSeconds : undefined;
     const outcome: FormOutcome = {

@@ -16,6 +16,7 @@ import { RegisterInput } from "~/modules/lp-users/schema";
 import { pageMeta } from "~/modules/seo/meta";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
+import { logError } from "~/modules/logging/log.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: registerCopy.title, description: registerCopy.description, path: "/lp/register", noindex: true });
@@ -44,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await enforceRateLimit("register", context.clientAddress);
     await registerInvestor(submission.value);
   } catch (error) {
-    if (!isAppError(error)) console.error(error);
+    if (!isAppError(error)) logError(error);
     const message = isAppError(error) ? error.message : undefined;
     const retryAfter = isAppError(error) ? error.options.retryAfterSeconds : undefined;
     const outcome: FormOutcome = {

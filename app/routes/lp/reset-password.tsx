@@ -19,6 +19,7 @@ import { pageMeta } from "~/modules/seo/meta";
 import { ENHANCED_FIELD, isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
+import { logError } from "~/modules/logging/log.server";
 
 const FORM_ID = "reset-password";
 
@@ -58,7 +59,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await enforceRateLimit("resetSubmit", context.clientAddress);
     await resetPassword(submission.value);
   } catch (error) {
-    if (!isAppError(error)) console.error(error);
+    if (!isAppError(error)) logError(error);
     const message = isAppError(error) ? error.message : accountMessages.resetInvalid;
     const outcome: FormOutcome = {
       status: "error",

@@ -1,0 +1,112 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/**
+ * Structured logs: one JSON object per line on stdout,
+ * `{ time, level, msg, requestId?, event?, ... }`.
+ *
+ * - Every line written while a request is handled carries its request id
+ *   (server/app.ts runs the handler inside `withRequestContext`).
+ * - Security events (`securityEvent`) carry `event` with a fixed name, the
+ *   client address, and ids; never a password, token, cookie or hash: fields
+ *   whose names say so are replaced by "[redacted]" before writing.
+ * - LOG_LEVEL=silent turns logging off (tests and benchmarks).
+ */
+
+export type LogLevel = "info" | "warn" | "error";
+type Fields = Record<string, unknown>;
+type RequestContext = { requestId: string; ip: string };
+
+const requestContext = new AsyncLocalStorage<RequestContext>();
+
+/** Run `fn` with a request id (and client address) that every log line inside it carries. */
+export function withRequestContext<T>(context: RequestContext, fn: () => T): T {
+  return requestContext.run(context, fn);
+}
+
+export function currentRequestId(): string | undefined {
+  return requestContext.getStore()?.requestId;
+}
+
+const SECRET_FIELD = /token|password|secret|cookie|authorization|hash|^link$/i;
+
+/** Copy of `fields` with secret-looking values replaced (one level deep; nested objects by name too). */
+export function redact(fields: Fields): Fields {
+  const out: Fields = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (SECRET_FIELD.test(key)) out[key] = "[redacted]";
+    else if (value && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date)) {
+      out[key] = redact(value as Fields);
+    } else out[key] = value;
+  }
+  return out;
+}
+
+type Sink = (line: string) => void;
+const globalForLog = globalThis as unknown as { __logSink?: Sink | null };
+
+/** For tests: receive every log line (whatever LOG_LEVEL says); null restores stdout. */
+export function setLogSinkForTests(sink: Sink | null) {
+  globalForLog.__logSink = sink;
+}
+
+function silent(): boolean {
+  return process.env.LOG_LEVEL === "silent";
+}
+
+export function log(level: LogLevel, msg: string, fields: Fields = {}): void {
+  const sink = globalForLog.__logSink;
+  if (!sink && silent()) return;
+  const store = requestContext.getStore();
+  const line = JSON.stringify({
+    time: new Date().toISOString(),
+    level,
+    msg,
+    ...(store ? { requestId: store.requestId } : {}),
+    ...redact(fields),
+  });
+  if (sink) sink(line);
+  else if (level === "info") console.log(line);
+  else console.error(line);
+}
+
+/** An unexpected error, with its stack, as one JSON line. */
+export function logError(error: unknown, msg = "unexpected error", fields: Fields = {}): void {
+  const detail =
+    error instanceof Error
+      ? { name: error.name, message: error.message, stack: error.stack }
+      : { message: String(error) };
+  log("error", msg, { ...fields, error: detail });
+}
+
+/** The security events we log (kept in one list so operators can alert on them). */
+export type SecurityEventName =
+  | "auth.sign_in"
+  | "auth.sign_in_failed"
+  | "auth.sign_out"
+  | "auth.register"
+  | "auth.password_reset_requested"
+  | "auth.password_reset"
+  | "user.status_changed"
+  | "document.uploaded"
+  | "document.deleted"
+  | "fund.access_granted"
+  | "fund.access_requested"
+  | "fund.token_validated"
+  | "fund.token_refused"
+  | "fund.access_revoked"
+  | "fund.link_resent"
+  | "request.cross_site_refused"
+  | "request.rate_limited";
+
+const WARN_EVENTS = new Set<SecurityEventName>([
+  "auth.sign_in_failed",
+  "fund.token_refused",
+  "request.cross_site_refused",
+  "request.rate_limited",
+]);
+
+/** Log a security event: who (ids, e-mail), what, from where (the request's client address). */
+export function securityEvent(event: SecurityEventName, fields: Fields = {}): void {
+  const ip = requestContext.getStore()?.ip;
+  log(WARN_EVENTS.has(event) ? "warn" : "info", event, { event, ...(ip ? { ip } : {}), ...fields });
+}
