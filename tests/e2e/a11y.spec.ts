@@ -6,8 +6,9 @@ import { expect, test } from "./helpers/fixtures";
 
 /**
  * Automated accessibility checks (axe-core, WCAG 2.0/2.1 A and AA rules) on
- * every public page, the investor dashboard, the admin dashboard and a
- * document's access history, in the light and the dark theme (the `theme`
+ * every public page, the fund document pages (with access, and Fund II's
+ * refusal), the investor dashboard, the admin dashboard and a document's
+ * access history, in the light and the dark theme (the `theme`
  * cookie, as the toggle writes it; the server renders the class from it).
  * axe finds a part of what a person would: these pages were also checked by
  * hand (keyboard, screen reader names) when they were built.
@@ -33,7 +34,10 @@ const PUBLIC_PAGES = [
   "/lp/login",
   "/lp/register",
   "/lp/forgot-password",
+  "/lp/reset-password",
   "/admin/login",
+  "/fund-i/signup",
+  "/fund-ii/signup",
 ] as const;
 
 test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "axe runs once, on the JavaScript-on pages (the js project)");
@@ -115,6 +119,27 @@ for (const theme of THEMES) {
     test("the 404 page has no axe violations", async ({ page, visit }, testInfo) => {
       await visit("/no-such-page-for-axe", { status: 404 });
       await expect(page.getByRole("heading", { level: 1 })).toContainText("404");
+      await expectTheme(page, theme);
+      await expectNoViolations(page, testInfo);
+    });
+
+    for (const fund of ["fund-i", "fund-ii"] as const) {
+      test(`/${fund}/documents with access has no axe violations`, async ({ page, context, baseURL, visit }, testInfo) => {
+        // An admin sees the same page a fund access holder sees.
+        const { adminCookie } = await portalData(testInfo);
+        await useSessionCookie(context, baseURL!, adminCookie);
+        await visit(`/${fund}/documents`);
+        await expect(page).toHaveURL(`${baseURL}/${fund}/documents`);
+        await expectTheme(page, theme);
+        await expectNoViolations(page, testInfo);
+      });
+    }
+
+    test("/fund-ii/documents refusing a bad link has no axe violations", async ({ page }, testInfo) => {
+      // The page moves on to the sign-up after 2 s: hold the clock while axe looks at the alert.
+      await page.clock.install();
+      await page.goto("/fund-ii/documents?token=not-a-real-token");
+      await expect(page.getByTestId("fund-access-error")).toBeVisible();
       await expectTheme(page, theme);
       await expectNoViolations(page, testInfo);
     });
