@@ -176,7 +176,7 @@ export function findAccessByToken(token: unknown, fundId: FundId): FundAccessReq
  */
 export function checkFundToken(token: unknown, fundId: FundId, via: "link" | "api"): FundAccessRequest | null {
   const request = findAccessByToken(token, fundId);
-  if (request) securityEvent("fund.token_validated", { fundId, requestId: request.id, email: request.email, via });
+  if (request) securityEvent("fund.token_validated", { fundId, accessRequestId: request.id, email: request.email, via });
   else securityEvent("fund.token_refused", { fundId, via });
   return request;
 }
@@ -253,7 +253,7 @@ export function revokeFundAccess(admin: LpUser, id: string): FundAccessRequest {
     .where(eq(fundAccessUsers.id, row.id))
     .returning()
     .get();
-  securityEvent("fund.access_revoked", { actorId: admin.id, requestId: row.id, fundId: row.fundId, email: row.email });
+  securityEvent("fund.access_revoked", { actorId: admin.id, accessRequestId: row.id, fundId: row.fundId, email: row.email });
   return revoked;
 }
 
@@ -273,6 +273,6 @@ export function resendFundAccessLink(admin: LpUser, id: string): FundAccessReque
     return next;
   });
   kickMailer();
-  securityEvent("fund.link_resent", { actorId: admin.id, requestId: row.id, fundId: row.fundId, email: row.email, wasRevoked: !!row.revokedAt });
+  securityEvent("fund.link_resent", { actorId: admin.id, accessRequestId: row.id, fundId: row.fundId, email: row.email, wasRevoked: !!row.revokedAt });
   return updated;
 }

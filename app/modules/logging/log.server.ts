@@ -29,17 +29,23 @@ export function currentRequestId(): string | undefined {
 
 const SECRET_FIELD = /token|password|secret|cookie|authorization|hash|^link$/i;
 
-/** Copy of `fields` with secret-looking values replaced (one level deep; nested objects by name too). */
+/** Copy of `fields` with secret-looking values replaced (nested objects and arrays too). */
 export function redact(fields: Fields): Fields {
   const out: Fields = {};
   for (const [key, value] of Object.entries(fields)) {
-    if (SECRET_FIELD.test(key)) out[key] = "[redacted]";
-    else if (value && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date)) {
-      out[key] = redact(value as Fields);
-    } else out[key] = value;
+    out[key] = SECRET_FIELD.test(key) ? "[redacted]" : redactValue(value);
   }
   return out;
 }
+
+function redactValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactValue);
+  if (value && typeof value === "object" && !(value instanceof Date)) return redact(value as Fields);
+  return value;
+}
+
+/** Keys every line owns; a caller's field of the same name is dropped rather than overwrite them. */
+const RESERVED = ["time", "level", "msg", "requestId"] as const;
 
 type Sink = (line: string) => void;
 const globalForLog = globalThis as unknown as { __logSink?: Sink | null };
@@ -57,12 +63,14 @@ export function log(level: LogLevel, msg: string, fields: Fields = {}): void {
   const sink = globalForLog.__logSink;
   if (!sink && silent()) return;
   const store = requestContext.getStore();
+  const own = redact(fields);
+  for (const key of RESERVED) delete own[key];
   const line = JSON.stringify({
     time: new Date().toISOString(),
     level,
     msg,
     ...(store ? { requestId: store.requestId } : {}),
-    ...redact(fields),
+    ...own,
   });
   if (sink) sink(line);
   else if (level === "info") console.log(line);
