@@ -12,7 +12,7 @@ import { logError } from "../logging/log.server";
 
 export type StorageArea = "documents" | "fund-documents";
 
-const STORED_PATH = /^(documents|fund-documents)\/[0-9a-f]{32}$/;
+export const STORED_PATH = /^(documents|fund-documents)\/[0-9a-f]{32}$/;
 
 export function storageRoot(): string {
   return getEnv().STORAGE_DIR;
