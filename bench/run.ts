@@ -15,12 +15,17 @@
  *   6. admin lists (bench/lists.ts): GET /admin/dashboard HTML bytes and
  *      server time at 100,000 newsletter subscribers against 1,000 (fresh
  *      seeded databases), and the time to build the full newsletter TSV.
+ *   7. Lighthouse (bench/lighthouse.ts): mobile, system Chromium, on / and
+ *      /portfolio: performance score ≥ 95 and CLS ≤ 0.05 (median of
+ *      --lighthouse-runs runs), with LCP, TBT and the other category scores.
  *
  * Flags: --no-build (reuse build-bench/ when it exists), --strict (exit 1 when
- * a budget fails), --only=pages|files|lists (one part), --duration=S, --warmup=S,
+ * a budget fails), --only=pages|files|lists|lighthouse (one part), --duration=S, --warmup=S,
  * --connections=N (page load, for quick trials), --runs=N (sequential
  * downloads per server), --concurrency=N (downloads at once), --requests=N
- * (measured dashboard requests per database in the lists part).
+ * (measured dashboard requests per database in the lists part),
+ * --lighthouse-runs=N (runs per page, median reported; default 3),
+ * --lighthouse-port=N (our server for Lighthouse; Chromium's debugging port is N+1).
  * The last line of output is a JSON summary.
  */
 import { execFileSync, spawn } from "node:child_process";
@@ -32,6 +37,7 @@ import { fileURLToPath } from "node:url";
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from "node:zlib";
 import { cpuSeconds, machineBusySeconds } from "./cpu";
 import { benchFiles, type Check } from "./files";
+import { benchLighthouse } from "./lighthouse";
 import { benchLists } from "./lists";
 import { kb, mb, num, passFail, ratio, table } from "./format";
 import { ClientBuild, isPortalChunk, pageScripts, reactRouterBaseline, type Baseline, type InlineScript } from "./page-js";
@@ -42,7 +48,8 @@ import { publicPages } from "../app/content/sitemap";
 // ─── configuration ──────────────────────────────────────────────────────────
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const BUILD_DIR_NAME = "build-bench";
+/** BENCH_BUILD_DIR picks another build folder (e.g. a helper's own) than build-bench/. */
+const BUILD_DIR_NAME = process.env.BENCH_BUILD_DIR || "build-bench";
 const BUILD_DIR = path.join(ROOT, BUILD_DIR_NAME);
 const HOST = "127.0.0.1";
 const OUR_PORT = 3400;
@@ -54,6 +61,8 @@ const FILES_OUR_PORT = 3810;
 const FILES_BASE_PORT = 3811;
 /** The admin lists part: one server per seeded database (1k, then 100k), one after the other. */
 const LISTS_PORTS: [number, number] = [3840, 3841];
+/** The Lighthouse part: our server, and Chromium's debugging port (+1). */
+const LIGHTHOUSE_PORT = 3870;
 
 const LOAD_PATHS = ["/", "/portfolio"];
 const PUBLIC_PAGES: readonly string[] = publicPages;
@@ -64,7 +73,8 @@ const BUDGET = {
   pageJsRatio: 1.15,
 };
 
-type Part = "pages" | "files" | "lists";
+type Part = "pages" | "files" | "lists" | "lighthouse";
+const PARTS: readonly Part[] = ["pages", "files", "lists", "lighthouse"];
 type Options = {
   build: boolean;
   strict: boolean;
@@ -75,10 +85,12 @@ type Options = {
   runs: number;
   concurrency: number;
   requests: number;
+  lighthouseRuns: number;
+  lighthousePort: number;
 };
 
 function parseOptions(argv: string[]): Options {
-  const opts: Options = { build: true, strict: false, only: null, duration: 10, warmup: 2, connections: 50, runs: 9, concurrency: 8, requests: 15 };
+  const opts: Options = { build: true, strict: false, only: null, duration: 10, warmup: 2, connections: 50, runs: 9, concurrency: 8, requests: 15, lighthouseRuns: 3, lighthousePort: LIGHTHOUSE_PORT };
   for (const arg of argv) {
     const [name, value] = arg.split("=", 2) as [string, string | undefined];
     const positive = (label: string) => {
@@ -94,12 +106,15 @@ function parseOptions(argv: string[]): Options {
     else if (name === "--runs") opts.runs = Math.round(positive(name));
     else if (name === "--concurrency") opts.concurrency = Math.round(positive(name));
     else if (name === "--requests") opts.requests = Math.round(positive(name));
+    else if (name === "--lighthouse-runs") opts.lighthouseRuns = Math.round(positive(name));
+    else if (name === "--lighthouse-port") opts.lighthousePort = Math.round(positive(name));
     else if (name === "--only") {
-      if (value !== "pages" && value !== "files" && value !== "lists") fatal("--only needs pages, files or lists, e.g. --only=lists");
-      opts.only = value;
+      const part = PARTS.find((p) => p === value);
+      if (!part) fatal(`--only needs ${PARTS.join(", ")}, e.g. --only=lists`);
+      opts.only = part;
     } else if (name === "--help" || name === "-h") {
       console.log(
-        "usage: npm run bench -- [--no-build] [--strict] [--only=pages|files|lists] [--duration=10] [--warmup=2] [--connections=50] [--runs=9] [--concurrency=8] [--requests=15]",
+        "usage: npm run bench -- [--no-build] [--strict] [--only=pages|files|lists|lighthouse] [--duration=10] [--warmup=2] [--connections=50] [--runs=9] [--concurrency=8] [--requests=15] [--lighthouse-runs=3] [--lighthouse-port=3870]",
       );
       process.exit(0);
     } else fatal(`unknown option ${arg} (try --help)`);
@@ -691,7 +706,7 @@ async function main() {
     BUILD_DIR: BUILD_DIR_NAME,
   });
 
-  const parts: Part[] = opts.only ? [opts.only] : ["pages", "files", "lists"];
+  const parts: Part[] = opts.only ? [opts.only] : [...PARTS];
   const pages = parts.includes("pages") ? await benchPages(opts, serverEnv, baseEnv, tempDir) : null;
   let files: PartResult | null = null;
   if (parts.includes("files")) {
@@ -726,6 +741,21 @@ async function main() {
       requests: opts.requests,
     });
   }
+  let lighthouseResult: PartResult | null = null;
+  if (parts.includes("lighthouse")) {
+    const workDir = path.join(tempDir, "lighthouse");
+    fs.mkdirSync(workDir);
+    lighthouseResult = await benchLighthouse({
+      root: ROOT,
+      host: HOST,
+      port: opts.lighthousePort,
+      workDir,
+      serverEnv,
+      children,
+      progress,
+      runs: opts.lighthouseRuns,
+    });
+  }
   const loadAvgAfter = os.loadavg();
 
   await cleanup();
@@ -733,7 +763,7 @@ async function main() {
 
   // ─── report ───────────────────────────────────────────────────────────────
 
-  const checks: Check[] = [...(pages?.checks ?? []), ...(files?.checks ?? []), ...(lists?.checks ?? [])];
+  const checks: Check[] = [...(pages?.checks ?? []), ...(files?.checks ?? []), ...(lists?.checks ?? []), ...(lighthouseResult?.checks ?? [])];
   const out: string[] = [];
   const cpuCount = os.cpus().length;
   const fmtLoad = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
@@ -745,6 +775,7 @@ async function main() {
   if (pages) out.push(...pages.lines);
   if (files) out.push(...files.lines);
   if (lists) out.push(...lists.lines);
+  if (lighthouseResult) out.push(...lighthouseResult.lines);
 
   // Budgets.
   out.push("");
@@ -771,6 +802,7 @@ async function main() {
     ...(pages?.summary ?? {}),
     ...(files ? { files: files.summary } : {}),
     ...(lists ? { lists: lists.summary } : {}),
+    ...(lighthouseResult ? { lighthouse: lighthouseResult.summary } : {}),
     budgetsFailed: failed.map((c) => c.name),
     pass: failed.length === 0,
     seconds: Math.round(totalSeconds),

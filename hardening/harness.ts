@@ -78,6 +78,8 @@ export type ServerOptions = {
   dataDir?: string;
 };
 
+export type ExitInfo = { code: number | null; signal: NodeJS.Signals | null };
+
 export type AppServer = {
   name: string;
   port: number;
@@ -87,14 +89,14 @@ export type AppServer = {
   storageDir: string;
   env: Record<string, string>;
   pid: () => number;
-  /** Every stdout/stderr line so far (JSON log lines and anything else). */
+  /** Every stdout/stderr line so far (JSON log lines and anything else): the live array, which a long section may empty. */
   logLines: () => string[];
   /** Exits this harness did not cause (crashes). */
   unexpectedExits: () => number;
   /** True while the process runs. */
   running: () => boolean;
-  /** SIGTERM and wait (SIGKILL after 15 s). */
-  stop: () => Promise<void>;
+  /** SIGTERM and wait (SIGKILL after 15 s); the exit code and signal (both null when it was not running). */
+  stop: () => Promise<ExitInfo>;
   /** SIGKILL now and wait for the exit. */
   kill9: () => Promise<void>;
   /** Start again on the same port and data (after stop or kill9). */
@@ -122,6 +124,7 @@ export async function startServer(ctx: Context, options: ServerOptions): Promise
   let exitedPromise: Promise<void> = Promise.resolve();
   let expectingExit = false;
   let crashes = 0;
+  let lastExit: ExitInfo = { code: null, signal: null };
 
   const start = async () => {
     expectingExit = false;
@@ -141,7 +144,8 @@ export async function startServer(ctx: Context, options: ServerOptions): Promise
     child.stdout!.on("data", keep);
     child.stderr!.on("data", keep);
     exitedPromise = new Promise((resolve) => {
-      child.on("exit", () => {
+      child.on("exit", (code, signal) => {
+        lastExit = { code, signal };
         if (!expectingExit) crashes += 1;
         proc = null;
         resolve();
@@ -165,12 +169,13 @@ export async function startServer(ctx: Context, options: ServerOptions): Promise
     running: () => proc !== null,
     stop: async () => {
       const child = proc as ChildProcess | null;
-      if (!child) return;
+      if (!child) return { code: null, signal: null };
       expectingExit = true;
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
       await exitedPromise;
       clearTimeout(timer);
+      return lastExit;
     },
     kill9: async () => {
       const child = proc as ChildProcess | null;

@@ -1,0 +1,436 @@
+/**
+ * Load: a realistic mix of visitors against one production server for 15 s
+ * (CI) or 60 s (--full) at 50 connections, with the server's real logging on
+ * (LOG_LEVEL=info; the lines are counted, checked for errors and dropped).
+ *
+ * One autocannon instance; each of its connections sends a weighted sequence
+ * of visits: per 20 requests, 10 public pages, 3 investor dashboards, 3
+ * document lists, 2 downloads of a 1 MB PDF, 2 newsletter sign-ups. The server
+ * trusts X-Forwarded-For (TRUST_PROXY=1) and every request carries a different
+ * address, so the per-client rate limits see many visitors, not one.
+ *
+ * Checks: every answer has the expected status (no errors, timeouts or
+ * unexpected statuses), every download is the whole file, the newsletter rows
+ * in the database are exactly the sign-ups answered 201 (plus any still in
+ * flight when the load stopped), no error-level log line, RSS growth under
+ * 150 MB, no crash, and a clean exit 0 on SIGTERM afterwards.
+ */
+import { randomBytes } from "node:crypto";
+import { EventEmitter } from "node:events";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import { publicPages } from "../app/content/sitemap";
+import {
+  approvedInvestor,
+  createAdmin,
+  jsonBody,
+  openDatabase,
+  percentile,
+  request,
+  rssKb,
+  sameOrigin,
+  signIn,
+  sleep,
+  startServer,
+  Tally,
+  type AppServer,
+  type Section,
+  type SectionResult,
+} from "./harness";
+
+// ─── autocannon (CommonJS, no bundled types) ───────────────────────────────
+
+type Histogram = { mean: number; p50: number; p99: number; total: number; max: number };
+type CannonResult = {
+  requests: Histogram;
+  latency: Histogram;
+  throughput: Histogram;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  mismatches: number;
+  duration: number;
+};
+type RawRequest = { method: string; path: string; headers: Record<string, string>; body?: string | Buffer };
+type CannonRequest = {
+  method?: string;
+  path?: string;
+  setupRequest?: (req: RawRequest, context: Record<string, unknown>) => RawRequest;
+  onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
+};
+type CannonInstance = EventEmitter & { stop: () => void };
+type Autocannon = (opts: Record<string, unknown>, cb: (err: Error | null, result: CannonResult) => void) => CannonInstance;
+const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
+
+// ─── the mix ────────────────────────────────────────────────────────────────
+
+const CONNECTIONS = 50;
+const PDF_BYTES = 1024 * 1024;
+const RSS_GROWTH_LIMIT_KB = 150 * 1024;
+const WARMUP_SECONDS = 3;
+
+type KindName = "public pages" | "dashboard" | "document list" | "downloads" | "newsletter";
+type Kind = {
+  name: KindName;
+  /** Requests of this kind in every 20 sent. */
+  weight: number;
+  /** The status every answer must have. */
+  expect: number;
+  method: "GET" | "POST";
+  /** Fills in the request (path, headers, body) for the n-th request of this kind. */
+  build: (n: number) => { path: string; headers: Record<string, string>; body?: string };
+};
+
+type KindStats = {
+  name: KindName;
+  responses: number;
+  statuses: Map<number, number>;
+  latencies: number[];
+  /** Download answers shorter than the file. */
+  shortBodies: number;
+};
+type MixResult = { kinds: KindStats[]; result: CannonResult; untagged: number };
+
+/** A different client address per request: 198.18.0.0/15 (benchmarking range), wrapping after 131,072. */
+function clientIp(n: number): string {
+  const v = n % 131_072;
+  return `198.${18 + (v >>> 16)}.${(v >>> 8) & 255}.${v & 255}`;
+}
+
+/** A PDF of about `bytes` bytes (real header and trailer, incompressible stream). */
+function makePdf(bytes: number): Buffer {
+  const head = Buffer.from("%PDF-1.4\n1 0 obj\n<< /Length 0 >>\nstream\n", "latin1");
+  const tail = Buffer.from("\nendstream\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n", "latin1");
+  return Buffer.concat([head, randomBytes(bytes - head.length - tail.length), tail]);
+}
+
+function multipart(fields: Record<string, string>, file: { name: string; type: string; data: Buffer }) {
+  const boundary = `----hardening-load-${randomBytes(8).toString("hex")}`;
+  let pre = "";
+  for (const [name, value] of Object.entries(fields)) {
+    pre += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  }
+  pre += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`;
+  return {
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+    body: Buffer.concat([Buffer.from(pre, "utf8"), file.data, Buffer.from(`\r\n--${boundary}--\r\n`, "utf8")]),
+  };
+}
+
+/** CPU seconds (user + system) of a process, from /proc; null when unreadable. */
+function cpuSeconds(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks (100 Hz)
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads the server's log lines as they come and drops them from the harness's
+ * buffer (a long run logs a line per request): counts lines, bytes, request
+ * lines and error-level lines, and keeps a few error samples.
+ */
+function logDrain(server: AppServer) {
+  const stats = { lines: 0, bytes: 0, requestLines: 0, errorLines: 0, warnLines: 0, unparsed: 0, maxBuffered: 0, samples: [] as string[] };
+  const drain = () => {
+    const lines = server.logLines();
+    stats.maxBuffered = Math.max(stats.maxBuffered, lines.length);
+    for (const line of lines) {
+      stats.lines += 1;
+      stats.bytes += Buffer.byteLength(line) + 1;
+      let level: unknown;
+      let msg: unknown;
+      try {
+        ({ level, msg } = JSON.parse(line) as { level?: unknown; msg?: unknown });
+      } catch {
+        stats.unparsed += 1;
+        if (stats.samples.length < 5) stats.samples.push(line.slice(0, 300));
+        continue;
+      }
+      if (msg === "request") stats.requestLines += 1;
+      if (level === "error") {
+        stats.errorLines += 1;
+        if (stats.samples.length < 5) stats.samples.push(line.slice(0, 300));
+      } else if (level === "warn") stats.warnLines += 1;
+    }
+    lines.length = 0;
+  };
+  const timer = setInterval(drain, 500);
+  return {
+    stats,
+    drain,
+    stop: () => {
+      clearInterval(timer);
+      drain();
+    },
+  };
+}
+
+/**
+ * One autocannon instance, 50 connections, each sending a weighted sequence of
+ * kinds (a global round over a 20-slot pattern, so the shares of requests sent
+ * are exactly the weights). Every answer is tagged with its kind: autocannon
+ * calls the request's onResponse and then, synchronously on the same
+ * connection, emits "response" with the latency and bytes.
+ */
+async function runMix(server: AppServer, kinds: Kind[], seconds: number, onNewsletter: (status: number, body: string) => void): Promise<MixResult> {
+  const stats = kinds.map((kind): KindStats => ({ name: kind.name, responses: 0, statuses: new Map(), latencies: [], shortBodies: 0 }));
+  // Interleave the kinds: slot i of 20 goes to the kind furthest behind its share.
+  const pattern: number[] = [];
+  const given = kinds.map(() => 0);
+  for (let slot = 0; slot < 20; slot++) {
+    let best = 0;
+    for (let k = 1; k < kinds.length; k++) {
+      if ((slot + 1) * kinds[k]!.weight - 20 * given[k]! > (slot + 1) * kinds[best]!.weight - 20 * given[best]!) best = k;
+    }
+    given[best]! += 1;
+    pattern.push(best);
+  }
+  const counters = kinds.map(() => 0);
+  let sent = 0;
+  let lastKind = -1;
+  let untagged = 0;
+  const req: CannonRequest = {
+    setupRequest: (raw, context) => {
+      const k = pattern[sent++ % pattern.length]!;
+      const kind = kinds[k]!;
+      const built = kind.build(counters[k]!++);
+      context.kind = k;
+      raw.method = kind.method;
+      raw.path = built.path;
+      raw.headers = { ...raw.headers, ...built.headers };
+      raw.body = built.body ?? Buffer.alloc(0);
+      return raw;
+    },
+    onResponse: (status, body, context) => {
+      lastKind = typeof context.kind === "number" ? context.kind : -1;
+      if (lastKind >= 0 && kinds[lastKind]!.name === "newsletter") onNewsletter(status, body);
+    },
+  };
+  const result = await new Promise<CannonResult>((resolve, reject) => {
+    const instance = autocannon(
+      { url: server.url, connections: CONNECTIONS, duration: seconds, pipelining: 1, timeout: 10, requests: [req] },
+      (err, res) => (err ? reject(err) : resolve(res)),
+    );
+    instance.on("response", (_client: unknown, status: number, bytes: number, ms: number) => {
+      const k = lastKind;
+      lastKind = -1;
+      if (k < 0) {
+        untagged += 1;
+        return;
+      }
+      const s = stats[k]!;
+      s.responses += 1;
+      s.statuses.set(status, (s.statuses.get(status) ?? 0) + 1);
+      s.latencies.push(ms);
+      if (s.name === "downloads" && status === 200 && bytes < PDF_BYTES) s.shortBodies += 1;
+    });
+  });
+  return { kinds: stats, result, untagged };
+}
+
+const fmtMs = (ms: number) => (Number.isFinite(ms) ? `${ms.toFixed(ms < 10 ? 1 : 0)} ms` : "n/a");
+const mb = (kb: number) => `${(kb / 1024).toFixed(1)} MB`;
+
+export const section: Section = {
+  name: "load",
+  run: async (ctx): Promise<SectionResult> => {
+    const t = new Tally();
+    const seconds = ctx.full ? 60 : 15;
+    const runId = randomBytes(3).toString("hex");
+
+    ctx.progress(`load: starting the server (TRUST_PROXY=1, LOG_LEVEL=info)`);
+    const server = await startServer(ctx, { name: "load", env: { TRUST_PROXY: "1", LOG_LEVEL: "info" } });
+    const logs = logDrain(server);
+    try {
+      // ── setup: an admin, an approved investor, a 1 MB PDF ─────────────────
+      const admin = { email: "load-admin@lumenridge.example", password: "load-admin-password-1234" };
+      createAdmin(server, admin.email, admin.password);
+      const adminCookie = await signIn(server, admin.email, admin.password);
+      const investorCookie = await approvedInvestor(server, adminCookie, {
+        email: "load-investor@lumenridge.example",
+        password: "load-investor-password-1234",
+        name: "Load Investor",
+        company: "Load LP",
+      });
+      const pdf = makePdf(PDF_BYTES);
+      const upload = multipart({ title: "Quarterly report (load test)", category: "reports" }, { name: "q-report.pdf", type: "application/pdf", data: pdf });
+      const uploaded = await request(server.url, "POST", "/api/documents", { headers: { ...upload.headers, cookie: adminCookie, accept: "application/json" }, body: upload.body });
+      if (uploaded.status !== 201) throw new Error(`upload answered ${uploaded.status}: ${uploaded.text.slice(0, 300)}`);
+      const documentId = (JSON.parse(uploaded.text) as { id: string }).id;
+
+      let phase = "probe";
+      const sent = new Set<string>();
+      const browser = { "accept-encoding": "br, gzip", "user-agent": "hardening-load" };
+      const pages = publicPages;
+      const kinds: Kind[] = [
+        {
+          name: "public pages",
+          weight: 10,
+          expect: 200,
+          method: "GET",
+          build: (n) => ({ path: pages[n % pages.length]!, headers: { ...browser, accept: "text/html", "x-forwarded-for": clientIp(n * 5) } }),
+        },
+        {
+          name: "dashboard",
+          weight: 3,
+          expect: 200,
+          method: "GET",
+          build: (n) => ({ path: "/lp/dashboard", headers: { ...browser, accept: "text/html", cookie: investorCookie, "x-forwarded-for": clientIp(n * 5 + 1) } }),
+        },
+        {
+          name: "document list",
+          weight: 3,
+          expect: 200,
+          method: "GET",
+          build: (n) => ({ path: "/api/documents", headers: { ...browser, accept: "application/json", cookie: investorCookie, "x-forwarded-for": clientIp(n * 5 + 2) } }),
+        },
+        {
+          name: "downloads",
+          weight: 2,
+          expect: 200,
+          method: "GET",
+          build: (n) => ({ path: `/api/documents/${documentId}/download`, headers: { ...browser, cookie: investorCookie, "x-forwarded-for": clientIp(n * 5 + 3) } }),
+        },
+        {
+          name: "newsletter",
+          weight: 2,
+          expect: 201,
+          method: "POST",
+          build: (n) => {
+            const email = `load-${runId}-${phase}-${n}@example.com`;
+            sent.add(email);
+            const { headers, body } = jsonBody({ email });
+            return { path: "/api/newsletter", headers: { ...headers, ...sameOrigin(server), accept: "application/json", "x-forwarded-for": clientIp(n * 5 + 4) }, body };
+          },
+        },
+      ];
+      if (kinds.reduce((sum, k) => sum + k.weight, 0) !== 20) throw new Error("the weights do not add up to 20");
+
+      // Every kind answers as expected once before the load (a broken setup is not a load failure).
+      for (const kind of kinds) {
+        const built = kind.build(0);
+        const answer = await request(server.url, kind.method, built.path, { headers: built.headers, body: built.body });
+        if (answer.status !== kind.expect) throw new Error(`${kind.name}: ${kind.method} ${built.path} answered ${answer.status}, expected ${kind.expect}: ${answer.text.slice(0, 200)}`);
+        if (kind.name === "downloads" && answer.body.length !== PDF_BYTES) throw new Error(`download returned ${answer.body.length} bytes, expected ${PDF_BYTES}`);
+      }
+
+      // ── warm-up (same mix, not measured) ─────────────────────────────────
+      const rssStart = rssKb(server.pid());
+      phase = "warmup";
+      ctx.progress(`load: warm-up ${WARMUP_SECONDS} s`);
+      await runMix(server, kinds, WARMUP_SECONDS, () => {});
+      await sleep(500);
+
+      // ── the load ─────────────────────────────────────────────────────────
+      phase = "main";
+      sent.clear();
+      const answered201 = new Set<string>();
+      let newsletterBadBodies = 0;
+      const onNewsletter = (status: number, body: string) => {
+        if (status !== 201) return;
+        try {
+          answered201.add((JSON.parse(body) as { email: string }).email);
+        } catch {
+          newsletterBadBodies += 1;
+        }
+      };
+      logs.drain();
+      const logBefore = { ...logs.stats };
+      const rssBefore = rssKb(server.pid());
+      const cpu0 = cpuSeconds(server.pid());
+      const client0 = process.cpuUsage();
+      const t0 = Date.now();
+      ctx.progress(`load: ${seconds} s at ${CONNECTIONS} connections (per 20 requests: ${kinds.map((k) => `${k.name} ${k.weight}`).join(", ")})`);
+      const mix = await runMix(server, kinds, seconds, onNewsletter);
+      const stats = mix.kinds;
+      const wall = (Date.now() - t0) / 1000;
+      const rssAfter = rssKb(server.pid());
+      const cpu1 = cpuSeconds(server.pid());
+      const client = process.cpuUsage(client0);
+      await sleep(1000); // let requests still in flight at the stop finish on the server
+      logs.drain();
+
+      // ── figures ──────────────────────────────────────────────────────────
+      const total = stats.reduce((sum, s) => sum + s.responses, 0);
+      const all = stats.flatMap((s) => s.latencies).sort((a, b) => a - b);
+      t.info("duration (s) × connections", `${seconds} × ${CONNECTIONS}`);
+      t.info("requests answered", total);
+      t.info("req/s", Math.round(total / wall));
+      t.info("latency p50 / p99 (all)", `${fmtMs(percentile(all, 50))} / ${fmtMs(percentile(all, 99))} (autocannon, 2xx only: ${fmtMs(mix.result.latency.p50)} / ${fmtMs(mix.result.latency.p99)})`);
+      for (const [i, s] of stats.entries()) {
+        const sorted = [...s.latencies].sort((a, b) => a - b);
+        const share = total ? ((s.responses / total) * 100).toFixed(0) : "0";
+        t.info(
+          `  ${s.name} (${kinds[i]!.weight * 5}% of requests sent)`,
+          `${s.responses} req (${share}%), ${Math.round(s.responses / wall)}/s, p50 ${fmtMs(percentile(sorted, 50))}, p99 ${fmtMs(percentile(sorted, 99))}`,
+        );
+      }
+
+      t.count("connection errors", mix.result.errors);
+      t.count("timeouts", mix.result.timeouts);
+      t.count("answers not matched to their kind", mix.untagged);
+      const unexpected: string[] = [];
+      let unexpectedCount = 0;
+      for (const [i, s] of stats.entries()) {
+        for (const [status, count] of s.statuses) {
+          if (status === kinds[i]!.expect) continue;
+          unexpectedCount += count;
+          unexpected.push(`${s.name}: ${count} × ${status}`);
+        }
+      }
+      t.count("answers with an unexpected status (non-2xx/3xx or other)", unexpectedCount, 0, unexpected.join(", "));
+      const non2xx3xx = stats.reduce((sum, s) => sum + [...s.statuses].filter(([status]) => status < 200 || status >= 400).reduce((a, [, c]) => a + c, 0), 0);
+      t.count("of which non-2xx/3xx", non2xx3xx);
+      const downloads = stats.find((s) => s.name === "downloads")!;
+      t.count("downloads shorter than the 1 MB file", downloads.shortBodies);
+
+      // Newsletter: the rows are exactly the sign-ups answered 201, plus any still in flight at the stop.
+      const newsletter = stats.find((s) => s.name === "newsletter")!;
+      const newsletter2xx = [...newsletter.statuses].filter(([status]) => status >= 200 && status < 300).reduce((a, [, c]) => a + c, 0);
+      const db = openDatabase(server);
+      const rows = (db.prepare("select email from newsletter_subscribers where email like ?").all(`load-${runId}-main-%`) as Array<{ email: string }>).map((r) => r.email);
+      db.close();
+      const rowSet = new Set(rows);
+      const missing = [...answered201].filter((email) => !rowSet.has(email));
+      const extra = rows.filter((email) => !answered201.has(email));
+      const extraNotSent = extra.filter((email) => !sent.has(email));
+      t.count("newsletter 2xx answers without a row", missing.length, 0, missing.slice(0, 3).join(", "));
+      t.count("newsletter 201 bodies not JSON with the e-mail", newsletterBadBodies);
+      t.check(
+        "newsletter rows = 2xx answers (+ in flight at stop)",
+        rows.length === rowSet.size && extraNotSent.length === 0 && extra.length <= CONNECTIONS && answered201.size === newsletter2xx,
+        `rows ${rows.length} (distinct ${rowSet.size}), 2xx ${newsletter2xx} (distinct e-mails ${answered201.size}), rows without a 2xx ${extra.length} (never sent: ${extraNotSent.length})`,
+      );
+      t.info("newsletter rows / 2xx answers", `${rows.length} / ${newsletter2xx}${extra.length ? ` (${extra.length} in flight when the load stopped)` : ""}`);
+
+      // Logging: on, one line per request, nothing at error level.
+      const logLines = logs.stats.lines - logBefore.lines;
+      const requestLines = logs.stats.requestLines - logBefore.requestLines;
+      t.check("a request log line per answer (LOG_LEVEL=info)", requestLines >= total, `${requestLines} request lines for ${total} answers`);
+      t.count("error-level log lines", logs.stats.errorLines, 0, logs.stats.samples.join(" | "));
+      t.info("log output during the load", `${logLines} lines, ${mb((logs.stats.bytes - logBefore.bytes) / 1024)} (${Math.round((logs.stats.bytes - logBefore.bytes) / Math.max(1, logLines))} B/line), warn ${logs.stats.warnLines - logBefore.warnLines}`);
+
+      // Memory and CPU.
+      t.info("RSS at start / before / after the load", `${mb(rssStart)} / ${mb(rssBefore)} / ${mb(rssAfter)}`);
+      t.check("RSS after ≤ before + 150 MB", rssBefore > 0 && rssAfter > 0 && rssAfter - rssBefore <= RSS_GROWTH_LIMIT_KB, `grew ${mb(rssAfter - rssBefore)}`);
+      if (cpu0 !== null && cpu1 !== null) t.info("server CPU (% of one core)", `${Math.round(((cpu1 - cpu0) / wall) * 100)}%`);
+      t.info("load generator CPU (this process, % of one core)", `${Math.round(((client.user + client.system) / 1e6 / wall) * 100)}%`);
+      if ((client.user + client.system) / 1e6 / wall > 0.9) t.note("the load generator used > 90% of a core: req/s is capped by the client as much as by the server");
+      t.note(`the harness's log buffer is emptied every 0.5 s here (at most ${logs.stats.maxBuffered} lines held at once)`);
+
+      // ── stop: no crash during the load, a clean exit on SIGTERM ─────────
+      t.count("unexpected server exits", server.unexpectedExits());
+      const stopStarted = Date.now();
+      const { code, signal } = await server.stop();
+      t.check("server exits 0 on SIGTERM", code === 0, `exit code ${code}, signal ${signal ?? "none"} after ${Date.now() - stopStarted} ms`);
+      return t.result();
+    } finally {
+      logs.stop();
+      await server.stop();
+    }
+  },
+};
