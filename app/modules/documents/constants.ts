@@ -45,6 +45,7 @@ export const uploadMessages = {
   fileType: "File type must be PDF, Word, Excel, or PowerPoint",
   notMultipart: "Content-Type must be multipart/form-data",
   malformed: "The upload could not be read. Please try again.",
+  storageFull: "There is no room to store this file right now. Please try again later, or tell the site's administrator.",
   documentNotFound: "Document not found",
   fileNotFound: "File not found",
 } as const;

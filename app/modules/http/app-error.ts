@@ -11,7 +11,8 @@ export type AppErrorCode =
   | "payload_too_large"
   | "unsupported_media_type"
   | "method_not_allowed"
-  | "rate_limited";
+  | "rate_limited"
+  | "insufficient_storage";
 
 const STATUS: Record<AppErrorCode, number> = {
   bad_request: 400,
@@ -23,6 +24,7 @@ const STATUS: Record<AppErrorCode, number> = {
   unsupported_media_type: 415,
   method_not_allowed: 405,
   rate_limited: 429,
+  insufficient_storage: 507,
 };
 
 export type FieldErrors = Record<string, string[]>;

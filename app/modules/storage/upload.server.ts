@@ -5,7 +5,8 @@ import type { ReadableStream as NodeWebStream } from "node:stream/web";
 import busboy from "busboy";
 import { uploadMessages } from "../documents/constants";
 import { AppError } from "../http/app-error";
-import { incomingPath, prepareIncoming, removeQuietly } from "./storage.server";
+import { logError } from "../logging/log.server";
+import { incomingPath, prepareIncoming, removeQuietly, storageRoot } from "./storage.server";
 
 /**
  * Streaming multipart parsing (busboy; see docs/decisions/011): the file part
@@ -115,6 +116,8 @@ export async function receiveUpload(request: Request, options: ReceiveOptions): 
         },
         (error: unknown) => {
           writeError ??= error;
+          // Stop parsing: busboy would otherwise wait forever for the destroyed file stream to drain.
+          parser.destroy(error instanceof Error ? error : new Error(String(error)));
         },
       ),
     );
@@ -133,6 +136,7 @@ export async function receiveUpload(request: Request, options: ReceiveOptions): 
     await Promise.all(writes);
     await Promise.all(tmpPaths.map(removeQuietly));
     if (failure) throw failure;
+    if (writeError) throw writeFailure(writeError);
     // The body broke off or was not valid multipart (client gone, bad framing, over the server limit).
     if (error instanceof AppError) throw error;
     throw new AppError("bad_request", uploadMessages.malformed);
@@ -140,9 +144,22 @@ export async function receiveUpload(request: Request, options: ReceiveOptions): 
   if (failure || writeError) {
     await Promise.all(tmpPaths.map(removeQuietly));
     if (failure) throw failure;
-    // A disk problem is ours (500, logged); anything else is a broken upload.
-    if (DISK_ERRORS.has((writeError as NodeJS.ErrnoException).code ?? "")) throw writeError;
-    throw new AppError("bad_request", uploadMessages.malformed);
+    throw writeFailure(writeError);
   }
   return { fields, file };
+}
+
+/**
+ * A failed write of the temporary file. A full disk (or quota) is told to the
+ * user as 507 with a message and logged for the operator; another disk problem
+ * is ours (500, logged); anything else is a broken upload (400).
+ */
+function writeFailure(error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException).code ?? "";
+  if (code === "ENOSPC" || code === "EDQUOT") {
+    logError(error, "storage full: an upload was refused", { storageDir: storageRoot() });
+    return new AppError("insufficient_storage", uploadMessages.storageFull, { fields: { file: [uploadMessages.storageFull] } });
+  }
+  if (DISK_ERRORS.has(code)) return error;
+  return new AppError("bad_request", uploadMessages.malformed);
 }
