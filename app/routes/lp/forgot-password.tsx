@@ -22,6 +22,10 @@ import { ENHANCED_FIELD, isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import type { loader as rootLoader } from "~/root";
 import { logError } from "~/modules/logging/log.server";
+import { keepRetryAfter } from "~/modules/http/keep-retry-after";
+
+/** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
+export const headers = keepRetryAfter;
 
 const FORM_ID = "forgot-password";
 

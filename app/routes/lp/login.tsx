@@ -10,6 +10,10 @@ import { signInCopy } from "~/content/portal";
 import { canUseInvestorPortal, getOptionalUser } from "~/modules/auth/guards.server";
 import { portalHome, signInFormAction } from "~/routes/auth/sign-in-action.server";
 import { pageMeta } from "~/modules/seo/meta";
+import { keepRetryAfter } from "~/modules/http/keep-retry-after";
+
+/** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
+export const headers = keepRetryAfter;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

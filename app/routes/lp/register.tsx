@@ -17,6 +17,10 @@ import { pageMeta } from "~/modules/seo/meta";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import { logError } from "~/modules/logging/log.server";
+import { keepRetryAfter } from "~/modules/http/keep-retry-after";
+
+/** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
+export const headers = keepRetryAfter;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: registerCopy.title, description: registerCopy.description, path: "/lp/register", noindex: true });

@@ -20,6 +20,10 @@ import { ENHANCED_FIELD, isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { logError } from "~/modules/logging/log.server";
+import { keepRetryAfter } from "~/modules/http/keep-retry-after";
+
+/** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
+export const headers = keepRetryAfter;
 
 const FORM_ID = "reset-password";
 
@@ -66,7 +70,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       toast: { title: resetPasswordCopy.failedTitle, description: message, variant: "destructive" },
       result: submission.reply({ ...hide, formErrors: [message] }),
     };
-    return data(outcome, { status: isAppError(error) ? error.status : 500 });
+    const retryAfter = isAppError(error) ? error.options.retryAfterSeconds : undefined;
+    return data(outcome, {
+      status: isAppError(error) ? error.status : 500,
+      headers: retryAfter !== undefined ? { "Retry-After": String(retryAfter) } : undefined,
+    });
   }
   if (!isEnhanced(formData)) return redirectWithFlash("/lp/login", { toast: { ...accountToasts.passwordChanged } });
   const outcome: FormOutcome = {

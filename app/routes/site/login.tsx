@@ -7,6 +7,10 @@ import { toast } from "~/components/ui/toast-store";
 import { loginContent } from "~/content/login";
 import { pageMeta } from "~/modules/seo/meta";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
+import { keepRetryAfter } from "~/modules/http/keep-retry-after";
+
+/** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
+export const headers = keepRetryAfter;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: loginContent.title, description: loginContent.description, path: "/login", noindex: true });

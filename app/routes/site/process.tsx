@@ -9,6 +9,10 @@ import { pageMeta } from "~/modules/seo/meta";
 import { outcomeInit } from "~/modules/http/json.server";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
+import { keepRetryAfter } from "~/modules/http/keep-retry-after";
+
+/** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
+export const headers = keepRetryAfter;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

@@ -1,0 +1,242 @@
+/**
+ * csrf: every state-changing route (each admin dashboard intent on its own) is
+ * sent the ways another site can make a browser send it, with a live admin
+ * session cookie, and must get the pipeline's 403 with nothing changed in the
+ * database or storage. Then the legitimate ways in (a same-origin browser, a
+ * browser whose Origin is the Host, a client that sends neither header) must
+ * still work, with their effect checked for the common operations.
+ */
+import { formBody, jsonBody, listFiles, startServer, Tally, type HttpAnswer, type Section } from "./harness";
+import {
+  changedTables,
+  dbFingerprint,
+  dbValue,
+  EVIL_ORIGIN,
+  isActionOriginRefusal,
+  isCrossSiteRefusal,
+  mutationTargets,
+  PASSWORD,
+  Portal,
+  send,
+  sessionPair,
+  setCookies,
+  unique,
+  type Body,
+  type Target,
+} from "./web-helpers";
+
+/** Client addresses (local source addresses): setup, the cross-site sweep, the positives. Each has its own rate limits. */
+const SETUP_IP = "127.0.0.2";
+const SWEEP_IP = "127.0.0.3";
+const EFFECT_IP = "127.0.0.4";
+const ROUTES_IP = "127.0.0.5";
+
+type Variant = { name: string; headers: Record<string, string>; body?: (target: Target, original: Body) => Body };
+
+/** The fields of a body as urlencoded text (what a cross-site <form> can send). */
+function asUrlencoded(target: Target, original: Body): Body {
+  const type = original.headers["content-type"] ?? "";
+  if (type.startsWith("application/json")) {
+    const fields = JSON.parse(String(original.body)) as Record<string, unknown>;
+    return formBody(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)])));
+  }
+  if (type.startsWith("application/x-www-form-urlencoded")) return original;
+  if (target.kind === "multipart") return formBody({ title: "Cross-site", category: "reports", fundId: "fund-ii" });
+  return formBody({ confirm: "1" });
+}
+
+export const section: Section = {
+  name: "csrf",
+  run: async (ctx) => {
+    const t = new Tally();
+    const started = Date.now();
+    const server = await startServer(ctx, { name: "csrf" });
+    try {
+      const appUrl = server.env.APP_URL!;
+      const hostOrigin = new URL(server.url).origin; // http://127.0.0.1:port, the Host the requests carry
+      const setup = await new Portal(server, {}, SETUP_IP).init();
+      let admin = setup.adminCookie;
+
+      // Targets for the cross-site sweep, and fresh ones per legitimate variant (below).
+      const pending = await setup.register();
+      const ids = {
+        adminEmail: setup.adminEmail,
+        userId: pending.id,
+        documentId: await setup.uploadDocument(),
+        fundDocumentId: await setup.uploadFundDocument("fund-ii"),
+        revokeRequestId: await setup.fundRequest("fund-ii"),
+        resendRequestId: await setup.fundRequest("fund-ii"),
+      };
+      const targets = mutationTargets(ids);
+      ctx.progress(`setup done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+
+      // ── cross-site: every route × every variant must be refused ──────────
+      const variants: Variant[] = [
+        { name: "foreign Origin", headers: { origin: EVIL_ORIGIN } },
+        // Origin = APP_URL too: only the Sec-Fetch-Site rule can refuse these.
+        { name: "Sec-Fetch-Site: cross-site", headers: { "sec-fetch-site": "cross-site", origin: appUrl } },
+        { name: "Sec-Fetch-Site: same-site", headers: { "sec-fetch-site": "same-site", origin: appUrl } },
+        {
+          name: "foreign Origin + text/plain body",
+          headers: { origin: EVIL_ORIGIN },
+          body: (_t, original) => ({ headers: { "content-type": "text/plain" }, body: original.body ?? "" }),
+        },
+        { name: "foreign Origin + urlencoded body", headers: { origin: EVIL_ORIGIN }, body: asUrlencoded },
+        { name: "Origin: null", headers: { origin: "null" } },
+      ];
+
+      const before = dbFingerprint(server);
+      const filesBefore = listFiles(server.storageDir).sort().join("\n");
+      let tried = 0;
+      let accepted = 0;
+      const acceptedSamples: string[] = [];
+      for (const target of targets) {
+        for (const variant of variants) {
+          const original = target.build();
+          const body = variant.body ? variant.body(target, original) : original;
+          const answer = await send(server.url, target.method, target.path, {
+            headers: { ...body.headers, ...variant.headers, cookie: admin },
+            body: body.body,
+            localAddress: SWEEP_IP,
+          });
+          tried += 1;
+          if (!isCrossSiteRefusal(answer) || setCookies(answer).length > 0) {
+            accepted += 1;
+            acceptedSamples.push(`${target.label} [${variant.name}] → ${answer.status} ${answer.text.slice(0, 80)}`);
+          }
+        }
+      }
+      const after = dbFingerprint(server);
+      const changed = changedTables(before, after);
+      const filesAfter = listFiles(server.storageDir).sort().join("\n");
+      const adminStill = await send(server.url, "GET", "/api/auth/user", { headers: { cookie: admin }, localAddress: SETUP_IP });
+
+      t.info("cross-site requests tried (routes × variants)", `${targets.length} × ${variants.length} = ${tried}`);
+      t.count("cross-site requests accepted", accepted, 0, acceptedSamples.slice(0, 3).join("; "));
+      t.count("tables changed by the cross-site requests", changed.length, 0, changed.join(", "));
+      t.check("storage files unchanged", filesBefore === filesAfter, "files appeared or vanished under STORAGE_DIR");
+      const status = dbValue<string>(server, "select status from lp_users where id = ?", ids.userId);
+      const docs = dbValue<number>(server, "select count(*) from documents where id = ?", ids.documentId);
+      const fundDocs = dbValue<number>(server, "select count(*) from fund_documents where id = ?", ids.fundDocumentId);
+      const revoked = dbValue<number | null>(server, "select revoked_at from fund_access_users where id = ?", ids.revokeRequestId);
+      t.check(
+        "target user still pending; document, fund document, fund access still there",
+        status === "pending" && docs === 1 && fundDocs === 1 && revoked === null,
+        `status ${status}, document rows ${docs}, fund document rows ${fundDocs}, revoked_at ${revoked}`,
+      );
+      t.check("admin session survives (logout/login sent cross-site)", adminStill.status === 200, `GET /api/auth/user → ${adminStill.status}`);
+      const logged = server.logLines().filter((line) => line.includes('"request.cross_site_refused"')).length;
+      t.info("refusals logged as request.cross_site_refused", logged);
+      for (const sample of acceptedSamples.slice(0, 5)) t.note(`accepted: ${sample}`);
+      // A cross-site logout that got through ended the admin's session: sign in again for the rest.
+      if (adminStill.status !== 200) admin = setup.adminCookie = await setup.signIn(setup.adminEmail);
+
+      ctx.progress(`cross-site sweep done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      // ── legitimate requests, effect checked ──────────────────────────────
+      const legit: Array<{ name: string; headers: Record<string, string> }> = [
+        // A browser on APP_URL: its Host, its Origin (React Router's own check compares the two).
+        { name: "same-origin browser", headers: { host: new URL(appUrl).host, origin: appUrl, "sec-fetch-site": "same-origin" } },
+        { name: "Origin = Host, no Sec-Fetch-Site", headers: { origin: hostOrigin } },
+        { name: "no Origin, no Sec-Fetch-Site (curl)", headers: {} },
+      ];
+      // One user per status operation, toggled by each kind (approve, reject, approve); fresh documents to delete.
+      const apiUser = (await setup.register()).id;
+      const formUser = (await setup.register()).id;
+      const fresh: Array<{ status: "approved" | "rejected"; apiDoc: string; formDoc: string }> = [];
+      for (let i = 0; i < legit.length; i++) {
+        fresh.push({ status: i % 2 ? "rejected" : "approved", apiDoc: await setup.uploadDocument(), formDoc: await setup.uploadDocument() });
+      }
+      const redirected = (a: HttpAnswer) => a.status === 302 || a.status === 303;
+      const subscribed = (email: string) => dbValue<number>(server, "select count(*) from newsletter_subscribers where email = ?", email) === 1;
+      const statusOf = (id: string) => dbValue<string>(server, "select status from lp_users where id = ?", id);
+      const docGone = (id: string) => dbValue<number>(server, "select count(*) from documents where id = ?", id) === 0;
+      let effectTried = 0;
+      let effectRefused = 0;
+      for (const [i, variant] of legit.entries()) {
+        const f = fresh[i]!;
+        const go = (method: string, path: string, body: Body, cookie = "") =>
+          send(server.url, method, path, {
+            headers: { ...body.headers, ...variant.headers, ...(cookie ? { cookie } : {}) },
+            body: body.body,
+            localAddress: EFFECT_IP,
+          });
+        const nlApi = `nl-api-${unique()}@example.com`;
+        const nlForm = `nl-form-${unique()}@example.com`;
+        const operations: Array<[string, () => Promise<boolean>]> = [
+          ["newsletter subscribe (API)", async () => (await go("POST", "/api/newsletter", jsonBody({ email: nlApi }))).status === 201 && subscribed(nlApi)],
+          ["newsletter subscribe (form)", async () => redirected(await go("POST", "/newsletter", formBody({ email: nlForm }))) && subscribed(nlForm)],
+          [
+            "sign-in (API)",
+            async () => {
+              const a = await go("POST", "/api/auth/login", jsonBody({ email: ids.adminEmail, password: PASSWORD }));
+              return a.status === 200 && sessionPair(a) !== "";
+            },
+          ],
+          [
+            "sign-in (form /lp/login)",
+            async () => {
+              const a = await go("POST", "/lp/login", formBody({ email: ids.adminEmail, password: PASSWORD }));
+              return redirected(a) && sessionPair(a) !== "";
+            },
+          ],
+          [
+            "status change (PATCH API)",
+            async () =>
+              (await go("PATCH", `/api/auth/users/${apiUser}/status`, jsonBody({ status: f.status }), admin)).status === 200 &&
+              statusOf(apiUser) === f.status,
+          ],
+          [
+            "status change (dashboard intent)",
+            async () =>
+              redirected(await go("POST", "/admin/dashboard", formBody({ intent: "status", userId: formUser, status: f.status }), admin)) &&
+              statusOf(formUser) === f.status,
+          ],
+          ["delete document (API)", async () => (await go("DELETE", `/api/documents/${f.apiDoc}`, { headers: {} }, admin)).status === 200 && docGone(f.apiDoc)],
+          [
+            "delete document (dashboard intent)",
+            async () =>
+              redirected(await go("POST", "/admin/dashboard", formBody({ intent: "delete-document", documentId: f.formDoc }), admin)) &&
+              docGone(f.formDoc),
+          ],
+        ];
+        for (const [name, run] of operations) {
+          effectTried += 1;
+          if (!(await run())) {
+            effectRefused += 1;
+            t.note(`legit refused: ${name} [${variant.name}]`);
+          }
+        }
+      }
+      t.info("legit requests with their effect checked", `8 operations × ${legit.length} kinds = ${effectTried}`);
+      t.count("legit requests refused or without effect", effectRefused, 0);
+
+      ctx.progress(`effect checks done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      // ── every route: a legitimate request is never stopped by the cross-site rule ──
+      let routeTried = 0;
+      let routeRefused = 0;
+      for (const target of targets) {
+        for (const variant of legit.slice(0, 2)) {
+          // The checks run before any action: a body that skips the bcrypt work is enough here.
+          const body = (target.quick ?? target.build)();
+          const cookie = target.role === "admin" ? admin : "";
+          const answer = await send(server.url, target.method, target.path, {
+            headers: { ...body.headers, ...variant.headers, ...(cookie ? { cookie } : {}) },
+            body: body.body,
+            localAddress: ROUTES_IP,
+          });
+          routeTried += 1;
+          if (isCrossSiteRefusal(answer) || isActionOriginRefusal(answer)) {
+            routeRefused += 1;
+            if (routeRefused <= 5) t.note(`legit refused by a cross-site check: ${target.label} [${variant.name}] → ${answer.status}`);
+          }
+        }
+      }
+      t.info("legit requests on every route (same-origin, Origin = Host)", `${targets.length} × 2 = ${routeTried}`);
+      t.count("legit requests refused by a cross-site check", routeRefused, 0);
+      t.count("server crashes", server.unexpectedExits(), 0);
+    } finally {
+      await server.stop();
+    }
+    return t.result();
+  },
+};

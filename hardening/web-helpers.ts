@@ -1,0 +1,427 @@
+/**
+ * Shared by the csrf, sessions, brute-force and headers sections: requests
+ * from a chosen local address, multipart bodies, accounts and documents made
+ * over HTTP, a request body for every route in MUTATIONS, a database
+ * fingerprint, and the DESIGN.md §4 security-header rules.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import http from "node:http";
+import { samplePdf } from "../tests/helpers/sample-files";
+import { MUTATIONS, type BodyKind, type Mutation, type Role } from "./endpoints";
+import { cookiesFrom, createAdmin, formBody, jsonBody, openDatabase, type AppServer, type HttpAnswer, type RequestOptions } from "./harness";
+
+export const PASSWORD = "hardening-password-123";
+export const EVIL_ORIGIN = "https://evil.example";
+export const CROSS_SITE_MESSAGE = "Cross-site requests are not allowed.";
+
+export const unique = () => randomBytes(5).toString("hex");
+
+// ─── HTTP ───────────────────────────────────────────────────────────────────
+
+export type SendOptions = RequestOptions & {
+  /** Connect from this local address (127.x.y.z): a client address of its own on a server without TRUST_PROXY. */
+  localAddress?: string;
+  /** "chunked": send the body without Content-Length (counted while streaming, not declared). */
+  framing?: "length" | "chunked";
+};
+
+/**
+ * Like harness.request (exactly the given headers, no redirects followed), plus
+ * a local address to connect from and chunked bodies.
+ */
+export function send(baseUrl: string, method: string, pathAndQuery: string, options: SendOptions = {}): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(pathAndQuery, baseUrl);
+    const headers: http.OutgoingHttpHeaders = { ...options.headers };
+    const chunked = options.framing === "chunked";
+    if (options.body !== undefined && !chunked && headers["content-length"] === undefined) {
+      headers["content-length"] = Buffer.byteLength(options.body);
+    }
+    if (chunked) headers["transfer-encoding"] = "chunked";
+    const req = http.request(
+      url,
+      { method, headers, agent: false, timeout: options.timeoutMs ?? 30_000, localAddress: options.localAddress },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const body = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text: body.toString("utf8") });
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error(`timeout: ${method} ${url.href}`)));
+    req.on("error", reject);
+    if (options.body === undefined) req.end();
+    else if (chunked) {
+      req.write(options.body);
+      req.end();
+    } else req.end(options.body);
+  });
+}
+
+export type Body = { headers: Record<string, string>; body?: string | Buffer };
+
+/** A multipart/form-data body with text fields and at most one file (field "file"). */
+export function multipartBody(fields: Record<string, string>, file?: { name: string; type: string; bytes: Buffer }): Body {
+  const boundary = `----hardening${unique()}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  if (file) {
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`),
+      file.bytes,
+      Buffer.from("\r\n"),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, body: Buffer.concat(parts) };
+}
+
+export function headerValue(answer: HttpAnswer, name: string): string {
+  const value = answer.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(", ") : (value ?? "");
+}
+
+export function setCookies(answer: HttpAnswer): string[] {
+  return answer.headers["set-cookie"] ?? [];
+}
+
+/** The session cookie's `name=value` from an answer, or "" (a cleared cookie counts as none). */
+export function sessionPair(answer: HttpAnswer): string {
+  return cookiesFrom(answer)
+    .split("; ")
+    .filter((pair) => /^(__Host-)?lr_session=/.test(pair))
+    .join("; ");
+}
+
+export function isCrossSiteRefusal(answer: HttpAnswer): boolean {
+  return answer.status === 403 && answer.text.includes(CROSS_SITE_MESSAGE);
+}
+
+/** React Router's own check on document and data POSTs (Origin against the request URL): a plain 400. */
+export function isActionOriginRefusal(answer: HttpAnswer): boolean {
+  return answer.status === 400 && answer.text === "Bad Request";
+}
+
+/** Retry-After as whole seconds, or NaN. */
+export function retryAfterSeconds(answer: HttpAnswer): number {
+  const raw = headerValue(answer, "retry-after");
+  return /^\d+$/.test(raw) ? Number(raw) : NaN;
+}
+
+// ─── a portal to work on ────────────────────────────────────────────────────
+
+/**
+ * A server with an admin, reached with fixed extra headers on every setup
+ * request (e.g. an X-Forwarded-For of its own, or Host/X-Forwarded-Proto for
+ * an https APP_URL) and optionally from a local address of its own.
+ */
+export class Portal {
+  adminEmail = `admin-${unique()}@lumenridge.example`;
+  adminCookie = "";
+  constructor(
+    readonly server: AppServer,
+    readonly setupHeaders: Record<string, string> = {},
+    readonly localAddress?: string,
+  ) {}
+
+  /** The admin (real CLI) and their session. */
+  async init(): Promise<this> {
+    createAdmin(this.server, this.adminEmail, PASSWORD);
+    this.adminCookie = await this.signIn(this.adminEmail);
+    return this;
+  }
+
+  call(method: string, path: string, body: Body = { headers: {} }, cookie = "", extra: Record<string, string> = {}) {
+    const headers = { ...this.setupHeaders, ...body.headers, ...extra, ...(cookie ? { cookie } : {}) };
+    return send(this.server.url, method, path, { headers, body: body.body, localAddress: this.localAddress });
+  }
+
+  async signIn(email: string, password = PASSWORD, cookie = ""): Promise<string> {
+    const answer = await this.call("POST", "/api/auth/login", jsonBody({ email, password }), cookie);
+    if (answer.status !== 200) throw new Error(`sign-in of ${email}: ${answer.status} ${answer.text.slice(0, 200)}`);
+    return sessionPair(answer);
+  }
+
+  /** Register an investor (pending); returns their id. */
+  async register(email = `lp-${unique()}@example.com`): Promise<{ id: string; email: string }> {
+    const answer = await this.call("POST", "/api/auth/register", jsonBody({ email, password: PASSWORD, name: "Hardening Investor" }));
+    if (answer.status !== 201) throw new Error(`register ${email}: ${answer.status} ${answer.text.slice(0, 200)}`);
+    const pending = await this.call("GET", "/api/auth/pending-users", undefined, this.adminCookie);
+    if (pending.status !== 200) throw new Error(`pending users: ${pending.status} ${pending.text.slice(0, 200)}`);
+    const row = (JSON.parse(pending.text) as Array<{ id: string; email: string }>).find((u) => u.email === email.toLowerCase());
+    if (!row) throw new Error(`${email} not among pending users: ${pending.status}`);
+    return { id: row.id, email: row.email };
+  }
+
+  async setStatus(userId: string, status: "approved" | "rejected") {
+    const answer = await this.call("PATCH", `/api/auth/users/${userId}/status`, jsonBody({ status }), this.adminCookie);
+    if (answer.status !== 200) throw new Error(`status ${status} for ${userId}: ${answer.status} ${answer.text.slice(0, 200)}`);
+  }
+
+  /** A registered, approved and signed-in investor. */
+  async investor(): Promise<{ id: string; email: string; cookie: string }> {
+    const user = await this.register();
+    await this.setStatus(user.id, "approved");
+    return { ...user, cookie: await this.signIn(user.email) };
+  }
+
+  async uploadDocument(title = `Doc ${unique()}`): Promise<string> {
+    const body = multipartBody({ title, category: "reports" }, { name: "report.pdf", type: "application/pdf", bytes: samplePdf(title) });
+    const answer = await this.call("POST", "/api/documents", body, this.adminCookie);
+    if (answer.status !== 201) throw new Error(`upload: ${answer.status} ${answer.text.slice(0, 200)}`);
+    return (JSON.parse(answer.text) as { id: string }).id;
+  }
+
+  async uploadFundDocument(fundId: "fund-i" | "fund-ii", title = `Fund doc ${unique()}`): Promise<string> {
+    const body = multipartBody(
+      { title, category: "fund_documents", fundId },
+      { name: "fund.pdf", type: "application/pdf", bytes: samplePdf(title) },
+    );
+    const answer = await this.call("POST", "/api/fund-documents", body, this.adminCookie);
+    if (answer.status !== 201) throw new Error(`fund upload: ${answer.status} ${answer.text.slice(0, 200)}`);
+    return (JSON.parse(answer.text) as { id: string }).id;
+  }
+
+  /** A fund access request (Fund II: the link is mailed); returns its id. */
+  async fundRequest(fundId: "fund-i" | "fund-ii"): Promise<string> {
+    const email = `fund-${unique()}@example.com`;
+    const answer = await this.call(
+      "POST",
+      "/api/fund-access/register",
+      jsonBody({ name: "Fund Visitor", email, fundId, accreditedConfirmation: true }),
+    );
+    if (answer.status !== 201) throw new Error(`fund request: ${answer.status} ${answer.text.slice(0, 200)}`);
+    const list = await this.call("GET", "/api/fund-access/requests", undefined, this.adminCookie);
+    const row = (JSON.parse(list.text) as Array<{ id: string; email: string; fundId: string }>).find(
+      (r) => r.email === email && r.fundId === fundId,
+    );
+    if (!row) throw new Error(`fund request ${email} not listed: ${list.status}`);
+    return row.id;
+  }
+}
+
+// ─── a request for every state-changing route ───────────────────────────────
+
+export type Ids = {
+  adminEmail: string;
+  /** A pending investor (status change target). */
+  userId: string;
+  documentId: string;
+  fundDocumentId: string;
+  /** A live Fund II request (revoke target) and another (resend target). */
+  revokeRequestId: string;
+  resendRequestId: string;
+};
+
+export type Target = {
+  /** "POST /admin/dashboard (intent=status)" */
+  label: string;
+  method: Mutation["method"];
+  path: string;
+  routePath: string;
+  kind: BodyKind;
+  role: Role;
+  intent?: string;
+  /** A fresh valid body (new e-mail addresses etc. each call). */
+  build: () => Body;
+  /** For sign-in and registration: a body the route refuses before any bcrypt work (invalid password field). */
+  quick?: () => Body;
+};
+
+const pdfFile = () => ({ name: "hardening.pdf", type: "application/pdf", bytes: samplePdf(`Hardening ${unique()}`) });
+const email = (what: string) => `${what}-${unique()}@example.com`;
+const pitch = () => ({
+  name: "Ada Founder",
+  email: email("pitch"),
+  company: "Hardening Labs",
+  stage: "Seed",
+  message: "We make hard things harder to break.",
+});
+
+/**
+ * Every route in MUTATIONS (each dashboard intent separately) with a body the
+ * route accepts from the right role. Throws for a route this file does not
+ * know, so a new endpoint cannot slip past the sections unseen.
+ */
+export function mutationTargets(ids: Ids): Target[] {
+  const builders: Record<string, () => Body> = {
+    "POST /api/newsletter": () => jsonBody({ email: email("nl") }),
+    "POST /api/pitch": () => jsonBody(pitch()),
+    "POST /api/auth/register": () => jsonBody({ email: email("reg"), password: PASSWORD, name: "New Investor" }),
+    "POST /api/auth/login": () => jsonBody({ email: ids.adminEmail, password: PASSWORD }),
+    "POST /api/auth/logout": () => ({ headers: {} }),
+    "PATCH /api/auth/users/{id}/status": () => jsonBody({ status: "approved" }),
+    "POST /api/documents": () => multipartBody({ title: `Doc ${unique()}`, category: "reports" }, pdfFile()),
+    "DELETE /api/documents/{id}": () => ({ headers: {} }),
+    "POST /api/fund-access/register": () => jsonBody({ name: "Fund Visitor", email: email("fund"), fundId: "fund-i" }),
+    "POST /api/fund-access/validate-token": () => jsonBody({ token: randomBytes(32).toString("base64url") }),
+    "POST /api/fund-documents": () =>
+      multipartBody({ title: `Fund doc ${unique()}`, category: "fund_documents", fundId: "fund-ii" }, pdfFile()),
+    "DELETE /api/fund-documents/{id}": () => ({ headers: {} }),
+    "POST /newsletter": () => formBody({ email: email("nl-form") }),
+    "POST /process": () => formBody(pitch()),
+    "POST /login": () => formBody({ username: "someone", password: "whatever" }),
+    "POST /lp/login": () => formBody({ email: ids.adminEmail, password: PASSWORD }),
+    "POST /admin/login": () => formBody({ email: ids.adminEmail, password: PASSWORD }),
+    "POST /lp/register": () => formBody({ email: email("reg-form"), password: PASSWORD, name: "Form Investor" }),
+    "POST /lp/forgot-password": () => formBody({ email: ids.adminEmail }),
+    "POST /lp/reset-password": () => formBody({ token: randomBytes(32).toString("base64url"), password: "a-new-password-456" }),
+    "POST /fund-i/signup": () => formBody({ name: "Fund I Visitor", email: email("fund-i") }),
+    "POST /fund-ii/signup": () => formBody({ name: "Fund II Visitor", email: email("fund-ii"), accreditedConfirmation: "on" }),
+    "POST /theme": () => formBody({ theme: "dark", redirectTo: "/" }),
+    "POST /logout": () => formBody({}),
+    "POST /admin/dashboard status": () => formBody({ intent: "status", userId: ids.userId, status: "approved" }),
+    "POST /admin/dashboard delete-document": () => formBody({ intent: "delete-document", documentId: ids.documentId }),
+    "POST /admin/dashboard revoke-fund-access": () => formBody({ intent: "revoke-fund-access", requestId: ids.revokeRequestId }),
+    "POST /admin/dashboard resend-fund-access-link": () =>
+      formBody({ intent: "resend-fund-access-link", requestId: ids.resendRequestId }),
+    "POST /admin/dashboard delete-fund-document": () => formBody({ intent: "delete-fund-document", documentId: ids.fundDocumentId }),
+    "POST /admin/documents": () => multipartBody({ title: `Form doc ${unique()}`, category: "reports" }, pdfFile()),
+    "POST /admin/fund-documents": () =>
+      multipartBody({ title: `Form fund doc ${unique()}`, category: "fund_documents", fundId: "fund-ii" }, pdfFile()),
+  };
+  const quick: Record<string, () => Body> = {
+    "POST /api/auth/register": () => jsonBody({ email: email("reg"), password: "short", name: "New Investor" }),
+    "POST /api/auth/login": () => jsonBody({ email: ids.adminEmail, password: "" }),
+    "POST /lp/login": () => formBody({ email: ids.adminEmail, password: "" }),
+    "POST /admin/login": () => formBody({ email: ids.adminEmail, password: "" }),
+    "POST /lp/register": () => formBody({ email: email("reg-form"), password: "short", name: "Form Investor" }),
+  };
+  const idFor: Record<string, string> = {
+    "/api/auth/users/{id}/status": ids.userId,
+    "/api/documents/{id}": ids.documentId,
+    "/api/fund-documents/{id}": ids.fundDocumentId,
+  };
+  const targets: Target[] = [];
+  for (const m of MUTATIONS) {
+    for (const intent of m.intents ?? [undefined]) {
+      const key = `${m.method} ${m.path}${intent ? ` ${intent}` : ""}`;
+      const build = builders[key];
+      if (!build) throw new Error(`no request body for ${key}: add it to hardening/web-helpers.ts mutationTargets`);
+      const id = idFor[m.path];
+      if (m.path.includes("{id}") && !id) throw new Error(`no id for ${m.path}`);
+      targets.push({
+        label: `${m.method} ${m.path}${intent ? ` (intent=${intent})` : ""}`,
+        method: m.method,
+        path: m.path.replace("{id}", id ?? ""),
+        routePath: m.path,
+        kind: m.kind,
+        role: m.role,
+        intent,
+        build,
+        quick: quick[key],
+      });
+    }
+  }
+  return targets;
+}
+
+// ─── state ──────────────────────────────────────────────────────────────────
+
+/**
+ * A hash of every table's rows (the outbox by row ids only: the mailer updates
+ * delivery columns on its own schedule). Equal fingerprints: nothing changed.
+ */
+export function dbFingerprint(server: AppServer): Map<string, string> {
+  const db = openDatabase(server);
+  try {
+    const tables = db
+      .prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%' order by name")
+      .all() as Array<{ name: string }>;
+    const out = new Map<string, string>();
+    for (const { name } of tables) {
+      const sql = name === "email_outbox" ? `select id from "${name}" order by rowid` : `select * from "${name}" order by rowid`;
+      const rows = db.prepare(sql).raw().all();
+      const text = JSON.stringify(rows, (_k, v: unknown) =>
+        typeof v === "bigint" ? v.toString() : Buffer.isBuffer(v) ? v.toString("hex") : v,
+      );
+      out.set(name, `${rows.length}:${createHash("sha256").update(text).digest("hex")}`);
+    }
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+export function changedTables(before: Map<string, string>, after: Map<string, string>): string[] {
+  const names = new Set([...before.keys(), ...after.keys()]);
+  return [...names].filter((name) => before.get(name) !== after.get(name));
+}
+
+/** One value from the server's database (read-only). */
+export function dbValue<T>(server: AppServer, sql: string, ...params: unknown[]): T | undefined {
+  const db = openDatabase(server);
+  try {
+    return db.prepare(sql).pluck().get(...params) as T | undefined;
+  } finally {
+    db.close();
+  }
+}
+
+// ─── security headers (DESIGN.md §4) ────────────────────────────────────────
+
+export const HEADER_RULES = [
+  "csp present",
+  "csp object-src 'none'",
+  "csp base-uri 'none'",
+  "csp frame-ancestors 'none'",
+  "nosniff",
+  "referrer-policy",
+  "hsts",
+  "no-store",
+] as const;
+export type HeaderRule = (typeof HEADER_RULES)[number];
+
+const REFERRER_POLICIES = new Set([
+  "no-referrer",
+  "same-origin",
+  "strict-origin",
+  "strict-origin-when-cross-origin",
+  "no-referrer-when-downgrade",
+  "origin",
+  "origin-when-cross-origin",
+]);
+/** HSTS must last at least a year. */
+export const HSTS_MIN_SECONDS = 365 * 24 * 60 * 60;
+
+function cspDirectives(value: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const part of value.split(";")) {
+    const [name, ...tokens] = part.trim().split(/\s+/);
+    if (name && !out.has(name.toLowerCase())) out.set(name.toLowerCase(), tokens);
+  }
+  return out;
+}
+
+const only = (tokens: string[] | undefined, expected: string) => tokens?.length === 1 && tokens[0] === expected;
+
+/**
+ * The rules an answer breaks. `https`: HSTS is required; `noStore`: a private
+ * answer (JSON, portal page, file, or one that sets a cookie). An inline file
+ * view may say object-src 'self' (the browser's PDF viewer; file-response.server.ts).
+ */
+export function headerProblems(answer: HttpAnswer, { https, noStore }: { https: boolean; noStore: boolean }): HeaderRule[] {
+  const problems: HeaderRule[] = [];
+  const csp = headerValue(answer, "content-security-policy");
+  if (!csp) problems.push("csp present");
+  const directives = cspDirectives(csp);
+  const inlineFile = /^inline\b/i.test(headerValue(answer, "content-disposition"));
+  const objectSrc = directives.get("object-src");
+  if (!(only(objectSrc, "'none'") || (inlineFile && only(objectSrc, "'self'")))) problems.push("csp object-src 'none'");
+  if (!only(directives.get("base-uri"), "'none'")) problems.push("csp base-uri 'none'");
+  if (!only(directives.get("frame-ancestors"), "'none'")) problems.push("csp frame-ancestors 'none'");
+  if (headerValue(answer, "x-content-type-options").toLowerCase() !== "nosniff") problems.push("nosniff");
+  const referrer = headerValue(answer, "referrer-policy").toLowerCase();
+  if (!referrer.split(",").map((s) => s.trim()).some((p) => REFERRER_POLICIES.has(p))) problems.push("referrer-policy");
+  if (https) {
+    const maxAge = /max-age=(\d+)/i.exec(headerValue(answer, "strict-transport-security"));
+    if (!maxAge || Number(maxAge[1]) < HSTS_MIN_SECONDS) problems.push("hsts");
+  }
+  if (noStore && !/(^|,)\s*no-store\s*(,|$)/i.test(headerValue(answer, "cache-control"))) problems.push("no-store");
+  return problems;
+}
