@@ -252,9 +252,14 @@ export function request(baseUrl: string, method: string, pathAndQuery: string, o
   });
 }
 
-/** Headers a same-origin browser form or fetch sends. */
+/**
+ * Headers a same-origin browser form or fetch sends: Origin, Sec-Fetch-Site,
+ * and the Host of APP_URL (React Router compares Origin with the request's
+ * URL, which it builds from Host, before a page action runs).
+ */
 export function sameOrigin(server: AppServer): Record<string, string> {
-  return { origin: server.env.APP_URL!, "sec-fetch-site": "same-origin" };
+  const appUrl = new URL(server.env.APP_URL!);
+  return { origin: appUrl.origin, host: appUrl.host, "sec-fetch-site": "same-origin" };
 }
 
 export function jsonBody(value: unknown): { headers: Record<string, string>; body: string } {

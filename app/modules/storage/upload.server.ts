@@ -94,6 +94,9 @@ export async function receiveUpload(request: Request, options: ReceiveOptions): 
 
   parser.on("file", (name, stream, info) => {
     if (name !== options.fileField || file) {
+      // Skipped, but still a stream: a body cut off mid-part errors it, and an
+      // error without a listener would take the process down.
+      stream.on("error", () => {});
       stream.resume();
       return;
     }

@@ -79,6 +79,7 @@ import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import type { ToastInput } from "~/modules/toast/toast";
 import { logError } from "~/modules/logging/log.server";
+import { readFormData } from "~/modules/http/form-data.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -477,7 +478,7 @@ async function removeFundDocument(admin: LpUser, formData: FormData): Promise<Ou
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   let outcome: Outcome;
   let redirectTo = "/admin/dashboard";
   switch (formData.get("intent")) {

@@ -9,6 +9,7 @@ import { LoginInput } from "~/modules/lp-users/schema";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import { logError } from "~/modules/logging/log.server";
+import { readFormData } from "~/modules/http/form-data.server";
 
 /** Where a signed-in user belongs. */
 export function portalHome(user: { isAdmin: boolean }) {
@@ -28,7 +29,7 @@ export async function signInFormAction(
   portal: "investor" | "admin",
 ): Promise<Response | ReturnType<typeof data<FormOutcome>>> {
   // signIn reads the body itself (remix-auth's FormStrategy): read a copy.
-  const formData = await request.clone().formData();
+  const formData = await readFormData(request.clone());
   const submission = parseWithZod(formData, { schema: LoginInput });
   if (submission.status !== "success") {
     const outcome: FormOutcome = { status: "error", toast: null, result: submission.reply({ hideFields: ["password"] }) };

@@ -18,6 +18,7 @@ import { pageMeta } from "~/modules/seo/meta";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import { logError } from "~/modules/logging/log.server";
+import { readFormData } from "~/modules/http/form-data.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -37,7 +38,7 @@ export const headers = keepRetryAfter;
  * form goes on after 1 s); without, a redirect to the documents with a flash.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   // This page signs up for Fund I whatever the form says.
   formData.set("fundId", "fund-i");
   const enhanced = isEnhanced(formData);

@@ -17,6 +17,7 @@ import { pageMeta } from "~/modules/seo/meta";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import { logError } from "~/modules/logging/log.server";
+import { readFormData } from "~/modules/http/form-data.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -38,7 +39,7 @@ export const headers = keepRetryAfter;
  * a flash and an empty form.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   // This page asks for Fund II whatever the form says.
   formData.set("fundId", "fund-ii");
   const enhanced = isEnhanced(formData);

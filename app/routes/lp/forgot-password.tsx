@@ -23,6 +23,7 @@ import { redirectWithFlash } from "~/modules/toast/flash.server";
 import type { loader as rootLoader } from "~/root";
 import { logError } from "~/modules/logging/log.server";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
+import { readFormData } from "~/modules/http/form-data.server";
 
 /** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
 export const headers = keepRetryAfter;
@@ -42,7 +43,7 @@ export const meta: Route.MetaFunction = (args) =>
  * an account (no enumeration); only the rate limit can refuse.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const submission = parseWithZod(formData, { schema: ForgotPasswordInput });
   if (submission.status !== "success") {
     const outcome: FormOutcome = { status: "error", toast: null, result: submission.reply() };

@@ -18,6 +18,7 @@ import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import { logError } from "~/modules/logging/log.server";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
+import { readFormData } from "~/modules/http/form-data.server";
 
 /** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
 export const headers = keepRetryAfter;
@@ -38,7 +39,7 @@ function failedToast(message: string | undefined) {
  * registerInvestor (the same answer whether or not the e-mail has an account).
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const enhanced = isEnhanced(formData);
   const submission = parseWithZod(formData, { schema: RegisterInput });
   if (submission.status !== "success") {

@@ -21,6 +21,7 @@ import { redirectWithFlash } from "~/modules/toast/flash.server";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { logError } from "~/modules/logging/log.server";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
+import { readFormData } from "~/modules/http/form-data.server";
 
 /** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
 export const headers = keepRetryAfter;
@@ -47,7 +48,7 @@ export function loader({ request }: Route.LoaderArgs) {
 
 /** Set the new password; the token is spent and every session of the user ends. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const submission = parseWithZod(formData, { schema: ResetPasswordInput });
   const hide = { hideFields: ["password", "token"] };
   if (submission.status !== "success") {

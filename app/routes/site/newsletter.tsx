@@ -9,6 +9,7 @@ import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash, safeRedirectPath } from "~/modules/toast/flash.server";
 import { pageMeta } from "~/modules/seo/meta";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
+import { readFormData } from "~/modules/http/form-data.server";
 
 /** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
 export const headers = keepRetryAfter;
@@ -26,7 +27,7 @@ export const meta: Route.MetaFunction = (args) =>
  * the outcome carried by a flash message.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const outcome = await handleNewsletterForm(formData, context.clientAddress);
   if (isEnhanced(formData)) {
     return data(outcome, outcomeInit(outcome));

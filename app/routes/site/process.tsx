@@ -10,6 +10,7 @@ import { outcomeInit } from "~/modules/http/json.server";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
+import { readFormData } from "~/modules/http/form-data.server";
 
 /** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
 export const headers = keepRetryAfter;
@@ -23,7 +24,7 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const outcome = await handlePitchForm(formData, context.clientAddress);
   if (isEnhanced(formData)) return data(outcome, outcomeInit(outcome));
   if (outcome.status === "success") {

@@ -1,0 +1,16 @@
+import { data } from "react-router";
+
+export const FORM_UNREADABLE = "The form could not be read. Please try again.";
+
+/**
+ * A page action's form fields. A body that is not a form (another content
+ * type, JSON, a broken multipart boundary, a body cut off) answers 400 with a
+ * message instead of a 500: request.formData() throws a TypeError for those.
+ */
+export async function readFormData(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw data({ error: FORM_UNREADABLE }, { status: 400 });
+  }
+}

@@ -1,0 +1,451 @@
+/**
+ * Hostile input: property-based bodies (fast-check) for every state-changing
+ * endpoint and form action in MUTATIONS, as the right role, each request from
+ * its own client address (TRUST_PROXY) as a client the cross-site rule admits
+ * (same-origin browser, no Origin at all, Sec-Fetch-Site: none): arbitrary
+ * JSON, wrong types, strings up to and past the 64 KB limit, deep nesting, NUL,
+ * lone surrogates, prototype keys, wrong content types, invalid UTF-8, odd form
+ * fields, hand-made multipart. Then malformed cookies on every page and read
+ * endpoint, and truncated upload streams. Nothing may answer 5xx, hang or end
+ * the process (after a crash the server is started again on the same data and
+ * the run goes on); /healthz answers at the end.
+ *
+ * Replay: HARDENING_SEED=<seed> (printed; target i uses seed + i).
+ * HARDENING_CASES=<n> overrides the cases per endpoint (quick local runs).
+ * HARDENING_PLANT=1 plants wrong expectations and leftovers (4xx counted as
+ * 5xx, one case more per endpoint than sent, files in incoming/ and documents/,
+ * a wrong health path, a forged session) to show the checks fail.
+ */
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import fc from "fast-check";
+import { MUTATIONS, READS, type Mutation } from "./endpoints";
+import { request, signIn, sleep, Tally, type Context, type Section } from "./harness";
+import { clientHeaders, codeUnits, formCase, hostileStrings, jsonCase, jsonText, latin1, multipart, multipartArb } from "./hostile-helpers";
+import { leftovers, PASSWORD, percentEncode, Pool, preview, safeJson, setUpFixture, uploadParts, type Body, type Fixture } from "./hostile-helpers";
+import { MIME, samplePdf } from "../tests/helpers/sample-files";
+
+const SEED = Number(process.env.HARDENING_SEED ?? 20_260_707);
+const PLANT = process.env.HARDENING_PLANT === "1";
+const CONCURRENCY = 8;
+
+/** The fields each endpoint reads (app/modules/*\/schema.ts, the route actions). */
+const PITCH = ["name", "email", "company", "stage", "deckUrl", "message"];
+const ACCOUNT = ["email", "password", "name", "company"];
+const SIGNUP = ["name", "email", "fundId", "company", "phone", "accreditedConfirmation"];
+const UPLOAD = ["title", "description", "category", "fundId", "file"];
+const LOGIN = ["email", "password", "redirectTo"];
+const FIELDS: Record<string, string[]> = {
+  ...Object.fromEntries(["/api/pitch", "/process"].map((p) => [p, PITCH])),
+  ...Object.fromEntries(["/api/auth/register", "/lp/register"].map((p) => [p, ACCOUNT])),
+  ...Object.fromEntries(["/api/fund-access/register", "/fund-i/signup", "/fund-ii/signup"].map((p) => [p, SIGNUP])),
+  ...Object.fromEntries(["/api/documents", "/admin/documents", "/api/fund-documents", "/admin/fund-documents"].map((p) => [p, UPLOAD])),
+  ...Object.fromEntries(["/api/auth/login", "/login", "/lp/login", "/admin/login"].map((p) => [p, LOGIN])),
+  "/api/newsletter": ["email"],
+  "/newsletter": ["email", "formId", "redirectTo"],
+  "/api/auth/users/{id}/status": ["status"],
+  "/api/fund-access/validate-token": ["token"],
+  "/lp/forgot-password": ["email"],
+  "/lp/reset-password": ["token", "password"],
+  "/theme": ["theme", "redirectTo"],
+  "/admin/dashboard": ["intent", "userId", "status", "documentId", "requestId"],
+};
+
+type Case = { path: string; headers: Record<string, string | string[]>; body?: Buffer; what: string };
+type Target = { label: string; mutation: Mutation; fields: string[]; fixed: Record<string, string>; paths: fc.Arbitrary<string> };
+type Failure = { label: string; status: number | string; what: string; body: string; answer: string; replay?: Case & { method: string } };
+
+// ─── arbitraries ───────────────────────────────────────────────────────────
+
+function bodyArb(target: Target, realIds: string[]): fc.Arbitrary<Body> {
+  const str = hostileStrings(realIds);
+  const fields = target.fields.length ? target.fields : ["x"];
+  const fixedEntries = Object.entries(target.fixed);
+  const oddKey = fc.oneof(fc.constantFrom("__proto__", "constructor", "prototype", "isAdmin", "status", "id", "passwordHash", "role", "", "a[b]", "$where"), str);
+  const value = fc.oneof(
+    { arbitrary: str, weight: 5 },
+    { arbitrary: fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null)), weight: 2 },
+    { arbitrary: fc.array(str, { maxLength: 5 }), weight: 1 },
+    { arbitrary: fc.dictionary(str, str, { maxKeys: 4 }), weight: 1 },
+    { arbitrary: fc.jsonValue({ maxDepth: 3 }), weight: 1 },
+  );
+  const entries = fc
+    .tuple(fc.subarray(fields).chain((keys) => fc.tuple(...keys.map((k) => value.map((v): [string, unknown] => [k, v])))), fc.array(fc.tuple(oddKey, value), { maxLength: 3 }))
+    .map(([known, odd]) => [...fixedEntries, ...known, ...odd] as Array<[string, unknown]>);
+
+  const jsonAny = fc
+    .oneof(fc.jsonValue(), fc.anything({ withBoxedValues: true, withMap: true, withSet: true, withNullPrototype: true, withObjectString: true }))
+    .map((v) => jsonCase(safeJson(v), "json: any value"));
+  const jsonShaped = entries.map((e) => jsonCase(jsonText(e), "json: fields with hostile values"));
+  const protoJson = fc
+    .constantFrom('{"__proto__":{"isAdmin":true,"status":"approved"}}', '{"constructor":{"prototype":{"isAdmin":true}}}', '{"email":"a@b.co","__proto__":null}')
+    .map((t) => jsonCase(t, "json: prototype keys"));
+  const formPairs = fc
+    .tuple(fc.array(fc.tuple(fc.oneof(fc.constantFrom(...fields), oddKey), str), { maxLength: 12 }), fc.constantFrom("encoded", "raw", "repeated"))
+    .map(([pairs, style]) => {
+      const all = [...fixedEntries, ...pairs];
+      if (style === "repeated") all.push(...pairs.slice(0, 3), ...fixedEntries);
+      const text = style === "raw" ? all.map(([k, v]) => `${k}=${v}`).join("&") : new URLSearchParams(all).toString();
+      return formCase(text, `form: ${style} pairs`);
+    });
+  const huge = fc
+    .record({
+      bytes: fc.constantFrom(60_000, 65_536 - 300, 65_536 - 40, 65_536, 65_537, 70_000, 300_000),
+      unit: fc.constantFrom("a", "é", "😀", "\u0000", "\ud800"),
+      field: fc.constantFrom(...fields),
+      as: fc.constantFrom("json", "form", "multipart"),
+    })
+    .map(({ bytes, unit, field, as }) => {
+      const big = unit.repeat(Math.ceil(bytes / Buffer.byteLength(unit)));
+      const what = `huge: ${as} ${field} of ~${bytes} bytes of ${JSON.stringify(unit)}`;
+      if (as === "json") return jsonCase(jsonText([...fixedEntries, [field, big]]), what);
+      if (as === "form") return formCase(new URLSearchParams([...fixedEntries, [field, big]]).toString(), what);
+      const built = multipart([...fixedEntries.map(([n, v]) => ({ name: n, value: v })), { name: field, value: big }]);
+      return { ...built, what };
+    });
+  const deep = fc.record({ depth: fc.constantFrom(64, 1_000, 10_000, 30_000), style: fc.constantFrom("array", "object", "form", "unclosed") }).map(({ depth, style }) => {
+    const what = `deep: ${style} nesting ${depth}`;
+    if (style === "form") return formCase(`${fields[0]}${"[a]".repeat(depth)}=1`, what);
+    const open = style === "object" ? '{"a":'.repeat(depth) : "[".repeat(depth);
+    const close = style === "object" ? "}".repeat(depth) : style === "unclosed" ? "" : "]".repeat(depth);
+    return jsonCase(open + "1" + close, what);
+  });
+  const badBytes = fc.oneof(
+    fc.constantFrom([0xff], [0xc3], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xc0, 0xaf], [0xe2, 0x82], [0xfe, 0xff]),
+    fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 16 }),
+  );
+  const invalidUtf8 = fc.tuple(fc.constantFrom(...fields), badBytes, fc.constantFrom("json", "form")).map(([field, bytes, as]) => {
+    const raw = Buffer.from(bytes);
+    const what = `invalid UTF-8 in ${as} ${field}: ${raw.toString("hex")}`;
+    if (as === "json") return jsonCase(Buffer.concat([Buffer.from(`{"${field}":"`), raw, Buffer.from('"}')]), what);
+    return formCase(Buffer.concat([Buffer.from(`${fixedEntries.map(([k, v]) => `${k}=${v}&`).join("")}${field}=`), raw]), what);
+  });
+  const randomBytes = fc.uint8Array({ maxLength: 2048 }).map((b): Body => ({ headers: {}, body: Buffer.from(b), what: "random bytes" }));
+  const multi = multipartArb(fields, fixedEntries, str);
+  const native = target.mutation.kind === "json" ? jsonShaped : target.mutation.kind === "form" ? formPairs : target.mutation.kind === "multipart" ? multi : jsonAny;
+  const anyBody = fc.oneof(jsonAny, jsonShaped, formPairs, multi, randomBytes);
+  const wrongType = fc
+    .tuple(anyBody, fc.oneof(fc.constantFrom("text/plain", "application/json; charset=utf-16", "application/xml", "multipart/form-data", "multipart/form-data; boundary=", "application/x-www-form-urlencoded; charset=latin1", "", "image/png", "NONE"), latin1(60)))
+    .map(([b, type]): Body => ({ headers: type === "NONE" ? {} : { "content-type": type }, body: b.body, what: `${b.what}, sent as content-type ${JSON.stringify(type)}` }));
+  const bytesAsNative = fc.tuple(randomBytes, native).map(([b, n]): Body => ({ ...b, headers: n.headers, what: `random bytes as ${n.headers["content-type"] ?? "no type"}` }));
+  return fc.oneof(
+    { arbitrary: native, weight: 8 },
+    { arbitrary: target.mutation.kind === "json" ? protoJson : formPairs, weight: 1 },
+    { arbitrary: jsonAny, weight: 1 },
+    { arbitrary: huge, weight: 1 },
+    { arbitrary: deep, weight: 1 },
+    { arbitrary: invalidUtf8, weight: 1 },
+    { arbitrary: wrongType, weight: 2 },
+    { arbitrary: bytesAsNative, weight: 1 },
+  );
+}
+
+// ─── targets ───────────────────────────────────────────────────────────────
+
+function targetsFor(fx: Fixture): Target[] {
+  const realFor: Record<string, string> = {
+    "/api/auth/users/{id}/status": fx.ids.user,
+    "/api/documents/{id}": fx.ids.lpDoc,
+    "/api/fund-documents/{id}": fx.ids.fundDocII,
+  };
+  const targets: Target[] = [];
+  for (const mutation of MUTATIONS) {
+    const ids = fc.oneof(
+      fc.constant(realFor[mutation.path] ?? fx.ids.lpDoc),
+      fc.uuid(),
+      fc.constantFrom("x", "..", "%00", "0", "-1", "a".repeat(300), "' OR 1=1 --", "%2e%2e%2f%2e%2e%2fetc%2fpasswd"),
+      codeUnits,
+    );
+    const paths = mutation.path.includes("{id}") ? ids.map((id) => mutation.path.replace("{id}", percentEncode(id))) : fc.constant(mutation.path);
+    const fields = FIELDS[mutation.path] ?? [];
+    for (const intent of mutation.intents ?? [null]) {
+      const label = `${mutation.method} ${mutation.path}${intent ? ` (${intent})` : ""}`;
+      targets.push({ label, mutation, fields, fixed: intent ? { intent } : {}, paths });
+    }
+  }
+  return targets;
+}
+
+/**
+ * Clients the cross-site rule lets through: a same-origin browser request (Origin and
+ * Sec-Fetch-Site), a client that sends neither (curl, scripts), Sec-Fetch-Site: none.
+ */
+const CLIENT_KINDS = fc.constantFrom("browser", "browser", "browser", "browser", "browser", "curl", "curl", "typed");
+
+function cookieFor(fx: Fixture, target: Target, pick: number): string {
+  if (target.mutation.role !== "admin") return "";
+  return pick < 90 ? fx.adminCookie : pick < 95 ? fx.investorCookie : "";
+}
+
+// ─── the section ───────────────────────────────────────────────────────────
+
+type Stats = { sent: number; statuses: Map<string, number>; failures: Failure[]; crashes: Failure[]; closed: number; timeouts: number; limited: number };
+const newStats = (): Stats => ({ sent: 0, statuses: new Map(), failures: [], crashes: [], closed: 0, timeouts: 0, limited: 0 });
+
+/** True when the server process ended since `exitsBefore` was read (its exit given a moment to be seen). */
+async function exitedSince(fx: Fixture, exitsBefore: number): Promise<boolean> {
+  await sleep(300);
+  return fx.server.unexpectedExits() > exitsBefore;
+}
+
+let reviving: Promise<void> | null = null;
+/** After a crash (counted by unexpectedExits), start the server again on the same data so the run goes on. */
+async function revive(fx: Fixture): Promise<void> {
+  reviving ??= (async () => {
+    for (let attempt = 0; attempt < 3 && !fx.server.running(); attempt++) await fx.server.start().catch(() => sleep(500));
+  })().finally(() => (reviving = null));
+  await reviving;
+}
+
+async function sendCase(fx: Fixture, label: string, c: Case, stats: Stats, method: string) {
+  stats.sent += 1;
+  const exitsBefore = fx.server.unexpectedExits();
+  const attempt = async () => {
+    await reviving;
+    return request(fx.server.url, method, c.path, { headers: c.headers, body: c.body, timeoutMs: 30_000 }).catch((error: NodeJS.ErrnoException) => error);
+  };
+  let answer = await attempt();
+  // Refused: the server is down after a crash (counted once, by its exit); send again once it is back.
+  if (answer instanceof Error && answer.code === "ECONNREFUSED") {
+    await revive(fx);
+    answer = await attempt();
+  }
+  if (answer instanceof Error) {
+    if (answer.message.startsWith("timeout")) {
+      stats.timeouts += 1;
+      stats.failures.push({ label, status: "no answer in 30 s", what: c.what, body: preview(c.body), answer: "" });
+    } else if (await exitedSince(fx, exitsBefore)) {
+      stats.crashes.push({ label, status: "process exit", what: `${c.path}: ${c.what}`, body: preview(c.body), answer: answer.message, replay: { ...c, method } });
+    } else stats.closed += 1;
+    if (!fx.server.running()) await revive(fx);
+    return;
+  }
+  const bucket = `${Math.floor(answer.status / 100)}xx`;
+  stats.statuses.set(bucket, (stats.statuses.get(bucket) ?? 0) + 1);
+  if (answer.status === 429) stats.limited += 1;
+  if (answer.status >= (PLANT ? 400 : 500)) stats.failures.push({ label, status: answer.status, what: `${c.path}: ${c.what}`, body: preview(c.body), answer: answer.text.slice(0, 120) });
+}
+
+async function fuzzEndpoints(fx: Fixture, size: number, stats: Stats, perTarget: Map<string, number>, progress: (m: string) => void) {
+  const pool = new Pool(CONCURRENCY);
+  const realIds = Object.values(fx.ids);
+  const targets = targetsFor(fx);
+  for (const [index, target] of targets.entries()) {
+    const before = stats.sent;
+    const arb = fc.record({ body: bodyArb(target, realIds), path: target.paths, pick: fc.integer({ min: 0, max: 99 }), client: CLIENT_KINDS });
+    await fc.check(
+      fc.asyncProperty(arb, async ({ body, path: p, pick, client }) => {
+        const headers: Record<string, string> = { ...clientHeaders(fx.server, cookieFor(fx, target, pick)), ...body.headers };
+        if (client !== "browser") delete headers.origin;
+        if (client === "curl") delete headers["sec-fetch-site"];
+        if (client === "typed") headers["sec-fetch-site"] = "none";
+        await pool.start(() => sendCase(fx, target.label, { path: p, headers, body: body.body, what: body.what }, stats, target.mutation.method));
+        return true;
+      }),
+      { seed: SEED + index, numRuns: size },
+    );
+    await pool.drain();
+    perTarget.set(target.label, stats.sent - before);
+    progress(`${target.label}: ${stats.sent - before} cases`);
+  }
+}
+
+/** Malformed cookies on every page and read endpoint, and on a few actions. */
+async function fuzzCookies(fx: Fixture, perPath: number, stats: Stats) {
+  const pool = new Pool(CONCURRENCY);
+  const name = fx.sessionCookie;
+  // A valid admin session of its own: the cases that pair garbage with it also reach POST /api/auth/logout.
+  const valid = (await signIn(fx.server, fx.adminEmail, PASSWORD)).slice(name.length + 1);
+  const flip = (value: string, at: number, to: string) => value.slice(0, at % Math.max(1, value.length)) + to + value.slice((at % Math.max(1, value.length)) + 1);
+  const names = [name, "lr_session", "__Host-lr_session", "lr_fund_i", "lr_fund_ii", "__Host-lr_fund_ii", "lr_flash", "theme"];
+  const cookie = fc.oneof(
+    latin1(200).map((v) => ({ header: `${name}=${v}` as string | string[], what: "random bytes in the session cookie" })),
+    latin1(400).map((v) => ({ header: v, what: "random Cookie header" })),
+    fc.constantFrom(4_000, 8_000, 15_000, 17_000, 40_000).map((n) => ({ header: `${name}=${"A".repeat(n)}`, what: `cookie of ${n} bytes` })),
+    fc.tuple(fc.constantFrom(...names), latin1(40), fc.boolean()).map(([n, v, asTwoHeaders]) => ({
+      header: asTwoHeaders ? [`${name}=${valid}`, `${n}=${v}`] : `${n}=${v}; ${name}=${valid}; ${n}=${valid}`,
+      what: `duplicate cookie names (${n})`,
+    })),
+    fc.tuple(fc.nat(), fc.constantFrom("A", "0", ".", "%", "-", "")).map(([at, to]) => ({ header: `${name}=${flip(valid, at, to)}`, what: "session cookie with a flipped character" })),
+    fc.tuple(fc.constantFrom("lr_fund_i", "lr_fund_ii"), fc.jsonValue({ maxDepth: 2 }), latin1(30)).map(([n, v, sig]) => ({
+      header: `${n}=${encodeURIComponent(Buffer.from(safeJson(v)).toString("base64"))}.${sig.replace(/[;,\s]/g, "")}`,
+      what: `${n} with a forged signature`,
+    })),
+    fc.constantFrom(";;;;", "=", "==x", "a", "; ; =x", name, `${name}=`, `${name}=%`, `${name}=%E0%A4%A`, `${name}="open`, "__proto__=1; constructor=2; hasOwnProperty=3").map((h) => ({
+      header: h,
+      what: "odd cookie syntax",
+    })),
+  );
+  const targets = [
+    ...READS.map((r) => ({ method: "GET", path: r.path.replace("{id}", r.path.includes("fund-") ? fx.ids.fundDocII : fx.ids.lpDoc).replace("{key}", "fund-ii") })),
+    { method: "POST", path: "/api/auth/logout" },
+    { method: "POST", path: "/admin/dashboard" },
+  ];
+  for (const [index, { method, path: p }] of targets.entries()) {
+    await fc.check(
+      fc.asyncProperty(cookie, async ({ header, what }) => {
+        const headers: Record<string, string | string[]> = { ...clientHeaders(fx.server), cookie: header };
+        const body = method === "POST" ? Buffer.from(`intent=status&status=approved&userId=${fx.ids.user}`) : undefined;
+        if (body) headers["content-type"] = "application/x-www-form-urlencoded";
+        await pool.start(() => sendCase(fx, `cookies ${method} ${p}`, { path: p, headers, body, what }, stats, method));
+        return true;
+      }),
+      { seed: SEED + 1000 + index, numRuns: perPath },
+    );
+  }
+  await pool.drain();
+  return targets.length;
+}
+
+/** Uploads that declare a length, send part of it, then end or drop the connection. */
+async function truncatedUploads(fx: Fixture, perPath: number) {
+  const paths = MUTATIONS.filter((m) => m.kind === "multipart").map((m) => m.path);
+  let sent = 0;
+  let fiveXx = 0;
+  const crashes: string[] = [];
+  const answered = new Map<number, number>();
+  const pdf = samplePdf("truncated", 256 * 1024);
+  const one = (p: string, i: number) =>
+    new Promise<void>((resolve) => {
+      // Odd cases start with a file part of another name (the parser skips it), so the cut may fall inside a skipped file.
+      const second = i % 2 ? [{ name: "attachment", value: pdf, filename: "other.pdf", contentType: MIME.pdf }] : [];
+      const { headers, body } = multipart([...second, ...uploadParts({ title: "Truncated", category: "reports", fundId: "fund-ii" }, "t.pdf", pdf)]);
+      // Modes: declare the full length, send part, then end (FIN) / drop / stall and drop; or declare
+      // the cut length, so the request is complete but its multipart body stops mid-part.
+      const mode = ["end", "drop", "stall", "short-body"][Math.floor(i / 2) % 4]!;
+      const cut = Math.floor(body.length * (second.length ? 0.05 + ((i * 37) % 40) / 100 : 0.1 + ((i * 37) % 80) / 100));
+      const head = { ...clientHeaders(fx.server, fx.adminCookie), ...headers, "content-length": String(mode === "short-body" ? cut : body.length) };
+      const socket = net.connect(fx.server.port, "127.0.0.1");
+      let reply = "";
+      let connected = false;
+      const exitsBefore = fx.server.unexpectedExits();
+      const finish = async () => {
+        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(reply)?.[1] ?? 0);
+        if (status) answered.set(status, (answered.get(status) ?? 0) + 1);
+        if (status >= (PLANT ? 400 : 500)) fiveXx += 1;
+        if (!status && connected && (await exitedSince(fx, exitsBefore))) {
+          crashes.push(`${p}: cut at ${cut} of ${body.length} bytes, then ${mode}${second.length ? " (a skipped file part first)" : ""}`);
+          await revive(fx);
+        }
+        resolve();
+      };
+      socket.on("data", (c: Buffer) => {
+        reply += c.toString("latin1");
+        if (reply.includes("\r\n\r\n")) socket.destroy();
+      });
+      socket.on("error", () => {});
+      socket.on("close", () => void finish());
+      socket.on("connect", () => {
+        connected = true;
+        const lines = [`POST ${p} HTTP/1.1`, ...Object.entries(head).map(([k, v]) => `${k}: ${v}`)];
+        socket.write(`${lines.join("\r\n")}\r\n\r\n`);
+        socket.write(body.subarray(0, cut), () => {
+          sent += 1;
+          if (mode === "end") socket.end();
+          else if (mode === "drop") socket.destroy();
+          else if (mode === "stall") setTimeout(() => socket.destroy(), 300);
+          setTimeout(() => socket.destroy(), 5_000);
+        });
+      });
+    });
+  const pool = new Pool(CONCURRENCY);
+  for (const p of paths) for (let i = 0; i < perPath; i++) await pool.start(async () => {
+    await reviving;
+    await one(p, i);
+  });
+  await pool.drain();
+  return { sent, fiveXx, answered, crashes, paths: paths.length };
+}
+
+/** Send each request that was in flight at a crash again, alone: the ones that end the process again. */
+async function replayCrashes(fx: Fixture, suspects: Failure[]): Promise<Failure[]> {
+  const culprits: Failure[] = [];
+  for (const f of suspects.slice(0, 40)) {
+    const c = f.replay!;
+    const exitsBefore = fx.server.unexpectedExits();
+    await request(fx.server.url, c.method, c.path, { headers: c.headers, body: c.body, timeoutMs: 10_000 }).catch(() => null);
+    if (!(await exitedSince(fx, exitsBefore))) continue;
+    culprits.push(f);
+    await revive(fx);
+  }
+  return culprits;
+}
+
+export const section: Section = {
+  name: "hostile-input",
+  run: async (ctx: Context) => {
+    const tally = new Tally();
+    const t0 = Date.now();
+    const size = Number(process.env.HARDENING_CASES ?? (ctx.full ? 1_000 : 150));
+    const fx = await setUpFixture(ctx, "hostile-input");
+    try {
+      const exits = [fx.server.unexpectedExits()];
+      const stats = newStats();
+      const perTarget = new Map<string, number>();
+      await fuzzEndpoints(fx, size, stats, perTarget, ctx.progress);
+      exits.push(fx.server.unexpectedExits());
+      const fuzzSeconds = (Date.now() - t0) / 1000;
+      const minCases = Math.min(...perTarget.values());
+      const minLabel = [...perTarget].find(([, n]) => n === minCases)?.[0] ?? "";
+      tally.info("endpoints fuzzed (MUTATIONS, one per intent)", perTarget.size);
+      tally.info("cases sent to endpoints", stats.sent);
+      tally.check(`min cases per endpoint ≥ ${size}`, minCases >= size + (PLANT ? 1 : 0), `${minLabel} got ${minCases}`);
+      tally.info("answers 2xx / 3xx / 4xx / 5xx", ["2xx", "3xx", "4xx", "5xx"].map((b) => stats.statuses.get(b) ?? 0).join(" / "));
+      tally.info("429 answers (rate limits, info)", stats.limited);
+      tally.info("connections closed before an answer (info)", stats.closed);
+      tally.info("endpoint fuzzing time (s)", fuzzSeconds.toFixed(1));
+
+      const cookieStats = newStats();
+      const cookiePaths = await fuzzCookies(fx, ctx.full ? 60 : 10, cookieStats);
+      exits.push(fx.server.unexpectedExits());
+      tally.info("malformed-cookie cases (pages, APIs, actions)", `${cookieStats.sent} on ${cookiePaths} paths`);
+      const truncated = await truncatedUploads(fx, ctx.full ? 50 : 10);
+      exits.push(fx.server.unexpectedExits());
+      tally.info("truncated uploads (end / drop / stall / short body)", `${truncated.sent} on ${truncated.paths} paths`);
+      tally.info("truncated uploads answered", [...truncated.answered].map(([st, n]) => `${st}×${n}`).join(" ") || "none");
+
+      const fiveXx = (list: Failure[]) => list.filter((f) => typeof f.status === "number");
+      tally.count("5xx answers to fuzzed bodies", fiveXx(stats.failures).length);
+      tally.count("5xx answers to malformed cookies", fiveXx(cookieStats.failures).length);
+      tally.count("5xx answers to truncated uploads", truncated.fiveXx);
+      tally.count("requests left without an answer (30 s)", stats.timeouts + cookieStats.timeouts);
+      tally.count("process exits: fuzzed bodies", exits[1]! - exits[0]!);
+      tally.count("process exits: malformed cookies", exits[2]! - exits[1]!);
+      tally.count("process exits: truncated uploads", exits[3]! - exits[2]!);
+      await sleep(300);
+      if (!fx.server.running()) await revive(fx); // a crash is counted above; a hung server still fails /healthz
+      if (PLANT) {
+        fs.mkdirSync(path.join(fx.server.storageDir, "incoming"), { recursive: true });
+        fs.writeFileSync(path.join(fx.server.storageDir, "incoming", "planted"), "x");
+        fs.writeFileSync(path.join(fx.server.storageDir, "documents", "0".repeat(32)), "x");
+      }
+      const left = await leftovers(fx);
+      tally.count("partial files left in incoming/", left.incoming);
+      tally.count("stored files without a database row", left.orphans);
+      const health = await request(fx.server.url, "GET", PLANT ? "/healthz-planted" : "/healthz").catch(() => null);
+      tally.check("/healthz answers 200 at the end", health?.status === 200, `answered ${health?.status ?? "nothing"}`);
+      const me = await request(fx.server.url, "GET", "/api/auth/user", { headers: { cookie: PLANT ? "lr_session=planted" : fx.adminCookie } }).catch(() => null);
+      tally.check("the admin session still works at the end", me?.status === 200, `GET /api/auth/user answered ${me?.status ?? "nothing"}`);
+
+      tally.note(`fast-check seed ${SEED} (target i uses ${SEED}+i, cookies ${SEED}+1000+i); replay: HARDENING_SEED=${SEED}`);
+      tally.note(`${size} cases per endpoint (${ctx.full ? "--full" : "CI size"}), ${CONCURRENCY} at a time, each from its own X-Forwarded-For`);
+      const failures = [...stats.failures, ...cookieStats.failures];
+      const byEndpoint = new Map<string, Failure[]>();
+      for (const f of failures) byEndpoint.set(f.label, [...(byEndpoint.get(f.label) ?? []), f]);
+      if (byEndpoint.size) tally.note(`5xx by endpoint: ${[...byEndpoint].map(([l, list]) => `${l} ×${list.length}`).join(", ")}`);
+      for (const [, [f]] of [...byEndpoint].slice(0, 6)) tally.note(`5xx ${f!.label} → ${f!.status}: ${f!.what}; body ${f!.body}; answer ${JSON.stringify(f!.answer)}`);
+      for (const f of await replayCrashes(fx, [...stats.crashes, ...cookieStats.crashes])) tally.note(`PROCESS EXIT reproduced by one request: ${f.label}: ${f.what}; body ${f.body}`);
+      for (const c of truncated.crashes.slice(0, 3)) tally.note(`in flight at a process exit: truncated upload ${c}`);
+      // Each distinct uncaught error the server printed, with the frame that threw it.
+      const lines = fx.server.logLines();
+      const fatal = new Set(lines.flatMap((l, i) => (/^\w*Error: /.test(l) ? [`${l} ${lines[i + 1]?.trim() ?? ""}`] : [])));
+      for (const line of [...fatal].slice(0, 4)) tally.note(`server log: ${line.slice(0, 200)}`);
+      if (PLANT) tally.note("HARDENING_PLANT=1: expectations deliberately wrong");
+    } finally {
+      await fx.server.stop();
+    }
+    tally.info("section time (s)", ((Date.now() - t0) / 1000).toFixed(1));
+    return tally.result();
+  },
+};

@@ -1,0 +1,452 @@
+/**
+ * Injection: SQL payloads in every text field of every JSON, form and upload
+ * endpoint, in the dashboard's and exports' query parameters and in path ids
+ * (no 5xx, no table dropped or shrunk, no existing row changed, no sign-in or
+ * token check passed, payloads stored verbatim where valid); CR/LF in values
+ * that reach mail headers (mails caught by a real SMTP server) and HTTP
+ * response headers (Content-Disposition, Location); stored XSS through every
+ * text field the admin and investor pages render, loaded in Chromium with
+ * JavaScript on (as served, and with CSP bypassed so escaping alone is
+ * tested) and scanned as raw HTML; formula payloads in the CSV/TSV exports.
+ *
+ * HARDENING_PLANT=1 plants a fault under each check (a changed and a deleted
+ * row, a real sign-in, a 500, a mis-stored value, a valid address among the
+ * CR/LF ones, an injected mail header, a response head with an extra header,
+ * an unescaped payload in a page's HTML and in the browser, an HTML page among
+ * the exports, a loose and a missing formula cell, a wrong health path).
+ */
+import { approvedInvestor, openDatabase, request, signIn, startMailCatcher, Tally, type CaughtMail, type Context, type HttpAnswer, type Section } from "./harness";
+import { bodyOf, browsePages, clientHeaders, drainOutbox, headerNames, mailHeaders, multipart, parseCsv, PASSWORD, rawHead } from "./hostile-helpers";
+import { send, setUpFixture, unique, uploadParts, type Fixture, type Visit } from "./hostile-helpers";
+
+const PLANT = process.env.HARDENING_PLANT === "1";
+
+const SQL = [
+  "' OR 1=1 --",
+  "' OR '1'='1",
+  '"; DROP TABLE lp_users; --',
+  "'; DELETE FROM documents; --",
+  "' UNION SELECT email, password_hash, name, company, status, is_admin, id, created_at FROM lp_users --",
+  "1' AND (SELECT count(*) FROM sqlite_master) > 0 --",
+  "') OR ('x'='x",
+  "admin'--",
+  "1; UPDATE lp_users SET is_admin = 1, status = 'approved' --",
+  "%' OR name LIKE '%",
+];
+/** E-mail-shaped payloads (the only kind an e-mail field accepts). */
+const SQL_EMAILS = ["o'brien'--@example.com", "x'or'1'--@example.com"];
+
+type Kind = Parameters<typeof bodyOf>[0];
+type Values = Record<string, string>;
+type Spec = { method: string; path: string; kind: Kind; admin?: boolean; base: () => Values; fields: string[]; table?: string; evidence?: (a: HttpAnswer) => boolean };
+
+const mail = () => `inj-${unique()}@example.com`;
+const PITCH = () => ({ name: "Ada", email: mail(), company: "Acme", stage: "Seed", deckUrl: "https://example.com/deck.pdf", message: "Hello" });
+const ACCOUNT = () => ({ email: mail(), password: PASSWORD, name: "Ada", company: "Acme" });
+const SIGNUP = (fundId: string) => () => ({ name: "Ada", email: mail(), fundId, company: "Acme", phone: "+1 555 0100", accreditedConfirmation: "true" });
+const UPLOAD = (fundId?: string) => () => ({ title: `t-${unique()}`, description: `d-${unique()}`, category: fundId ? "fund_documents" : "reports", ...(fundId ? { fundId } : {}), filename: "r.pdf" });
+const ok2xx = (a: HttpAnswer) => a.status >= 200 && a.status < 300;
+
+function sqlSpecs(fx: Fixture, victims: string[]): Spec[] {
+  const session = (a: HttpAnswer) => (a.headers["set-cookie"] ?? []).some((c) => c.startsWith(`${fx.sessionCookie}=`) && !/^[^=]+=;/.test(c) && !/max-age=0/i.test(c));
+  const login = (path: string, email: string, kind: Kind): Spec => ({ method: "POST", path, kind, base: () => ({ email, password: "wrong-password-0" }), fields: ["email", "password"], evidence: session });
+  const intent = (name: string, idField: string): Spec => ({ method: "POST", path: "/admin/dashboard", kind: "form", admin: true, base: () => ({ intent: name, [idField]: "x", status: "approved" }), fields: [idField, "intent"] });
+  return [
+    { method: "POST", path: "/api/newsletter", kind: "json", base: () => ({ email: mail() }), fields: ["email"], table: "newsletter_subscribers" },
+    { method: "POST", path: "/newsletter", kind: "form", base: () => ({ email: mail(), redirectTo: "/newsletter" }), fields: ["email", "redirectTo", "formId"], table: "newsletter_subscribers" },
+    { method: "POST", path: "/api/pitch", kind: "json", base: PITCH, fields: Object.keys(PITCH()), table: "pitch_submissions" },
+    { method: "POST", path: "/process", kind: "form", base: PITCH, fields: Object.keys(PITCH()), table: "pitch_submissions" },
+    { method: "POST", path: "/api/auth/register", kind: "json", base: ACCOUNT, fields: Object.keys(ACCOUNT()), table: "lp_users" },
+    { method: "POST", path: "/lp/register", kind: "form", base: ACCOUNT, fields: Object.keys(ACCOUNT()), table: "lp_users" },
+    { method: "POST", path: "/api/fund-access/register", kind: "json", base: SIGNUP("fund-i"), fields: ["name", "email", "fundId", "company", "phone"], table: "fund_access_users" },
+    { method: "POST", path: "/fund-i/signup", kind: "form", base: SIGNUP("fund-i"), fields: ["name", "email", "company", "phone"], table: "fund_access_users" },
+    { method: "POST", path: "/fund-ii/signup", kind: "form", base: SIGNUP("fund-ii"), fields: ["name", "email", "company", "phone"], table: "fund_access_users" },
+    { method: "POST", path: "/api/documents", kind: "multipart", admin: true, base: UPLOAD(), fields: ["title", "description", "category", "filename"], table: "documents" },
+    { method: "POST", path: "/admin/documents", kind: "multipart", admin: true, base: UPLOAD(), fields: ["title", "description", "category", "filename"], table: "documents" },
+    { method: "POST", path: "/api/fund-documents", kind: "multipart", admin: true, base: UPLOAD("fund-ii"), fields: ["title", "description", "category", "fundId", "filename"], table: "fund_documents" },
+    { method: "POST", path: "/admin/fund-documents", kind: "multipart", admin: true, base: UPLOAD("fund-i"), fields: ["title", "description", "category", "fundId", "filename"], table: "fund_documents" },
+    login("/api/auth/login", victims[0]!, "json"),
+    login("/login", victims[1]!, "form"),
+    login("/lp/login", victims[2]!, "form"),
+    login("/admin/login", fx.adminEmail, "form"),
+    { method: "POST", path: "/api/fund-access/validate-token", kind: "json", base: () => ({ token: "x" }), fields: ["token"], evidence: (a) => a.text.includes('"valid":true') || !!a.headers["set-cookie"] },
+    { method: "POST", path: "/lp/forgot-password", kind: "form", base: () => ({ email: victims[0]! }), fields: ["email"] },
+    { method: "POST", path: "/lp/reset-password", kind: "form", base: () => ({ token: "t".repeat(43), password: PASSWORD }), fields: ["token", "password"], evidence: (a) => a.status >= 300 && a.status < 400 },
+    { method: "POST", path: "/theme", kind: "form", base: () => ({ theme: "dark", redirectTo: "/" }), fields: ["theme", "redirectTo"] },
+    { method: "PATCH", path: `/api/auth/users/${fx.ids.user}/status`, kind: "json", admin: true, base: () => ({ status: "rejected" }), fields: ["status"] },
+    intent("status", "userId"),
+    intent("delete-document", "documentId"),
+    intent("revoke-fund-access", "requestId"),
+    intent("resend-fund-access-link", "requestId"),
+    intent("delete-fund-document", "documentId"),
+  ];
+}
+
+/** What the database must keep: every table, its rows, and the rows that matter as they were. */
+function snapshot(fx: Fixture) {
+  const db = openDatabase(fx.server);
+  const tables = (db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '\\_\\_%' escape '\\'").all() as Array<{ name: string }>).map((t) => t.name);
+  const counts = new Map(tables.map((t) => [t, (db.prepare(`select count(*) as n from "${t}"`).get() as { n: number }).n]));
+  const rows = new Map<string, string>();
+  const keep = (sql: string) => (db.prepare(sql).all() as Array<Record<string, unknown>>).forEach((r) => rows.set(`${sql}|${String(r.id)}`, JSON.stringify(r)));
+  keep("select id, email, name, company, status, is_admin, password_hash from lp_users");
+  keep("select id, title, file_path from documents");
+  keep("select id, title, file_path, fund_id from fund_documents");
+  keep("select id, email, revoked_at, access_token_hash from fund_access_users");
+  keep("select id, user_id, expires_at from sessions");
+  db.close();
+  return { counts, rows };
+}
+
+type Attempt = { spec: Spec; field: string; payload: string; values: Values; answer: HttpAnswer | null };
+
+/** The stored value a valid payload must become (fields are trimmed; e-mails lower-cased; file names get their extension). */
+const escaped = (x: string) => x.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+
+function expected(field: string, payload: string): string | null {
+  if (field === "email") return payload.trim().toLowerCase();
+  // A browser sends a file name's double quotes as %22 (so does multipart() here).
+  if (field === "filename") return /[\\/\u0000-\u001f]|^[.\s]/.test(payload) ? null : `${payload.trim().replace(/"/g, "%22")}.pdf`;
+  return payload.trim();
+}
+const COLUMN: Values = { filename: "file_name", deckUrl: "deck_url" };
+
+function storedCheck(fx: Fixture, attempts: Attempt[]) {
+  const db = openDatabase(fx.server);
+  let checked = 0;
+  const wrong: string[] = [];
+  for (const { spec, field, payload, values, answer } of attempts) {
+    if (!spec.table || !answer || !["name", "company", "message", "email", "title", "description", "filename", "deckUrl", "phone"].includes(field)) continue;
+    const want = expected(field, payload);
+    if (want === null) continue;
+    const row = (
+      "email" in values
+        ? db.prepare(`select * from ${spec.table} where email = ? order by rowid desc`).get(field === "email" ? want : values.email)
+        : db.prepare(`select * from ${spec.table} where title = ? or description = ?`).get(values.title, values.description)
+    ) as Record<string, unknown> | undefined;
+    const mustExist = spec.kind !== "form" && ok2xx(answer);
+    if (!row && !mustExist) continue;
+    checked += 1;
+    const got = row?.[COLUMN[field] ?? field];
+    if (got !== (PLANT && checked === 1 ? `${want}!` : want)) wrong.push(`${spec.path} ${field}: stored ${JSON.stringify(got)} for ${JSON.stringify(payload)}`);
+  }
+  db.close();
+  return { checked, wrong };
+}
+
+async function sqlPart(fx: Fixture, tally: Tally) {
+  const victims: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const email = `victim-${i}-${unique()}@example.com`;
+    await approvedInvestor(fx.server, fx.adminCookie, { email, password: PASSWORD, name: `Victim ${i}` });
+    victims.push(email);
+  }
+  if (PLANT) writeDb(fx, "create table planted (x)");
+  const before = snapshot(fx);
+  const attempts: Attempt[] = [];
+  let fiveXx = 0;
+  const evidence: string[] = [];
+  const tried = async (label: string, answer: HttpAnswer | null, injected: boolean) => {
+    if (!answer || answer.status >= 500) fiveXx += 1;
+    if (injected) evidence.push(label);
+  };
+  for (const spec of sqlSpecs(fx, victims)) {
+    for (const field of spec.fields) {
+      for (const payload of field === "email" ? [...SQL, ...SQL_EMAILS] : SQL) {
+        const values = { ...spec.base(), [field]: payload };
+        const answer = await send(fx.server, spec.method, spec.path, bodyOf(spec.kind, values), spec.admin ? fx.adminCookie : "").catch(() => null);
+        attempts.push({ spec, field, payload, values, answer });
+        await tried(`${spec.method} ${spec.path} ${field}=${payload}`, answer, !!answer && !!spec.evidence?.(answer));
+      }
+    }
+  }
+  // Query parameters and path ids.
+  const lists = ["lp-users", "rejected-lp-users", "fund-ii-requests", "newsletter"];
+  let queries = 0;
+  for (const payload of SQL) {
+    const p = encodeURIComponent(payload);
+    const dashboard = lists.flatMap((l) => [`${l}.sort=${p}`, `${l}.sort=email&${l}.dir=${p}`, `${l}.page=${p}`]);
+    dashboard.push(`pending.page=${p}`, `requests.page=${p}`, `confirm=reject&user=${p}`, `confirm=delete-document&document=${p}`, `confirm=revoke-fund-access&request=${p}`);
+    for (const q of dashboard) await tried(`GET /admin/dashboard?${q}`, await adminGet(fx, `/admin/dashboard?${q}`), false);
+    const baseline = await adminGet(fx, "/admin/email-lists/lp-users.csv");
+    for (const q of [`sort=${p}&dir=asc`, `sort=email&dir=${p}`]) {
+      const answer = await adminGet(fx, `/admin/email-lists/lp-users.csv?${q}`);
+      await tried(`GET lp-users.csv?${q}`, answer, !!answer && answer.text.split("\n").length !== (baseline?.text ?? "").split("\n").length);
+    }
+    const [investor, admin] = [fx.investorCookie, fx.adminCookie];
+    const ids: Array<[string, string, string]> = [
+      ...[`/api/documents/${p}/view`, `/api/documents/${p}/download`].map((path): [string, string, string] => ["GET", path, investor]),
+      ...[`/api/fund-documents/view/${p}`, `/api/fund-documents/download/${p}`, `/admin/documents/${p}/access`].map((path): [string, string, string] => ["GET", path, admin]),
+      ...[`/api/documents/${p}`, `/api/fund-documents/${p}`].map((path): [string, string, string] => ["DELETE", path, admin]),
+      ["PATCH", `/api/auth/users/${p}/status`, admin],
+    ];
+    for (const [method, path, cookie] of ids) {
+      const answer = await send(fx.server, method, path, method === "PATCH" ? bodyOf("json", { status: "approved" }) : null, cookie).catch(() => null);
+      await tried(`${method} ${path}`, answer, !!answer && ok2xx(answer));
+    }
+    for (const fund of ["fund-i", "fund-ii"]) {
+      const answer = await request(fx.server.url, "GET", `/${fund}/documents?token=${p}`, { headers: clientHeaders(fx.server) }).catch(() => null);
+      const granted = (answer?.headers["set-cookie"] ?? []).some((c) => /^(__Host-)?lr_fund_i{1,2}=[^;]/.test(c) && !/max-age=0|expires=thu, 01 jan 1970/i.test(c));
+      await tried(`GET /${fund}/documents?token=`, answer, granted || answer?.headers.location === `/${fund}/documents`);
+    }
+    queries += dashboard.length + 2 + ids.length + 2;
+  }
+  if (PLANT) {
+    writeDb(fx, "update lp_users set status = 'approved' where id = ?", fx.ids.user);
+    writeDb(fx, "drop table planted");
+    const spec = sqlSpecs(fx, victims).find((x) => x.path === "/api/auth/login")!;
+    const real = await send(fx.server, "POST", spec.path, bodyOf("json", { email: fx.investorEmail, password: PASSWORD }));
+    await tried("planted: the real password", real, !!spec.evidence?.(real));
+    await tried("planted: a 500", { ...real, status: 500 }, false);
+  }
+  const after = snapshot(fx);
+  const shrunk = [...before.counts].filter(([t, n]) => (after.counts.get(t) ?? -1) < n).map(([t]) => t);
+  const changed = [...before.rows].filter(([k, v]) => after.rows.get(k) !== v).map(([k]) => k.split("|")[0]!.split(" from ")[1] + " " + k.split("|")[1]);
+  const stored = storedCheck(fx, attempts);
+  tally.info("SQL: payloads × fields tried (bodies)", `${attempts.length} (${SQL.length} payloads, ${sqlSpecs(fx, victims).length} endpoints)`);
+  tally.info("SQL: payloads in query parameters and path ids", queries);
+  tally.count("SQL: 5xx answers", fiveXx);
+  tally.count("SQL: tables dropped or shrunk", shrunk.length, 0, shrunk.join(", "));
+  tally.count("SQL: existing rows changed", changed.length, 0, changed.slice(0, 3).join(", "));
+  tally.count("SQL: injected (sign-in, token or id accepted, export rows changed)", evidence.length, 0, evidence.slice(0, 3).join(" | "));
+  for (const e of evidence.slice(0, 5)) tally.note(`SQL evidence: ${e}`);
+  tally.check(`SQL: valid payloads stored verbatim (${stored.checked - stored.wrong.length}/${stored.checked})`, stored.checked > 0 && stored.wrong.length === 0, stored.wrong.slice(0, 3).join("; "));
+}
+
+/** A planted write (HARDENING_PLANT) straight into the server's database. */
+function writeDb(fx: Fixture, sql: string, ...params: string[]) {
+  const db = openDatabase(fx.server, false);
+  db.prepare(sql).run(...params);
+  db.close();
+}
+
+async function adminGet(fx: Fixture, path: string) {
+  return request(fx.server.url, "GET", path, { headers: { cookie: fx.adminCookie } }).catch(() => null);
+}
+
+// ─── header injection ──────────────────────────────────────────────────────
+
+const CRLF = [
+  "Eve\r\nBcc: evil@attacker.example",
+  "Eve\nX-Injected: lf",
+  "Eve\rX-Injected: cr",
+  "Eve\r\n\r\nX-Injected: split",
+  "Eve%0d%0aX-Injected: encoded",
+  "Eve\u2028X-Injected: u2028",
+  "Eve\u0085X-Injected: nel",
+  "Eve\r\n X-Injected: folded",
+];
+const CRLF_EMAILS = ["eve@example.com\r\nBcc: evil@attacker.example", "eve@example.com%0d%0aBcc:evil@attacker.example", "eve@example.com\nX-Injected: lf"];
+const badHeader = (name: string) => name === "bcc" || name === "cc" || name.startsWith("x-injected");
+async function headerPart(fx: Fixture, catcher: Awaited<ReturnType<typeof startMailCatcher>>, tally: Tally) {
+  await drainOutbox(fx.server);
+  const standard = ["from", "to", "subject", "date", "message-id", "mime-version", "content-type", "content-transfer-encoding"];
+  const baseline = new Set([...standard, ...catcher.mails.flatMap((m) => mailHeaders(m.raw))]);
+  let sent = 0;
+  let fiveXx = 0;
+  const post = async (path: string, body: { headers: Record<string, string>; body: string | Buffer }, cookie = "") => {
+    sent += 1;
+    const answer = await send(fx.server, "POST", path, body, cookie).catch(() => null);
+    if (!answer || answer.status >= 500) fiveXx += 1;
+    return answer;
+  };
+  const registered: string[] = [];
+  for (const payload of CRLF) {
+    const email = mail();
+    if ((await post("/api/auth/register", bodyOf("json", { email, password: PASSWORD, name: payload, company: payload })))?.status === 201) registered.push(email);
+    await post("/api/pitch", bodyOf("json", { ...PITCH(), name: payload, company: payload, message: payload }));
+    await post("/api/fund-access/register", bodyOf("json", { name: payload, email: mail(), fundId: "fund-ii", company: payload, accreditedConfirmation: "true" }));
+    await post("/fund-ii/signup", bodyOf("form", { ...SIGNUP("fund-ii")(), name: payload }));
+  }
+  for (const email of registered) await post("/lp/forgot-password", bodyOf("form", { email }));
+  const pending = JSON.parse((await adminGet(fx, "/api/auth/pending-users"))?.text ?? "[]") as Array<{ id: string; email: string }>;
+  for (const user of pending.filter((u) => registered.includes(u.email))) {
+    const answer = await send(fx.server, "PATCH", `/api/auth/users/${user.id}/status`, bodyOf("json", { status: "approved" }), fx.adminCookie);
+    if (answer.status >= 500) fiveXx += 1;
+  }
+  let acceptedEmails = 0;
+  for (const email of PLANT ? [...CRLF_EMAILS, mail()] : CRLF_EMAILS) {
+    for (const [path, body] of [
+      ["/api/newsletter", bodyOf("json", { email })],
+      ["/newsletter", bodyOf("form", { email })],
+      ["/lp/forgot-password", bodyOf("form", { email })],
+      ["/api/fund-access/register", bodyOf("json", { name: "Eve", email, fundId: "fund-ii", accreditedConfirmation: "true" })],
+    ] as const) {
+      const answer = await post(path, body);
+      if (answer && answer.status < 300 && path.startsWith("/api")) acceptedEmails += 1;
+    }
+  }
+  await drainOutbox(fx.server);
+  const planted: CaughtMail[] = PLANT ? [{ ...catcher.mails[0]!, raw: `X-Injected: planted\r\n${catcher.mails[0]!.raw}` }] : [];
+  const injected = [...catcher.mails, ...planted].filter(
+    (m) => mailHeaders(m.raw).some((n) => badHeader(n) || !baseline.has(n)) || m.envelopeTo.some((to) => to.includes("attacker")),
+  );
+
+  // Values that reach HTTP response headers: file names (Content-Disposition), redirect targets (Location).
+  const heads: string[] = [];
+  for (const payload of CRLF) {
+    const star = `form-data; name="file"; filename*=UTF-8''${encodeURIComponent(`${payload}.pdf`)}`;
+    const built = multipart(uploadParts({ title: "Header test", category: "reports" }, "x.pdf"));
+    const body = Buffer.from(built.body.toString("latin1").replace(/form-data; name="file"; filename="x\.pdf"/, star), "latin1");
+    for (const [api, view] of [["/api/documents", "/api/documents/{id}/"], ["/api/fund-documents", "/api/fund-documents/{mode}/{id}"]] as const) {
+      const answer = await send(fx.server, "POST", api, { headers: built.headers, body }, fx.adminCookie);
+      if (answer.status >= 500) fiveXx += 1;
+      if (answer.status !== 201) continue;
+      const id = (JSON.parse(answer.text) as { id: string }).id;
+      for (const mode of ["view", "download"]) {
+        const path = api === "/api/documents" ? `${view.replace("{id}", id)}${mode}` : view.replace("{mode}", mode).replace("{id}", id);
+        heads.push(await rawHead(fx.server, "GET", path, { cookie: api === "/api/documents" ? fx.investorCookie : fx.adminCookie }));
+      }
+    }
+    const form = { ...clientHeaders(fx.server), "content-type": "application/x-www-form-urlencoded" };
+    heads.push(await rawHead(fx.server, "POST", "/theme", form, new URLSearchParams({ theme: "dark", redirectTo: `/${payload}` }).toString()));
+    heads.push(await rawHead(fx.server, "POST", "/newsletter", form, new URLSearchParams({ email: "x", redirectTo: `/${payload}`, formId: payload }).toString()));
+    heads.push(await rawHead(fx.server, "GET", `/lp/login?redirectTo=${encodeURIComponent(payload)}`, {}));
+  }
+  if (PLANT) heads.push("HTTP/1.1 500 Internal Server Error\r\ncontent-disposition: inline\r\nX-Injected: planted");
+  const splitHeads = heads.filter((h) => headerNames(h).some(badHeader) || headerNames(h).filter((n) => n === "content-disposition").length > 1);
+  fiveXx += heads.filter((h) => /^HTTP\/1\.1 5/.test(h)).length;
+  tally.info("headers: CR/LF payloads × fields sent", `${sent} requests (${CRLF.length} payloads; names, companies, pitch fields, Fund II names, e-mails)`);
+  tally.info("headers: mails caught (sent by the app over SMTP)", catcher.mails.length);
+  tally.count("headers: mails with an injected header line or recipient", injected.length, 0, injected.map((m) => m.subject).slice(0, 2).join(" | "));
+  tally.count("headers: CR/LF e-mail addresses accepted", acceptedEmails);
+  tally.info("headers: response heads read raw (downloads, redirects)", heads.length);
+  tally.count("headers: responses with an extra header line", splitHeads.length, 0, splitHeads[0]?.slice(0, 200));
+  tally.count("headers: 5xx answers", fiveXx);
+}
+
+// ─── stored XSS ────────────────────────────────────────────────────────────
+
+const XSS = [
+  "<script>window.__xss++</script>",
+  '<img src=x onerror="window.__xss++">',
+  '"><svg onload=window.__xss++>',
+  "'><img src=x onerror=window.__xss++>",
+  "</title></textarea><script>window.__xss++</script>",
+  "</script><script>window.__xss++</script>",
+  '<iframe srcdoc="<script>parent.__xss++</script>"></iframe>',
+  '" autofocus onfocus="window.__xss++" x="',
+  "javascript:window.__xss++",
+  "<details open ontoggle=window.__xss++>",
+  '<a href="javascript:window.__xss++">x</a>',
+  "<svg><script>alert(1)</script></svg>",
+  "\u2028\u2029<!--<script>window.__xss++</script>",
+];
+const FORMULAS = ["=cmd|' /C calc'!A0", "+SUM(1,1)", "-2+3", "@SUM(1,1)", '=HYPERLINK("http://evil.example","x")'];
+const FORMULA_EMAILS = ["-2+3@example.com", "+sum@example.com"];
+
+async function storeXss(fx: Fixture) {
+  let stored = 0;
+  let tried = 0;
+  const store = async (fields: number, answer: Promise<HttpAnswer>) => {
+    tried += fields;
+    const a = await answer.catch(() => null);
+    if (a && a.status < 400) stored += fields;
+    return a;
+  };
+  const users: string[] = [];
+  for (const [i, payload] of [...XSS, ...FORMULAS].entries()) {
+    const email = `xss-${i}-${unique()}@example.com`;
+    if ((await store(2, send(fx.server, "POST", "/api/auth/register", bodyOf("json", { email, password: PASSWORD, name: payload, company: payload }))))?.status === 201) users.push(email);
+    await store(3, send(fx.server, "POST", "/api/pitch", bodyOf("json", { ...PITCH(), name: payload, company: payload, message: payload })));
+    await store(2, send(fx.server, "POST", "/api/fund-access/register", bodyOf("json", { ...SIGNUP("fund-ii")(), name: payload, company: payload })));
+    await store(2, send(fx.server, "POST", "/api/fund-access/register", bodyOf("json", { ...SIGNUP("fund-i")(), name: payload, company: payload })));
+    const doc = { title: payload, description: payload, category: "reports", filename: payload };
+    await store(3, send(fx.server, "POST", "/api/documents", bodyOf("multipart", doc), fx.adminCookie));
+    await store(3, send(fx.server, "POST", "/api/fund-documents", bodyOf("multipart", { ...doc, category: "fund_documents", fundId: i % 2 ? "fund-i" : "fund-ii" }), fx.adminCookie));
+  }
+  for (const email of [...XSS.map((x) => `${x}@example.com`), ...FORMULA_EMAILS]) await store(1, send(fx.server, "POST", "/api/newsletter", bodyOf("json", { email })));
+  // Approve a third, reject a third, leave the rest pending; the first approved one signs in and opens a document with hostile headers.
+  const pending = JSON.parse((await adminGet(fx, "/api/auth/pending-users"))?.text ?? "[]") as Array<{ id: string; email: string }>;
+  const ours = pending.filter((u) => users.includes(u.email));
+  for (const [i, user] of ours.entries()) if (i % 3) await send(fx.server, "PATCH", `/api/auth/users/${user.id}/status`, bodyOf("json", { status: i % 3 === 1 ? "approved" : "rejected" }), fx.adminCookie);
+  const investorCookie = await signIn(fx.server, ours[1]!.email, PASSWORD);
+  const docs = JSON.parse((await request(fx.server.url, "GET", "/api/documents", { headers: { cookie: investorCookie } })).text) as Array<{ id: string }>;
+  for (const payload of XSS.filter((x) => !x.includes(","))) {
+    const headers = { cookie: investorCookie, "user-agent": payload, "x-forwarded-for": payload.replace(/[\u2028\u2029]/g, "") };
+    await store(2, request(fx.server.url, "GET", `/api/documents/${docs[0]!.id}/view`, { headers }));
+  }
+  return { stored, tried, investorCookie, users: ours, docId: docs[0]!.id };
+}
+
+async function xssPart(fx: Fixture, tally: Tally) {
+  const s = await storeXss(fx);
+  const lists = ["lp-users", "rejected-lp-users", "fund-ii-requests", "newsletter"];
+  const fundDocs = JSON.parse((await adminGet(fx, "/api/fund-documents/fund-ii"))?.text ?? "[]") as Array<{ id: string }>;
+  const requests = JSON.parse((await adminGet(fx, "/api/fund-access/requests"))?.text ?? "[]") as Array<{ id: string }>;
+  const pages: Array<{ path: string; cookie: string }> = [
+    ...["", `?confirm=reject&user=${s.users[0]!.id}`, `?confirm=revoke&user=${s.users[1]!.id}`, `?confirm=delete-document&document=${s.docId}`].map((q) => ({ path: `/admin/dashboard${q}`, cookie: fx.adminCookie })),
+    { path: `/admin/dashboard?confirm=revoke-fund-access&request=${requests[0]!.id}`, cookie: fx.adminCookie },
+    { path: `/admin/dashboard?confirm=delete-fund-document&document=${fundDocs[0]!.id}`, cookie: fx.adminCookie },
+    { path: `/admin/documents/${s.docId}/access`, cookie: fx.adminCookie },
+    { path: "/lp/dashboard", cookie: s.investorCookie },
+    { path: "/fund-ii/documents", cookie: fx.adminCookie },
+    { path: "/fund-i/documents", cookie: fx.adminCookie },
+    ...lists.flatMap((l) => [`/admin/email-lists/${l}.csv`, `/admin/email-lists/${l}.tsv`]).map((path) => ({ path, cookie: fx.adminCookie })),
+  ];
+  let badExports = 0;
+  const cells: string[] = [];
+  const visits: Visit[] = [];
+  const literal: string[] = [];
+  const shown: string[] = [];
+  for (const { path, cookie } of pages) {
+    const answer = await request(fx.server.url, "GET", path, { headers: { cookie } });
+    if (path.includes("/email-lists/") || (PLANT && path === "/fund-i/documents")) {
+      if (!/^text\/(csv|tab-separated-values)/.test(String(answer.headers["content-type"])) || answer.headers["x-content-type-options"] !== "nosniff") badExports += 1;
+      cells.push(...(path.endsWith(".csv") ? parseCsv(answer.text.replace(/^\uFEFF/, "")) : answer.text.split("\n").flatMap((l) => l.split("\t"))));
+    }
+    if (path.includes("/email-lists/")) {
+      visits.push({ path, cookie });
+      continue;
+    }
+    const html = PLANT && path === "/lp/dashboard" ? answer.text.replace("</body>", `${XSS[1]}</body>`) : answer.text;
+    // The payload as typed, outside scripts (inside one it is data, and a break-out shows as a new script element).
+    const outsideScripts = html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "");
+    for (const x of XSS) if (x.includes("<") && outsideScripts.includes(x)) literal.push(`as typed in ${path}: ${x}`);
+    if (XSS.some((x) => html.includes(escaped(x)))) shown.push(path);
+    visits.push({ path, cookie, html });
+  }
+  const seen = await browsePages(fx.server, visits, PLANT ? { path: "/lp/dashboard", html: XSS[1]! } : undefined);
+  if (PLANT) cells.push("=1+1");
+  const loose = cells.filter((c) => /^[=+\-@\t\r]/.test(c));
+  const formulas = PLANT ? [...FORMULAS, "=PLANTED(1)"] : FORMULAS;
+  const neutralized = formulas.filter((f) => cells.includes(`'${f}`)).length;
+  tally.info("XSS: payloads × stored fields tried (accepted)", `${s.tried} (${s.stored})`);
+  tally.info("XSS: pages loaded in Chromium (CSP on / bypassed)", `${seen.loads} (${pages.length - 8} pages + 8 exports, ×2)`);
+  const htmlPages = pages.filter((p) => !p.path.includes("/email-lists/")).map((p) => p.path);
+  const blank = htmlPages.filter((p) => !shown.includes(p) || (PLANT && p === "/fund-i/documents"));
+  tally.check(`XSS: pages showing stored payloads, escaped (${htmlPages.length - blank.length}/${htmlPages.length})`, blank.length === 0, `none shown on ${blank.join(", ")}`);
+  tally.count("XSS: executed (window.__xss + dialogs)", seen.executed);
+  const findings = [...literal, ...seen.findings];
+  tally.count("XSS: injected (payload unescaped in raw HTML or live DOM)", findings.length, 0, findings.slice(0, 2).join(" | "));
+  tally.count("CSV/TSV: exports not served as text with nosniff", badExports);
+  tally.count("CSV/TSV: cells a spreadsheet would run as a formula", loose.length, 0, loose.slice(0, 3).join(" | "));
+  tally.check(`CSV/TSV: formula payloads found neutralized (${neutralized}/${formulas.length})`, neutralized === formulas.length, `only ${neutralized}`);
+  for (const note of findings.slice(0, 4)) tally.note(note);
+}
+
+export const section: Section = {
+  name: "injection",
+  run: async (ctx: Context) => {
+    const tally = new Tally();
+    const t0 = Date.now();
+    const catcher = await startMailCatcher(ctx);
+    const fx = await setUpFixture(ctx, "injection", { SMTP_URL: catcher.smtpUrl });
+    try {
+      await sqlPart(fx, tally);
+      ctx.progress(`SQL done (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+      await headerPart(fx, catcher, tally);
+      ctx.progress(`headers done (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+      await xssPart(fx, tally);
+      tally.count("server process exits", fx.server.unexpectedExits());
+      const health = await request(fx.server.url, "GET", PLANT ? "/healthz-planted" : "/healthz").catch(() => null);
+      tally.check("/healthz answers 200 at the end", health?.status === 200, `answered ${health?.status ?? "nothing"}`);
+      if (PLANT) tally.note("HARDENING_PLANT=1: one fault planted under each check");
+    } finally {
+      await fx.server.stop();
+      await catcher.stop();
+    }
+    tally.info("section time (s)", ((Date.now() - t0) / 1000).toFixed(1));
+    return tally.result();
+  },
+};
