@@ -3,6 +3,8 @@
  * the hardening sections see them (keep in step with app/routes.ts).
  * `role` is who may use it; `kind` is the body it takes.
  */
+import { publicPages } from "../app/content/sitemap";
+
 export type Role = "anonymous" | "investor" | "admin";
 export type BodyKind = "json" | "form" | "multipart" | "none";
 
@@ -58,18 +60,7 @@ export const MUTATIONS: readonly Mutation[] = [
 /** Pages and read endpoints (GET). `{id}` / `{key}` as above. */
 export const READS: ReadonlyArray<{ path: string; role: Role; note?: string }> = [
   ...[
-    "/",
-    "/investment-focus",
-    "/portfolio",
-    "/deeptech-fund",
-    "/fund-i",
-    "/fund-ii",
-    "/team",
-    "/process",
-    "/contact",
-    "/login",
-    "/privacy-policy",
-    "/terms-of-service",
+    ...publicPages,
     "/newsletter",
     "/lp/login",
     "/lp/register",

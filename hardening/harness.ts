@@ -223,6 +223,10 @@ export type RequestOptions = {
   headers?: Record<string, string | string[]>;
   body?: string | Buffer;
   timeoutMs?: number;
+  /** Connect from this local address (127.x.y.z): a client address of its own on a server without TRUST_PROXY. */
+  localAddress?: string;
+  /** "chunked": send the body without Content-Length (counted while streaming, not declared). */
+  framing?: "length" | "chunked";
 };
 
 /**
@@ -233,10 +237,13 @@ export function request(baseUrl: string, method: string, pathAndQuery: string, o
   return new Promise((resolve, reject) => {
     const url = new URL(pathAndQuery, baseUrl);
     const headers: http.OutgoingHttpHeaders = { ...options.headers };
-    if (options.body !== undefined && headers["content-length"] === undefined) {
+    const chunked = options.framing === "chunked";
+    if (options.body !== undefined && !chunked && headers["content-length"] === undefined) {
       headers["content-length"] = Buffer.byteLength(options.body);
     }
-    const req = http.request(url, { method, headers, agent: false, timeout: options.timeoutMs ?? 30_000 }, (res) => {
+    if (chunked) headers["transfer-encoding"] = "chunked";
+    const init = { method, headers, agent: false, timeout: options.timeoutMs ?? 30_000, localAddress: options.localAddress };
+    const req = http.request(url, init, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
@@ -247,8 +254,11 @@ export function request(baseUrl: string, method: string, pathAndQuery: string, o
     });
     req.on("timeout", () => req.destroy(new Error(`timeout: ${method} ${url.href}`)));
     req.on("error", reject);
-    if (options.body !== undefined) req.end(options.body);
-    else req.end();
+    if (options.body === undefined) req.end();
+    else if (chunked) {
+      req.write(options.body);
+      req.end();
+    } else req.end(options.body);
   });
 }
 

@@ -5,10 +5,9 @@
  * fingerprint, and the DESIGN.md §4 security-header rules.
  */
 import { createHash, randomBytes } from "node:crypto";
-import http from "node:http";
 import { samplePdf } from "../tests/helpers/sample-files";
 import { MUTATIONS, type BodyKind, type Mutation, type Role } from "./endpoints";
-import { cookiesFrom, createAdmin, formBody, jsonBody, openDatabase, type AppServer, type HttpAnswer, type RequestOptions } from "./harness";
+import { cookiesFrom, createAdmin, formBody, jsonBody, openDatabase, request, type AppServer, type HttpAnswer, type RequestOptions } from "./harness";
 
 export const PASSWORD = "hardening-password-123";
 export const EVIL_ORIGIN = "https://evil.example";
@@ -18,48 +17,10 @@ export const unique = () => randomBytes(5).toString("hex");
 
 // ─── HTTP ───────────────────────────────────────────────────────────────────
 
-export type SendOptions = RequestOptions & {
-  /** Connect from this local address (127.x.y.z): a client address of its own on a server without TRUST_PROXY. */
-  localAddress?: string;
-  /** "chunked": send the body without Content-Length (counted while streaming, not declared). */
-  framing?: "length" | "chunked";
-};
+export type SendOptions = RequestOptions;
 
-/**
- * Like harness.request (exactly the given headers, no redirects followed), plus
- * a local address to connect from and chunked bodies.
- */
-export function send(baseUrl: string, method: string, pathAndQuery: string, options: SendOptions = {}): Promise<HttpAnswer> {
-  return new Promise((resolve, reject) => {
-    const url = new URL(pathAndQuery, baseUrl);
-    const headers: http.OutgoingHttpHeaders = { ...options.headers };
-    const chunked = options.framing === "chunked";
-    if (options.body !== undefined && !chunked && headers["content-length"] === undefined) {
-      headers["content-length"] = Buffer.byteLength(options.body);
-    }
-    if (chunked) headers["transfer-encoding"] = "chunked";
-    const req = http.request(
-      url,
-      { method, headers, agent: false, timeout: options.timeoutMs ?? 30_000, localAddress: options.localAddress },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => {
-          const body = Buffer.concat(chunks);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text: body.toString("utf8") });
-        });
-        res.on("error", reject);
-      },
-    );
-    req.on("timeout", () => req.destroy(new Error(`timeout: ${method} ${url.href}`)));
-    req.on("error", reject);
-    if (options.body === undefined) req.end();
-    else if (chunked) {
-      req.write(options.body);
-      req.end();
-    } else req.end(options.body);
-  });
-}
+/** harness.request: exactly the given headers, no redirects followed; a local address and chunked bodies too. */
+export const send = request;
 
 export type Body = { headers: Record<string, string>; body?: string | Buffer };
 
