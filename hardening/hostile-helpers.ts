@@ -6,6 +6,7 @@
  * response heads (to see every header line as sent), the fast-check building
  * blocks of hostile bodies, and the mail, HTML and CSV readers of the injection checks.
  */
+import fs from "node:fs";
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import { chromium } from "@playwright/test";
@@ -228,7 +229,11 @@ export async function leftovers(fx: Fixture) {
   db.close();
   const known = new Set(rows.map((r) => path.normalize(r.p)));
   const orphans = listFiles(path.join(fx.server.storageDir, "documents")).filter((f) => !known.has(path.normalize(path.join("documents", f))));
-  return { incoming: incoming.length, orphans: orphans.length };
+  const describe = (f: string) => {
+    const st = fs.statSync(path.join(fx.server.storageDir, "incoming", f), { throwIfNoEntry: false });
+    return st ? `${f} (${st.size} B, written ${st.mtime.toISOString()})` : `${f} (gone)`;
+  };
+  return { incoming: incoming.length, orphans: orphans.length, incomingFiles: incoming.map(describe) };
 }
 
 // ─── hostile values (fast-check) ───────────────────────────────────────────

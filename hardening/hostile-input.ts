@@ -422,6 +422,12 @@ export const section: Section = {
       }
       const left = await leftovers(fx);
       tally.count("partial files left in incoming/", left.incoming);
+      for (const f of left.incomingFiles.slice(0, 5)) tally.note(`left in incoming/: ${f}`);
+      if (left.incoming) {
+        const logFile = path.join(fx.server.dataDir, "server.log");
+        fs.writeFileSync(logFile, fx.server.logLines().join("\n"));
+        tally.note(`server log written to ${logFile} (kept with --keep)`);
+      }
       tally.count("stored files without a database row", left.orphans);
       const health = await request(fx.server.url, "GET", PLANT ? "/healthz-planted" : "/healthz").catch(() => null);
       tally.check("/healthz answers 200 at the end", health?.status === 200, `answered ${health?.status ?? "nothing"}`);

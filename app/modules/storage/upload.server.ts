@@ -110,19 +110,26 @@ export async function receiveUpload(request: Request, options: ReceiveOptions): 
     tmpPaths.push(received.tmpPath);
     stream.on("limit", () => fail(fileTooLarge()));
     const out = createWriteStream(received.tmpPath, { flags: "wx" });
+    // pipeline() can settle on a source error while the file is still being
+    // opened; removing it then would run before the open creates it, and a
+    // 0-byte file would stay behind. Every path below waits for 'close'
+    // (emitted once the file is opened and closed, or failed to open).
+    const outClosed = new Promise<void>((resolve) => out.once("close", () => resolve()));
     streams.push(stream, out);
     // Never left rejected: a failed write is noted and reported after parsing.
     writes.push(
-      pipeline(stream, out).then(
-        () => {
-          received.size = out.bytesWritten;
-        },
-        (error: unknown) => {
-          writeError ??= error;
-          // Stop parsing: busboy would otherwise wait forever for the destroyed file stream to drain.
-          parser.destroy(error instanceof Error ? error : new Error(String(error)));
-        },
-      ),
+      pipeline(stream, out)
+        .then(
+          () => {
+            received.size = out.bytesWritten;
+          },
+          (error: unknown) => {
+            writeError ??= error;
+            // Stop parsing: busboy would otherwise wait forever for the destroyed file stream to drain.
+            parser.destroy(error instanceof Error ? error : new Error(String(error)));
+          },
+        )
+        .then(() => outClosed),
     );
   });
 
