@@ -1,4 +1,4 @@
-import bcrypt from "bcryptjs";
+import bcrypt from "bcrypt";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { accountMessages } from "~/content/accounts";
 import { flushMailer } from "~/modules/mail/mail.server";
