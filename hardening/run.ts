@@ -18,16 +18,22 @@ import os from "node:os";
 import path from "node:path";
 import { freePort, ROOT, type Context, type Section, type SectionResult } from "./harness";
 
-const SECTIONS: Array<{ name: string; load: () => Promise<Section> }> = [
-  { name: "hostile-input", load: async () => (await import("./hostile-input")).section },
+/**
+ * Sections marked `alone` run with nothing beside them (hostile-input loads the
+ * machine on purpose; load measures latency). The others, which mostly wait on
+ * their own servers, run two at a time in the order listed.
+ */
+const SECTIONS: Array<{ name: string; alone?: boolean; load: () => Promise<Section> }> = [
+  { name: "hostile-input", alone: true, load: async () => (await import("./hostile-input")).section },
   { name: "injection", load: async () => (await import("./injection")).section },
   { name: "csrf", load: async () => (await import("./csrf")).section },
   { name: "sessions", load: async () => (await import("./sessions")).section },
   { name: "brute-force", load: async () => (await import("./brute-force")).section },
   { name: "headers", load: async () => (await import("./headers")).section },
   { name: "faults", load: async () => (await import("./faults")).section },
-  { name: "load", load: async () => (await import("./load")).section },
+  { name: "load", alone: true, load: async () => (await import("./load")).section },
 ];
+const SIDE_BY_SIDE = 2;
 
 const argv = process.argv.slice(2);
 const full = argv.includes("--full");
@@ -82,20 +88,39 @@ async function main() {
   const results: Array<{ name: string; result: SectionResult; seconds: number }> = [];
   const started = Date.now();
   console.log(`Hardening run (${full ? "full" : "CI size; --full for the long parts"}), build ${path.relative(ROOT, buildDir)}, Node ${process.version}, ${os.cpus().length} cores`);
-  for (const entry of chosen) {
+  const runOne = async (entry: (typeof SECTIONS)[number], beside: boolean) => {
     const t0 = Date.now();
-    console.error(`--- ${entry.name}`);
+    console.error(`--- ${entry.name}${beside ? ` (${SIDE_BY_SIDE} sections at a time)` : ""}`);
+    const own: Context = { ...ctx, progress: beside ? (message) => console.error(`    [${entry.name}] ${message}`) : ctx.progress };
     let result: SectionResult;
     try {
       const section = await entry.load();
-      result = await section.run(ctx);
+      result = await section.run(own);
     } catch (error) {
       result = { figures: [], failures: [`section crashed: ${(error as Error).stack ?? String(error)}`] };
     }
     const seconds = (Date.now() - t0) / 1000;
     results.push({ name: entry.name, result, seconds });
     printSection(entry.name, result, seconds);
+  };
+  // Consecutive sections that need not run alone form a group, run SIDE_BY_SIDE at a time.
+  for (let i = 0; i < chosen.length; ) {
+    if (chosen[i]!.alone) {
+      await runOne(chosen[i]!, false);
+      i += 1;
+      continue;
+    }
+    const group: typeof chosen = [];
+    while (i < chosen.length && !chosen[i]!.alone) group.push(chosen[i++]!);
+    const queue = [...group];
+    const beside = group.length > 1;
+    await Promise.all(
+      Array.from({ length: Math.min(SIDE_BY_SIDE, group.length) }, async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) await runOne(next, beside);
+      }),
+    );
   }
+  results.sort((a, b) => chosen.findIndex((c) => c.name === a.name) - chosen.findIndex((c) => c.name === b.name));
 
   const failed = results.filter((r) => r.result.failures.length > 0);
   console.log("");
