@@ -18,6 +18,9 @@ export function openDatabase(file: string): Db {
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
+  // Unicode lower case, for sorting names case-insensitively ('É' with 'é'); SQLite's NOCASE
+  // folds A–Z only. Used in queries only, never in an index or the schema (decision 015).
+  sqlite.function("fold_case", { deterministic: true }, (value: unknown) => (typeof value === "string" ? value.toLowerCase() : value));
   return drizzle(sqlite, { schema }) as Db;
 }
 

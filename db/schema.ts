@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { type AnySQLiteColumn, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * The whole data model of SPEC.md §3 plus what DESIGN.md needs (sessions,
@@ -15,15 +15,6 @@ const createdAt = () =>
   integer("created_at", { mode: "timestamp_ms" })
     .notNull()
     .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
-
-/**
- * The company an admin e-mail list sorts by: a missing or empty company counts
- * as 'N/A', compared case-insensitively. Written without commas on purpose:
- * drizzle-kit splits index expressions at commas (it would mangle
- * coalesce(a, b)). Queries must ORDER BY this same expression to use the index.
- */
-export const companySortKey = (company: AnySQLiteColumn) =>
-  sql`(case when ${company} is null or ${company} = '' then 'N/A' else ${company} end) collate nocase`;
 
 export const pitchSubmissions = sqliteTable(
   "pitch_submissions",
@@ -71,16 +62,13 @@ export const lpUsers = sqliteTable(
   (t) => [
     index("lp_users_status_idx").on(t.status),
     index("lp_users_created_at_idx").on(t.createdAt),
-    // Admin e-mail lists (app/modules/email-lists/email-lists.server.ts): per sort column one
-    // index for "LP portal users" (non-admins of every status) and one for "Rejected LP users",
-    // so each ORDER BY … LIMIT walks an index instead of sorting, and each count is a range of
-    // an index. A missing (or empty) company sorts as 'N/A' (see companySortKey).
-    index("lp_users_admin_name_idx").on(t.isAdmin, sql`${t.name} collate nocase`),
-    index("lp_users_admin_company_idx").on(t.isAdmin, companySortKey(t.company)),
+    // Admin e-mail lists (app/modules/email-lists/email-lists.server.ts): per indexed sort column
+    // one index for "LP portal users" (non-admins of every status) and one for "Rejected LP users",
+    // so each ORDER BY … LIMIT on e-mail or date walks an index instead of sorting, and each count
+    // is a range of an index. Name and company sort by fold_case() (Unicode case folding, which
+    // NOCASE lacks; decision 015), filtered by these same indexes' leading columns.
     index("lp_users_admin_email_idx").on(t.isAdmin, sql`${t.email} collate nocase`),
     index("lp_users_admin_created_at_idx").on(t.isAdmin, t.createdAt),
-    index("lp_users_status_name_idx").on(t.status, t.isAdmin, sql`${t.name} collate nocase`),
-    index("lp_users_status_company_idx").on(t.status, t.isAdmin, companySortKey(t.company)),
     index("lp_users_status_email_idx").on(t.status, t.isAdmin, sql`${t.email} collate nocase`),
     index("lp_users_status_created_at_idx").on(t.status, t.isAdmin, t.createdAt),
   ],
@@ -123,8 +111,7 @@ export const fundAccessUsers = sqliteTable(
   (t) => [
     uniqueIndex("fund_access_users_email_fund_idx").on(t.email, t.fundId),
     index("fund_access_users_created_at_idx").on(t.createdAt),
-    // Admin e-mail list "Fund II access requests", sorted by name, e-mail or date.
-    index("fund_access_users_fund_name_idx").on(t.fundId, sql`${t.name} collate nocase`),
+    // Admin e-mail list "Fund II access requests", sorted by e-mail or date (name: fold_case, decision 015).
     index("fund_access_users_fund_email_idx").on(t.fundId, sql`${t.email} collate nocase`),
     index("fund_access_users_fund_created_at_idx").on(t.fundId, t.createdAt),
   ],

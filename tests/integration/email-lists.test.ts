@@ -29,15 +29,15 @@ function random(): number {
 }
 const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 
-// Mixed case, duplicates (ties), punctuation, lower-case accents, CJK and an emoji. Upper-case
-// non-ASCII letters are left to their own test below: SQLite's NOCASE folds ASCII only.
+// Mixed case (accented capitals too), duplicates (ties), punctuation, accents, CJK and an emoji.
 const NAMES = [
-  "ada", "Ada", "ADA", "Alan Turing", "alan turing", "bob", "Bob", "Zoë", "zoë", "élodie", "ørsted", "José",
-  "de la Cruz", "McDonald", "O'Brien", "o'brien", "_under", "1st Investor", "Zed", "zed", "Mary-Jane", "李雷", "Ann 😀",
+  "ada", "Ada", "ADA", "Alan Turing", "alan turing", "bob", "Bob", "Zoë", "zoë", "ZOË", "élodie", "Élodie", "ÉLODIE",
+  "ørsted", "Ørsted", "José", "JOSÉ", "de la Cruz", "McDonald", "O'Brien", "o'brien", "_under", "1st Investor", "Zed", "zed",
+  "Mary-Jane", "李雷", "Ann 😀",
 ];
 const COMPANIES = [
-  null, null, "", "N/A", "n/a", "Acme", "acme", "ACME", "beta", "Beta Capital", "n/b", "mmm", "MMM", "ångström",
-  "Zeta", "zeta", "Cobalt, Nickel & Co", '"Quoted" Ltd', "=formula Inc",
+  null, null, "", "N/A", "n/a", "Acme", "acme", "ACME", "beta", "Beta Capital", "n/b", "mmm", "MMM", "ångström", "Ångström",
+  "ÅNGSTRÖM", "Zeta", "zeta", "Cobalt, Nickel & Co", '"Quoted" Ltd', "=formula Inc",
 ];
 const EMAIL_STEMS = ["alpha", "Alpha", "BETA", "beta", "gamma", "Delta", "-dash", "_under"];
 const BASE = Date.parse("2026-06-01T12:00:00.000Z");
@@ -266,23 +266,29 @@ describe("SQL order equals sortRows order", () => {
     );
   });
 
-  it("NOCASE folds ASCII only, and sortRows does the same: upper-case accented letters sort apart from lower-case ones", () => {
+  it("names and companies fold accented capitals too: 'éric' before 'Éva', 'ångström C…' before 'Ångström L…' (SQL and sortRows alike)", () => {
     const db = getDb();
-    db.insert(newsletterSubscribers).values([
-      { email: "Émile@example.org", createdAt: new Date(BASE) },
-      { email: "élodie@example.org", createdAt: new Date(BASE) },
-      { email: "émile@example.org", createdAt: new Date(BASE) },
-    ]).run();
+    const tag = "accent-order";
+    const users = [
+      { name: "Éva", company: "Zinc" },
+      { name: "éric", company: "Ångström Labs" },
+      { name: "Eve", company: "ångström Capital" },
+      { name: "ÉMILE", company: "Argon" },
+    ].map((u, i) => ({ ...u, email: `${tag}-${i}@example.org`, passwordHash: "x", createdAt: new Date(BASE) }));
+    db.insert(lpUsers).values(users).run();
     try {
-      const order = readAllRows("newsletter", { column: "email", direction: "asc" })
-        .map((r) => r.email)
-        .filter((e) => e.endsWith("@example.org"));
-      // 'É' (U+00C9) sorts before every lower-case accented letter, in SQL and in sortRows alike.
-      expect(order).toEqual(["Émile@example.org", "élodie@example.org", "émile@example.org"]);
-      const rows = order.map((email) => ({ email, date: "" }));
-      expect(sortRows([...rows].reverse(), { column: "email", direction: "asc" }).map((r) => r.email)).toEqual(order);
+      const mine = (column: "name" | "company") =>
+        readAllRows("lp-users", { column, direction: "asc" }).filter((r) => r.email.startsWith(tag));
+      // 'e' (U+0065) comes before 'é' (U+00E9); the case of the first letter no longer matters.
+      expect(mine("name").map((r) => r.name)).toEqual(["Eve", "ÉMILE", "éric", "Éva"]);
+      // Case-insensitive, not accent-insensitive: 'å' comes after 'z', and 'Å' now goes with it.
+      expect(mine("company").map((r) => r.company)).toEqual(["Argon", "Zinc", "ångström Capital", "Ångström Labs"]);
+      for (const column of ["name", "company"] as const) {
+        const rows = mine(column);
+        expect(sortRows([...rows].reverse(), { column, direction: "asc" })).toEqual(rows);
+      }
     } finally {
-      db.delete(newsletterSubscribers).where(sql`${newsletterSubscribers.email} like '%@example.org'`).run();
+      db.delete(lpUsers).where(sql`${lpUsers.email} like ${`${tag}-%`}`).run();
     }
   });
 });
@@ -314,7 +320,8 @@ describe("readListPage", () => {
     expect(readListPage("newsletter", DEFAULT_SORT, { offset: 0, limit: 5000 }).rows).toEqual(all.slice(0, MAX_PAGE_LIMIT));
   });
 
-  it.each(EVERY_SORT)("%s by %j walks an index: no sorting step, and the count reads an index", (list, sort) => {
+  const INDEXED_SORTS = EVERY_SORT.filter(([, sort]) => sort.column === "email" || sort.column === "date");
+  it.each(INDEXED_SORTS)("%s by %j walks an index: no sorting step, and the count reads an index", (list, sort) => {
     const statements = capturedStatements(() => readListPage(list, sort, { offset: 0, limit: 50 }));
     expect(statements).toHaveLength(2);
     const [page, count] = statements.map(queryPlan) as [string[], string[]];
@@ -322,6 +329,20 @@ describe("readListPage", () => {
     expect(page.join(" | ")).not.toMatch(/TEMP B-TREE/);
     expect(count.join(" | ")).toMatch(/USING COVERING INDEX/);
   });
+
+  it("the newsletter list (the long one) only sorts by e-mail and date, both indexed", () => {
+    expect(LISTS.newsletter.columns).toEqual(["email", "date"]);
+  });
+
+  it.each(EVERY_SORT.filter(([, sort]) => sort.column === "name" || sort.column === "company"))(
+    "%s by %j (fold_case) reads only the list's rows through an index, and counts through one",
+    (list, sort) => {
+      const statements = capturedStatements(() => readListPage(list, sort, { offset: 0, limit: 50 }));
+      const [page, count] = statements.map(queryPlan) as [string[], string[]];
+      expect(page.join(" | ")).toMatch(/USING (COVERING )?INDEX \w+_idx \((is_admin|status|fund_id)=/);
+      expect(count.join(" | ")).toMatch(/USING COVERING INDEX/);
+    },
+  );
 });
 
 describe("GET /admin/email-lists/{list}.{csv|tsv}", () => {

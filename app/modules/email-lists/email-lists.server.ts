@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb, type Db } from "../../../db/client";
-import { companySortKey, fundAccessUsers, lpUsers, newsletterSubscribers } from "../../../db/schema";
+import { fundAccessUsers, lpUsers, newsletterSubscribers } from "../../../db/schema";
 import { LISTS, type ListKey, type ListRow, type SortColumn, type SortState } from "./lists";
 
 /**
@@ -9,18 +9,20 @@ import { LISTS, type ListKey, type ListRow, type SortColumn, type SortState } fr
  * (Copy & Export)'), sorted by SQL the way lists.ts's sortRows sorts:
  *
  * - company: a missing or empty company counts as 'N/A'; text columns compare
- *   case-insensitively (COLLATE NOCASE); date is created_at.
+ *   case-insensitively; date is created_at.
+ * - Names and companies compare by fold_case() (db/client.ts: JavaScript's
+ *   toLowerCase, so 'Éva' sorts with 'éva', after 'éric'). E-mails compare by
+ *   COLLATE NOCASE (A–Z only): every stored e-mail was lower-cased at the
+ *   edge, so nothing else is left to fold (decision 015).
  * - Ties go by insertion order (rowid) in the sort's direction, so a
  *   descending list is exactly the ascending one reversed, and every page is
  *   deterministic.
- * - Each ORDER BY … LIMIT walks an index (db/schema.ts, migration
+ * - E-mail and date sorts walk an index (db/schema.ts, migration
  *   0004_email_list_indexes): a page reads only its own rows, at 100 rows or
- *   100,000. The total is a count over an index (newsletter: SQLite's
+ *   100,000 (the newsletter list sorts by these two only). A name or company
+ *   sort reads the list's rows and keeps the page's worth (about 5 ms at
+ *   10,000 LP users). The total is a count over an index (newsletter: SQLite's
  *   whole-table count, ~0.05 ms at 100,000; 10,000 LP users: ~0.3 ms).
- *
- * Known difference from sortRows: SQLite's NOCASE folds ASCII letters only,
- * so 'É' and 'é' are not treated as equal (sortRows' toLowerCase folds them).
- * Names and e-mails in plain ASCII, or with lower-case accents, sort the same.
  *
  * Which rows: 'LP portal users' is every non-admin lp_users row, whatever its
  * status (pending, approved and rejected); 'Rejected LP users' the non-admin
@@ -48,12 +50,19 @@ type Source = {
 /** `column collate nocase`: the very expression of the "<column> collate nocase" indexes. */
 const nocase = (column: SQLiteColumn): SQL => sql`${column} collate nocase`;
 
+/** Unicode case folding (db/client.ts registers fold_case on every connection). */
+const folded = (value: SQLiteColumn | SQL): SQL => sql`fold_case(${value})`;
+
+/** A missing or empty company counts as 'N/A'. */
+const companyKey = (company: SQLiteColumn): SQL =>
+  folded(sql`case when ${company} is null or ${company} = '' then 'N/A' else ${company} end`);
+
 /** created_at (integer milliseconds) as ISO 8601. */
 const iso = (value: unknown) => new Date(value as number).toISOString();
 
 const lpKeys = {
-  company: companySortKey(lpUsers.company),
-  name: nocase(lpUsers.name),
+  company: companyKey(lpUsers.company),
+  name: folded(lpUsers.name),
   email: nocase(lpUsers.email),
   date: lpUsers.createdAt,
 };
@@ -85,7 +94,7 @@ const SOURCES: Record<ListKey, Source> = {
   "fund-ii-requests": {
     table: fundAccessUsers,
     where: eq(fundAccessUsers.fundId, "fund-ii"),
-    keys: { name: nocase(fundAccessUsers.name), email: nocase(fundAccessUsers.email), date: fundAccessUsers.createdAt },
+    keys: { name: folded(fundAccessUsers.name), email: nocase(fundAccessUsers.email), date: fundAccessUsers.createdAt },
     select: { name: fundAccessUsers.name, email: fundAccessUsers.email, createdAt: fundAccessUsers.createdAt },
     toRow: ([name, email, createdAt]) => ({ name: name as string, email: email as string, date: iso(createdAt) }),
   },

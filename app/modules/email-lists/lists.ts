@@ -74,16 +74,21 @@ export function parseSort(list: ListKey, column: string | null, direction: strin
   return { column: column as SortColumn, direction: direction === "asc" || direction === "desc" ? direction : fallback };
 }
 
-/** A–Z folded to a–z, as SQLite's NOCASE does (so the page and the database sort alike). */
-function foldCase(value: string): string {
+/** A–Z folded to a–z, as SQLite's NOCASE does (e-mails: stored lower-cased already). */
+function foldAscii(value: string): string {
   return value.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
-/** The value a row sorts by in a column (case-folded; a missing company is 'N/A'). */
+/**
+ * The value a row sorts by in a column, as the database sorts it
+ * (email-lists.server.ts): names and companies Unicode-lower-cased (the
+ * database's fold_case), e-mails A–Z-folded (NOCASE), a missing company 'N/A'.
+ */
 export function sortKey(row: ListRow, column: SortColumn): string {
   if (column === "date") return row.date;
-  if (column === "company") return foldCase(row.company || MISSING_COMPANY);
-  return foldCase(row[column] ?? "");
+  if (column === "company") return (row.company || MISSING_COMPANY).toLowerCase();
+  if (column === "email") return foldAscii(row.email);
+  return (row[column] ?? "").toLowerCase();
 }
 
 /** Rows sorted by the state (stable; ties keep their order). */
