@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { listFiles, openDatabase, sleep, type AppServer, type Tally } from "./harness";
+import { listFiles, multipart, openDatabase, sleep, type AppServer, type Tally } from "./harness";
 
 // ─── multipart, sent in steps ───────────────────────────────────────────────
 
@@ -19,22 +19,14 @@ export type MultipartBody = {
   fileLength: number;
 };
 
-/** A multipart/form-data body: text fields, then one file part named "file". */
+/** A multipart/form-data body: text fields, then one file part named "file" (harness.multipart). */
 export function multipartBody(fields: Record<string, string>, file: { name: string; type: string; data: Buffer }): MultipartBody {
   const boundary = `----faults${randomBytes(12).toString("hex")}`;
-  let head = "";
-  for (const [name, value] of Object.entries(fields)) {
-    head += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-  }
-  head += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`;
-  const headBuffer = Buffer.from(head, "utf8");
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`, "utf8");
-  return {
-    body: Buffer.concat([headBuffer, file.data, tail]),
-    contentType: `multipart/form-data; boundary=${boundary}`,
-    fileStart: headBuffer.length,
-    fileLength: file.data.length,
-  };
+  const fieldParts = Object.entries(fields).map(([name, value]) => ({ name, value }));
+  const { headers, body } = multipart([...fieldParts, { name: "file", value: file.data, filename: file.name, contentType: file.type }], boundary);
+  // The file is the last part: after it come only its CRLF and the closing boundary.
+  const tail = Buffer.byteLength(`\r\n--${boundary}--\r\n`);
+  return { body, contentType: headers["content-type"]!, fileStart: body.length - tail - file.data.length, fileLength: file.data.length };
 }
 
 export type UploadOutcome =

@@ -4,6 +4,7 @@
  * the result shape every section returns (see hardening/run.ts).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
@@ -270,6 +271,28 @@ export function request(baseUrl: string, method: string, pathAndQuery: string, o
 export function sameOrigin(server: AppServer): Record<string, string> {
   const appUrl = new URL(server.env.APP_URL!);
   return { origin: appUrl.origin, host: appUrl.host, "sec-fetch-site": "same-origin" };
+}
+
+/** The password the sections give the accounts they make. */
+export const PASSWORD = "hardening-password-123";
+
+/** A short random tag for unique e-mails, titles and boundaries. */
+export const unique = () => randomBytes(5).toString("hex");
+
+export type Part = { name: string; value: string | Buffer; filename?: string; contentType?: string };
+
+/** A multipart/form-data body (fields and files, in order) with a random boundary. */
+export function multipart(parts: Part[], boundary = `----hardening${unique()}${unique()}`): { headers: Record<string, string>; body: Buffer } {
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"`;
+    if (part.filename !== undefined) head += `; filename="${part.filename.replace(/"/g, "%22")}"`;
+    head += "\r\n";
+    if (part.contentType) head += `Content-Type: ${part.contentType}\r\n`;
+    chunks.push(Buffer.from(`${head}\r\n`, "utf8"), Buffer.isBuffer(part.value) ? part.value : Buffer.from(part.value, "utf8"), Buffer.from("\r\n"));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, body: Buffer.concat(chunks) };
 }
 
 export function jsonBody(value: unknown): { headers: Record<string, string>; body: string } {

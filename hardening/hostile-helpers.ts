@@ -7,7 +7,6 @@
  * blocks of hostile bodies, and the mail, HTML and CSV readers of the injection checks.
  */
 import fs from "node:fs";
-import { randomBytes } from "node:crypto";
 import net from "node:net";
 import { chromium } from "@playwright/test";
 import fc from "fast-check";
@@ -17,7 +16,9 @@ import {
   listFiles,
   createAdmin,
   jsonBody,
+  multipart,
   openDatabase,
+  PASSWORD,
   request,
   sameOrigin,
   signIn,
@@ -26,12 +27,13 @@ import {
   type AppServer,
   type Context,
   type HttpAnswer,
+  type Part,
   type RequestOptions,
+  unique,
 } from "./harness";
 import { MIME, samplePdf } from "../tests/helpers/sample-files";
 
-export const PASSWORD = "hardening-password-123";
-export const unique = () => randomBytes(4).toString("hex");
+export { multipart, PASSWORD, unique, type Part };
 
 let clients = 0;
 /** A client address of its own for each request (the server trusts the last X-Forwarded-For hop). */
@@ -56,22 +58,6 @@ export function send(server: AppServer, method: string, path: string, body: { he
   const options: RequestOptions = { headers: { ...clientHeaders(server, cookie), ...(body?.headers ?? {}) }, timeoutMs };
   if (body) options.body = body.body;
   return request(server.url, method, path, options);
-}
-
-export type Part = { name: string; value: string | Buffer; filename?: string; contentType?: string };
-
-/** A multipart/form-data body (fields and files) with a random boundary. */
-export function multipart(parts: Part[], boundary = `----hardening${unique()}${unique()}`): { headers: Record<string, string>; body: Buffer } {
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"`;
-    if (part.filename !== undefined) head += `; filename="${part.filename.replace(/"/g, "%22")}"`;
-    head += "\r\n";
-    if (part.contentType) head += `Content-Type: ${part.contentType}\r\n`;
-    chunks.push(Buffer.from(`${head}\r\n`, "utf8"), Buffer.isBuffer(part.value) ? part.value : Buffer.from(part.value, "utf8"), Buffer.from("\r\n"));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, body: Buffer.concat(chunks) };
 }
 
 /** The parts of a valid upload: a small real PDF. */

@@ -7,13 +7,27 @@
 import { createHash, randomBytes } from "node:crypto";
 import { samplePdf } from "../tests/helpers/sample-files";
 import { MUTATIONS, type BodyKind, type Mutation, type Role } from "./endpoints";
-import { cookiesFrom, createAdmin, formBody, jsonBody, openDatabase, request, type AppServer, type HttpAnswer, type RequestOptions } from "./harness";
+import {
+  cookiesFrom,
+  createAdmin,
+  formBody,
+  jsonBody,
+  multipart,
+  openDatabase,
+  PASSWORD,
+  request,
+  unique,
+  type AppServer,
+  type HttpAnswer,
+  type Part,
+  type RequestOptions,
+} from "./harness";
 
-export const PASSWORD = "hardening-password-123";
+export { PASSWORD, unique };
+
 export const EVIL_ORIGIN = "https://evil.example";
 export const CROSS_SITE_MESSAGE = "Cross-site requests are not allowed.";
 
-export const unique = () => randomBytes(5).toString("hex");
 
 // ─── HTTP ───────────────────────────────────────────────────────────────────
 
@@ -26,20 +40,9 @@ export type Body = { headers: Record<string, string>; body?: string | Buffer };
 
 /** A multipart/form-data body with text fields and at most one file (field "file"). */
 export function multipartBody(fields: Record<string, string>, file?: { name: string; type: string; bytes: Buffer }): Body {
-  const boundary = `----hardening${unique()}`;
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  }
-  if (file) {
-    parts.push(
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`),
-      file.bytes,
-      Buffer.from("\r\n"),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, body: Buffer.concat(parts) };
+  const parts: Part[] = Object.entries(fields).map(([name, value]) => ({ name, value }));
+  if (file) parts.push({ name: "file", value: file.bytes, filename: file.name, contentType: file.type });
+  return multipart(parts);
 }
 
 export function headerValue(answer: HttpAnswer, name: string): string {
