@@ -1,0 +1,135 @@
+import { randomUUID } from "node:crypto";
+import { data } from "react-router";
+import { logError } from "../logging/log.server";
+import { isEnhanced } from "../toast/enhanced";
+import { redirectWithFlash } from "../toast/flash.server";
+import type { FormFlash, ToastInput } from "../toast/toast";
+import { isAppError, type FieldErrors } from "./app-error";
+
+/** What a form shows when something unexpected failed (the error itself is logged, never shown). */
+export const UNEXPECTED_FAILURE = "Something went wrong. Please try again.";
+
+/** A refused or failed operation, as a form shows it. */
+export type FormFailure = {
+  httpStatus: number;
+  message: string;
+  fields?: FieldErrors | undefined;
+  /** The submitted text values to show again (never secrets). */
+  values?: Record<string, string> | undefined;
+  retryAfterSeconds?: number | undefined;
+};
+
+/**
+ * An error as a form shows it: an AppError keeps its status, message, field
+ * errors and Retry-After; anything else is logged and reads as `fallback` with 500.
+ */
+export function formFailure(error: unknown, fallback = UNEXPECTED_FAILURE): FormFailure {
+  if (isAppError(error)) {
+    return {
+      httpStatus: error.status,
+      message: error.message,
+      fields: error.options.fields,
+      values: error.options.values,
+      retryAfterSeconds: error.options.retryAfterSeconds,
+    };
+  }
+  logError(error);
+  return { httpStatus: 500, message: fallback };
+}
+
+/** Response headers of an answer: Retry-After when the visitor must wait. */
+export function retryAfterHeaders(retryAfterSeconds: number | undefined): HeadersInit | undefined {
+  return retryAfterSeconds === undefined ? undefined : { "Retry-After": String(retryAfterSeconds) };
+}
+
+/** What an enhanced (JavaScript) form receives: success or error, the toast to show, and the page's own fields. */
+export type EnhancedAnswer<Extra extends object = object> = {
+  status: "success" | "error";
+  toast: ToastInput | null;
+} & Extra;
+
+export type FormAnswer<Extra extends object = object> = {
+  /** 200 for success; a failure's own status otherwise. */
+  httpStatus: number;
+  toast: ToastInput | null;
+  /**
+   * Where a post without JavaScript goes next (Post/Redirect/Get, 303) with the
+   * toast and `form` as a flash. Without it the page renders the answer itself
+   * (as Conform forms do with their field errors).
+   */
+  redirectTo?: string | undefined;
+  /** The form's outcome carried to the next page without JavaScript. */
+  form?: FormFlash | undefined;
+  retryAfterSeconds?: number | undefined;
+  /** Fields of the page's own for the enhanced answer (a Conform result, a redirect target). */
+  extra?: Extra | undefined;
+};
+
+/**
+ * The one way a page action answers a form. Enhanced (`_enhanced=1`): the data
+ * with its status, a toast with a fresh id (so a remounted form never shows it
+ * twice) and Retry-After. Without JavaScript: a redirect with a flash, or,
+ * without `redirectTo`, the same data for the page to render.
+ */
+export async function answerForm<Extra extends object = object>(formData: FormData, answer: FormAnswer<Extra>) {
+  const headers = retryAfterHeaders(answer.retryAfterSeconds);
+  if (!isEnhanced(formData) && answer.redirectTo !== undefined) {
+    const flash = { ...(answer.toast ? { toast: answer.toast } : {}), ...(answer.form ? { form: answer.form } : {}) };
+    return redirectWithFlash(answer.redirectTo, flash, headers ? { status: 303, headers } : { status: 303 });
+  }
+  const body = {
+    ...(answer.extra ?? ({} as Extra)),
+    status: answer.httpStatus < 400 ? "success" : "error",
+    toast: answer.toast ? { ...answer.toast, id: randomUUID() } : null,
+  } as EnhancedAnswer<Extra>;
+  return data(body, { status: answer.httpStatus, ...(headers ? { headers } : {}) });
+}
+
+/** A failure's answer: a destructive toast titled `title` with the failure's message. */
+export function failureAnswer(
+  failure: FormFailure,
+  options: { title: string; redirectTo?: string | undefined; formId?: string | undefined },
+): FormAnswer {
+  return {
+    httpStatus: failure.httpStatus,
+    toast: { title: options.title, description: failure.message, variant: "destructive" },
+    redirectTo: options.redirectTo,
+    retryAfterSeconds: failure.retryAfterSeconds,
+    form: options.formId
+      ? { formId: options.formId, status: "error", message: failure.message, fieldErrors: failure.fields, values: failure.values }
+      : undefined,
+  };
+}
+
+/**
+ * Run one domain operation for a form and answer it: `success` says what the
+ * user sees when it worked; any error becomes `failureTitle`'s toast with the
+ * error's message (see formFailure). Both go back to `redirectTo` without
+ * JavaScript unless `success` names another place.
+ */
+export async function runFormAction<T>(
+  formData: FormData,
+  run: () => T | Promise<T>,
+  options: {
+    success: (value: T) => { toast: ToastInput; redirectTo?: string };
+    failureTitle: string;
+    redirectTo: string;
+    /** Set when a plain form shows its outcome (message, field errors) after the redirect. */
+    formId?: string;
+  },
+) {
+  let answer: FormAnswer;
+  try {
+    const value = await run();
+    const success = options.success(value);
+    answer = {
+      httpStatus: 200,
+      toast: success.toast,
+      redirectTo: success.redirectTo ?? options.redirectTo,
+      form: options.formId ? { formId: options.formId, status: "success" } : undefined,
+    };
+  } catch (error) {
+    answer = failureAnswer(formFailure(error), { title: options.failureTitle, redirectTo: options.redirectTo, formId: options.formId });
+  }
+  return answerForm(formData, answer);
+}
