@@ -106,6 +106,20 @@ describe("GET /api/documents", () => {
     ]);
   });
 
+  it("answers the read shape's keys in SPEC.md §3's order", async () => {
+    insertDocument(REPORT);
+    const text = await (await list(cookies.approved)).text();
+    expect(Object.keys((JSON.parse(text) as LpDocumentJson[])[0]!)).toEqual([
+      "id",
+      "title",
+      "description",
+      "category",
+      "fileName",
+      "fileSize",
+      "createdAt",
+    ]);
+  });
+
   it("shows a freshly uploaded document to investors at once", async () => {
     const upload = await callRouteWith(
       uploadAction,

@@ -1,9 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { LpUser } from "~/modules/lp-users/lp-users.server";
 import { storageRoot } from "~/modules/storage/storage.server";
 import { action as uploadAction, loader as uploadLoader } from "~/routes/api/fund-documents/index";
+import { loader as fundIPageLoader } from "~/routes/funds/fund-i-documents";
+import { loader as fundIIPageLoader } from "~/routes/funds/fund-ii-documents";
 import {
   absoluteStored,
   allAccessLog,
@@ -30,7 +32,7 @@ import {
 } from "../helpers/funds";
 import { MIME, samplePdf } from "../helpers/sample-files";
 import { TEST_CLIENT_ADDRESS } from "../helpers/test-env";
-import { apiRequest, callRouteWith, clearAccountTables, insertAdmin, insertUser, sessionCookieFor } from "../helpers/users";
+import { ORIGIN, apiRequest, callRouteWith, clearAccountTables, insertAdmin, insertUser, sessionCookieFor } from "../helpers/users";
 
 /**
  * The fund documents API (SPEC.md §3, §7; DESIGN.md §4–5;
@@ -323,6 +325,53 @@ describe("GET /api/fund-documents/{fund}", () => {
 
   it("an empty fund answers []", async () => {
     expect(await listed(await listFundDocs("fund-i", holderI.cookie))).toEqual([]);
+  });
+
+  it("answers the read shape's keys in SPEC.md §3's order, fundId last", async () => {
+    seed();
+    const text = await (await listFundDocs("fund-i", holderI.cookie)).text();
+    expect(Object.keys((JSON.parse(text) as FundDocumentJson[])[0]!)).toEqual([
+      "id",
+      "title",
+      "description",
+      "category",
+      "fileName",
+      "fileSize",
+      "createdAt",
+      "fundId",
+    ]);
+  });
+});
+
+describe("the fund documents pages", () => {
+  const ORIGINAL_TZ = process.env.TZ;
+  afterEach(() => {
+    if (ORIGINAL_TZ === undefined) delete process.env.TZ;
+    else process.env.TZ = ORIGINAL_TZ;
+  });
+
+  function pageRequest(path: string, cookie: string) {
+    return new Request(ORIGIN + path, { headers: { Cookie: cookie } });
+  }
+
+  it("list their fund's documents with the size as text and the date in UTC, whatever the server's zone", async () => {
+    // 23:30 UTC on Jan 5 is already Jan 6 in Tokyo.
+    const docI = insertFundDoc("fund-i", DECK, { createdAt: new Date("2025-01-05T23:30:00.000Z") });
+    const docII = insertFundDoc("fund-ii", LETTER, { createdAt: new Date("2025-01-05T23:30:00.000Z") });
+    insertDocument(LETTER);
+    process.env.TZ = "Asia/Tokyo";
+
+    const context = { clientAddress: TEST_CLIENT_ADDRESS };
+    const fundI = await fundIPageLoader({ request: pageRequest("/fund-i/documents", holderI.cookie), params: {}, context } as never);
+    expect(fundI.documents).toEqual([
+      expect.objectContaining({ id: docI.id, fundId: "fund-i", fileSize: "1.25 MB", createdAt: "2025-01-05T23:30:00.000Z", createdOn: "Jan 5, 2025" }),
+    ]);
+
+    const fundII = await fundIIPageLoader({ request: pageRequest("/fund-ii/documents", holderII.cookie), params: {}, context } as never);
+    expect("data" in fundII ? fundII.data : fundII).toEqual({
+      access: "granted",
+      documents: [expect.objectContaining({ id: docII.id, fundId: "fund-ii", fileSize: "0.00 MB", createdOn: "Jan 5, 2025" })],
+    });
   });
 });
 

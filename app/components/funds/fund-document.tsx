@@ -1,24 +1,68 @@
-import { Download, ExternalLink, FileText } from "lucide-react";
+import { ArrowLeft, Download, ExternalLink, FileText, FolderOpen } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
 import { fundAccessCopy } from "~/content/fund-access";
+import type { DocumentView, FundDocumentRead } from "~/modules/documents/read";
 import { buttonClass } from "../ui/form";
 
 /**
  * A fund document as the fund pages show it: the read shape of SPEC.md §3
- * (fileSize as ready-made text) plus `createdOn`, the date the loader
- * formatted on the server ('MMM d, yyyy'), so no date library reaches the browser.
+ * (fileSize as ready-made text, "1.25 MB") plus `createdOn`, the date the
+ * loader formatted on the server ('Jan 5, 2025'), so no date library reaches the browser.
  */
-export type FundDocumentView = {
-  id: string;
+export type FundDocumentView = DocumentView<FundDocumentRead>;
+
+/** The frame of a fund documents page: the link back to the fund, the page heading and its introduction. */
+export function FundDocumentsPage({
+  back,
+  title,
+  intro,
+  children,
+}: {
+  back: { to: string; label: string };
   title: string;
-  description: string | null;
-  category: string;
-  fileName: string;
-  /** e.g. "1.25 MB" */
-  fileSize: string;
-  /** ISO 8601. */
-  createdAt: string;
-  createdOn: string;
-};
+  intro?: string | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-16 sm:px-6">
+      <Link
+        to={back.to}
+        className="inline-flex items-center gap-2 text-sm font-medium text-brand-700 hover:underline dark:text-brand-300"
+      >
+        <ArrowLeft aria-hidden="true" className="size-4" />
+        {back.label}
+      </Link>
+      <h1 className="mt-6 text-3xl font-bold tracking-tight sm:text-4xl">{title}</h1>
+      {intro ? <p className="mt-3 text-slate-600 dark:text-slate-300">{intro}</p> : null}
+      {children}
+    </div>
+  );
+}
+
+/** A list with nothing in it yet: an icon, a heading of the given level and a line of text. */
+export function NoFundDocuments({
+  title,
+  text,
+  headingLevel,
+  className,
+}: {
+  title: string;
+  text: string;
+  headingLevel: 2 | 3;
+  className: string;
+}) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <div
+      className={`flex flex-col items-center gap-2 border border-dashed border-slate-300 px-6 text-center dark:border-slate-700 ${className}`}
+    >
+      <FolderOpen aria-hidden="true" className="size-10 text-slate-500 dark:text-slate-400" />
+      <Heading className="text-lg font-semibold">{title}</Heading>
+      <p className="text-sm text-slate-600 dark:text-slate-300">{text}</p>
+    </div>
+  );
+}
 
 /** 'View' (new tab, inline) and 'Download' (attachment): plain links, the server checks access on each. */
 export function FundDocumentLinks({ doc }: { doc: FundDocumentView }) {

@@ -1,7 +1,6 @@
-import { FolderOpen } from "lucide-react";
 import { useNavigation, useRevalidator } from "react-router";
 import { fundAccessCopy } from "~/content/fund-access";
-import { FundDocumentItem, type FundDocumentView } from "./fund-document";
+import { FundDocumentItem, NoFundDocuments, type FundDocumentView } from "./fund-document";
 
 /**
  * The Fund I documents (SPEC.md §2): one card per document, newest first.
@@ -24,11 +23,12 @@ export function FundIDocumentList({ documents }: { documents: FundDocumentView[]
         </p>
       ) : null}
       {documents.length === 0 ? (
-        <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed border-slate-300 px-6 py-12 text-center dark:border-slate-700">
-          <FolderOpen aria-hidden="true" className="size-10 text-slate-500 dark:text-slate-400" />
-          <h2 className="text-lg font-semibold">{c.fundIDocuments.empty}</h2>
-          <p className="text-sm text-slate-600 dark:text-slate-300">{c.fundIDocuments.emptyDetail}</p>
-        </div>
+        <NoFundDocuments
+          title={c.fundIDocuments.empty}
+          text={c.fundIDocuments.emptyDetail}
+          headingLevel={2}
+          className="rounded-xl py-12"
+        />
       ) : (
         <ul aria-label={c.fundIDocuments.listLabel} className="grid gap-4">
           {documents.map((doc) => (

@@ -1,9 +1,8 @@
-import { FolderOpen } from "lucide-react";
 import { fundAccessCopy } from "~/content/fund-access";
 import { FUND_CATEGORIES } from "~/modules/documents/constants";
 import { CategorySection } from "../documents/category-section";
 import { Card } from "../ui/form";
-import { FundDocumentItem, type FundDocumentView } from "./fund-document";
+import { FundDocumentItem, NoFundDocuments, type FundDocumentView } from "./fund-document";
 
 /**
  * 'Documents & Resources' (SPEC.md §2): the total count, then the five fund
@@ -24,11 +23,12 @@ export function FundIIDocumentList({ documents }: { documents: FundDocumentView[
         </p>
       </div>
       {documents.length === 0 ? (
-        <div className="mt-6 flex flex-col items-center gap-2 rounded-lg border border-dashed border-slate-300 px-6 py-10 text-center dark:border-slate-700">
-          <FolderOpen aria-hidden="true" className="size-10 text-slate-500 dark:text-slate-400" />
-          <h3 className="text-lg font-semibold">{c.fundIIDocuments.emptyTitle}</h3>
-          <p className="text-sm text-slate-600 dark:text-slate-300">{c.fundIIDocuments.emptyText}</p>
-        </div>
+        <NoFundDocuments
+          title={c.fundIIDocuments.emptyTitle}
+          text={c.fundIIDocuments.emptyText}
+          headingLevel={3}
+          className="mt-6 rounded-lg py-10"
+        />
       ) : (
         <div
           role="region"

@@ -1,6 +1,8 @@
 /**
  * Document rules shared by the server and the browser (zod-free, so forms can
  * check before sending without loading a validation library). SPEC.md §3, §5, §9.
+ * One set of rules for LP and fund documents; where they differ (categories,
+ * the fundId field) the difference is data here.
  */
 
 export const LP_CATEGORIES = [
@@ -22,8 +24,9 @@ export const FUND_CATEGORIES = LP_CATEGORIES.filter((c) =>
 
 export const DEFAULT_CATEGORY = "fund_documents" satisfies LpCategory;
 
-/** The form id under which the no-JavaScript upload outcome comes back (form flash). */
+/** The form ids under which the no-JavaScript upload outcome comes back (form flash). */
 export const LP_UPLOAD_FORM_ID = "lp-upload";
+export const FUND_UPLOAD_FORM_ID = "fund-upload";
 
 /** 50 MB, in bytes (an upload of exactly this size is accepted). */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;

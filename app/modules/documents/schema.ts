@@ -1,10 +1,15 @@
 import { z } from "zod";
-import { DESCRIPTION_MAX, LP_CATEGORIES, TITLE_MAX, uploadMessages } from "./constants";
+import { FUND_IDS } from "../fund-access/constants";
+import { DEFAULT_CATEGORY, DESCRIPTION_MAX, FUND_CATEGORIES, LP_CATEGORIES, TITLE_MAX, uploadMessages } from "./constants";
 
-const categoryValues = LP_CATEGORIES.map((c) => c.value) as [string, ...string[]];
+type Categories = readonly { value: string }[];
 
-/** The text fields of an upload form; `categories` lists the allowed values (LP or fund). */
-export function uploadFieldsSchema<const C extends readonly [string, ...string[]]>(categories: C) {
+function categoryValues(categories: Categories): [string, ...string[]] {
+  return categories.map((c) => c.value) as [string, ...string[]];
+}
+
+/** The text fields every upload form has (SPEC.md §5); `categories` are the ones its scope allows. */
+function uploadFieldsSchema(categories: Categories) {
   return z.object({
     title: z
       .string({ error: uploadMessages.titleRequired })
@@ -20,16 +25,28 @@ export function uploadFieldsSchema<const C extends readonly [string, ...string[]
     category: z.preprocess(
       (v) => (v === "" ? undefined : v),
       z
-        .enum(categories, { error: uploadMessages.categoryInvalid })
+        .enum(categoryValues(categories), { error: uploadMessages.categoryInvalid })
         .optional()
-        .transform((v) => v ?? "fund_documents"),
+        .transform((v) => v ?? DEFAULT_CATEGORY),
     ),
   });
 }
 
-/** LP document upload fields (SPEC.md §5). */
-export const LpUploadFields = uploadFieldsSchema(categoryValues);
+/** LP document upload fields: the seven LP categories. */
+export const LpUploadFields = uploadFieldsSchema(LP_CATEGORIES);
 export type LpUploadFields = z.output<typeof LpUploadFields>;
+
+/** Fund document upload fields: the five fund categories, and fundId (default fund-ii). */
+export const FundUploadFields = uploadFieldsSchema(FUND_CATEGORIES).extend({
+  fundId: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .enum(FUND_IDS, { error: "Fund must be fund-i or fund-ii" })
+      .optional()
+      .transform((v) => v ?? "fund-ii"),
+  ),
+});
+export type FundUploadFields = z.output<typeof FundUploadFields>;
 
 /** Document ids are UUIDs; anything else is answered 404 without touching the database. */
 export const DocumentId = z.uuid();

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/document-file";
 import { requestMeta } from "~/modules/access-log/access-log.server";
 import { requireApiUser } from "~/modules/auth/guards.server";
-import { serveDocument } from "~/modules/documents/documents.server";
+import { lpDocuments } from "~/modules/documents/documents.server";
 import { handleJson } from "~/modules/http/json.server";
 
 /**
@@ -13,6 +13,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return handleJson(async () => {
     const user = await requireApiUser(request);
     const action = /\/view\/?$/.test(new URL(request.url).pathname) ? "view" : "download";
-    return serveDocument(user, params.id, action, request, requestMeta(request, context.clientAddress));
+    return lpDocuments.serve([{ kind: "user", user }], params.id, action, request, requestMeta(request, context.clientAddress));
   });
 }

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/document";
 import { requireApiAdmin } from "~/modules/auth/guards.server";
-import { deleteDocument } from "~/modules/documents/documents.server";
+import { lpDocuments } from "~/modules/documents/documents.server";
 import { AppError } from "~/modules/http/app-error";
 import { handleJson } from "~/modules/http/json.server";
 
@@ -9,7 +9,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   return handleJson(async () => {
     const admin = await requireApiAdmin(request);
     if (request.method !== "DELETE") throw new AppError("method_not_allowed", "Method not allowed");
-    const row = await deleteDocument(admin, params.id);
+    const row = await lpDocuments.delete(admin, params.id);
     return Response.json({ success: true, id: row.id });
   });
 }

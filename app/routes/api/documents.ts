@@ -1,6 +1,6 @@
 import type { Route } from "./+types/documents";
 import { requireApiAdmin, requireApiUser } from "~/modules/auth/guards.server";
-import { listDocuments, toLpDocument, uploadDocument } from "~/modules/documents/documents.server";
+import { lpDocuments } from "~/modules/documents/documents.server";
 import { AppError } from "~/modules/http/app-error";
 import { handleJson } from "~/modules/http/json.server";
 
@@ -8,7 +8,7 @@ import { handleJson } from "~/modules/http/json.server";
 export async function loader({ request }: Route.LoaderArgs) {
   return handleJson(async () => {
     await requireApiUser(request);
-    return Response.json(listDocuments().map(toLpDocument));
+    return Response.json(lpDocuments.list().map((row) => lpDocuments.read(row, "bytes")));
   });
 }
 
@@ -20,7 +20,7 @@ export async function action({ request }: Route.ActionArgs) {
   return handleJson(async () => {
     const admin = await requireApiAdmin(request);
     if (request.method !== "POST") throw new AppError("method_not_allowed", "Method not allowed");
-    const row = await uploadDocument(admin, request);
-    return Response.json(toLpDocument(row), { status: 201 });
+    const row = await lpDocuments.upload(admin, request);
+    return Response.json(lpDocuments.read(row, "bytes"), { status: 201 });
   });
 }

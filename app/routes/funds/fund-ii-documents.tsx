@@ -1,16 +1,15 @@
-import { ArrowLeft } from "lucide-react";
 import { useEffect } from "react";
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import type { Route } from "./+types/fund-ii-documents";
-import type { FundDocumentView } from "~/components/funds/fund-document";
+import { FundDocumentsPage, type FundDocumentView } from "~/components/funds/fund-document";
 import { forgetStoredToken, FundIIAccessGate, type FundIIDenial } from "~/components/funds/fund-ii-access-gate";
 import { FundIIDocumentList } from "~/components/funds/fund-ii-document-list";
 import { fundAccessCopy } from "~/content/fund-access";
-import { getOptionalUser } from "~/modules/auth/guards.server";
+import { getSessionUser } from "~/modules/auth/session.server";
+import { fundDocuments } from "~/modules/documents/documents.server";
 import { fundAccessMessages } from "~/modules/fund-access/constants";
 import { clearFundCookie, readFundCookie, setFundCookie } from "~/modules/fund-access/cookie.server";
 import { checkFundToken, findAccessByToken } from "~/modules/fund-access/fund-access.server";
-import { listFundDocuments, publicDate, toFundDocumentRead } from "~/modules/fund-documents/fund-documents.server";
 import { isAppError } from "~/modules/http/app-error";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
@@ -70,7 +69,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
   let documents: FundDocumentView[];
   try {
-    const user = await getOptionalUser(request);
+    const user = await getSessionUser(request);
     if (!user?.isAdmin) {
       const cookieToken = await readFundCookie(request, "fund-ii");
       if (!cookieToken) return denied("required", fundAccessMessages.tokenRequired, { status: 401 });
@@ -79,10 +78,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         return denied("invalid", fundAccessMessages.tokenInvalid, { status: 403, clearCookie: true });
       }
     }
-    documents = listFundDocuments("fund-ii").map((row) => ({
-      ...toFundDocumentRead(row, "text"),
-      createdOn: publicDate(row.createdAt),
-    }));
+    documents = fundDocuments.listForPage("fund-ii", "text");
   } catch (error) {
     logError(error);
     return denied("failed", fundAccessMessages.validationFailed, { status: 500 });
@@ -92,24 +88,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function FundIIDocuments({ loaderData }: Route.ComponentProps) {
   const c = fundAccessCopy.fundIIDocuments;
+  const granted = loaderData.access === "granted";
   return (
-    <div className="mx-auto max-w-4xl px-4 py-16 sm:px-6">
-      <Link
-        to="/fund-ii"
-        className="inline-flex items-center gap-2 text-sm font-medium text-brand-700 hover:underline dark:text-brand-300"
-      >
-        <ArrowLeft aria-hidden="true" className="size-4" />
-        {c.back}
-      </Link>
+    <FundDocumentsPage
+      back={{ to: "/fund-ii", label: c.back }}
+      title={granted ? c.title : c.gateTitle}
+      intro={granted ? c.intro : undefined}
+    >
       {loaderData.access === "granted" ? (
         <Granted documents={loaderData.documents} />
       ) : (
-        <>
-          <h1 className="mt-6 text-3xl font-bold tracking-tight sm:text-4xl">{c.gateTitle}</h1>
-          <FundIIAccessGate denial={loaderData.denial} />
-        </>
+        <FundIIAccessGate denial={loaderData.denial} />
       )}
-    </div>
+    </FundDocumentsPage>
   );
 }
 
@@ -119,8 +110,6 @@ function Granted({ documents }: { documents: FundDocumentView[] }) {
   useEffect(() => forgetStoredToken(), []);
   return (
     <>
-      <h1 className="mt-6 text-3xl font-bold tracking-tight sm:text-4xl">{c.title}</h1>
-      <p className="mt-3 text-slate-600 dark:text-slate-300">{c.intro}</p>
       <FundIIDocumentList documents={documents} />
       <p className="mt-6 text-xs text-slate-600 dark:text-slate-400">{c.note}</p>
     </>

@@ -1,13 +1,7 @@
 import type { Route } from "./+types/by-key";
 import { requireApiAdmin } from "~/modules/auth/guards.server";
 import { isFundId } from "~/modules/fund-access/constants";
-import {
-  deleteFundDocument,
-  fundViewers,
-  listFundDocuments,
-  mayReadFund,
-  toFundDocumentRead,
-} from "~/modules/fund-documents/fund-documents.server";
+import { fundDocuments, fundViewers, mayRead } from "~/modules/documents/documents.server";
 import { AppError } from "~/modules/http/app-error";
 import { handleJson } from "~/modules/http/json.server";
 
@@ -25,10 +19,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       await requireApiAdmin(request);
       return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "DELETE" } });
     }
-    const viewer = (await fundViewers(request)).find((v) => mayReadFund(v, fundId));
+    const viewer = (await fundViewers(request)).find((v) => mayRead(v, fundId));
     if (!viewer) throw new AppError("unauthorized", "Access token required");
-    const size = viewer.kind === "admin" ? "bytes" : "text";
-    return Response.json(listFundDocuments(fundId).map((row) => toFundDocumentRead(row, size)));
+    // SPEC.md §3: text for the fund pages' readers, bytes for the admin list.
+    const size = viewer.kind === "holder" ? "text" : "bytes";
+    return Response.json(fundDocuments.list(fundId).map((row) => fundDocuments.read(row, size)));
   });
 }
 
@@ -36,7 +31,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   return handleJson(async () => {
     const admin = await requireApiAdmin(request);
     if (request.method !== "DELETE") throw new AppError("method_not_allowed", "Method not allowed");
-    const row = await deleteFundDocument(admin, params.key);
+    const row = await fundDocuments.delete(admin, params.key);
     return Response.json({ success: true, id: row.id });
   });
 }

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/file";
 import { requestMeta } from "~/modules/access-log/access-log.server";
-import { fundViewers, serveFundDocument } from "~/modules/fund-documents/fund-documents.server";
+import { fundDocuments, fundViewers } from "~/modules/documents/documents.server";
 import { AppError } from "~/modules/http/app-error";
 import { handleJson } from "~/modules/http/json.server";
 
@@ -14,6 +14,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const viewers = await fundViewers(request);
     if (viewers.length === 0) throw new AppError("unauthorized", "Access token required");
     const action = /\/api\/fund-documents\/view\//.test(new URL(request.url).pathname) ? "view" : "download";
-    return serveFundDocument(viewers, params.id, action, request, requestMeta(request, context.clientAddress));
+    return fundDocuments.serve(viewers, params.id, action, request, requestMeta(request, context.clientAddress));
   });
 }

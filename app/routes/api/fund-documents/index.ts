@@ -1,6 +1,6 @@
 import type { Route } from "./+types/index";
 import { requireApiAdmin } from "~/modules/auth/guards.server";
-import { toFundDocumentRead, uploadFundDocument } from "~/modules/fund-documents/fund-documents.server";
+import { fundDocuments } from "~/modules/documents/documents.server";
 import { AppError } from "~/modules/http/app-error";
 import { handleJson } from "~/modules/http/json.server";
 
@@ -12,8 +12,8 @@ export async function action({ request }: Route.ActionArgs) {
   return handleJson(async () => {
     const admin = await requireApiAdmin(request);
     if (request.method !== "POST") throw new AppError("method_not_allowed", "Method not allowed");
-    const row = await uploadFundDocument(admin, request);
-    return Response.json(toFundDocumentRead(row, "bytes"), { status: 201 });
+    const row = await fundDocuments.upload(admin, request);
+    return Response.json(fundDocuments.read(row, "bytes"), { status: 201 });
   });
 }
 
