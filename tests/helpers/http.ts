@@ -24,9 +24,18 @@ export function formRequest(path: string, fields: Record<string, string>): Reque
 
 type ActionLike<R> = (args: never) => Promise<R> | R;
 
+/**
+ * The route pattern React Router hands a loader or action (`/api/documents/:id/view`):
+ * the request's path, without a trailing slash, with each parameter's value put back as `:name`.
+ */
+export function routePattern(request: Request, params: Record<string, string>): string {
+  const segments = new URL(request.url).pathname.replace(/(.)\/$/, "$1").split("/");
+  return segments.map((segment) => Object.entries(params).find(([, value]) => value === segment)?.[0]).map((name, i) => (name ? `:${name}` : segments[i])).join("/");
+}
+
 /** Call a route module's action (or loader) the way React Router does, with our load context. */
 export async function callRoute<R>(fn: ActionLike<R>, request: Request, clientAddress = TEST_CLIENT_ADDRESS): Promise<R> {
-  const args = { request, params: {}, context: { clientAddress } };
+  const args = { request, params: {}, pattern: routePattern(request, {}), context: { clientAddress } };
   return fn(args as never);
 }
 

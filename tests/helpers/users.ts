@@ -5,6 +5,7 @@ import { createUserSession } from "~/modules/auth/session.server";
 import type { LpUser } from "~/modules/lp-users/lp-users.server";
 import { hashPassword } from "~/modules/lp-users/password.server";
 import { TEST_CLIENT_ADDRESS } from "./test-env";
+import { routePattern } from "./http";
 import { fillSecrets, openSecrets } from "~/modules/mail/mail-secrets.server";
 
 export const ORIGIN = "http://localhost:3000";
@@ -106,7 +107,7 @@ export async function callRouteWith(
   request: Request,
   { params = {}, clientAddress = TEST_CLIENT_ADDRESS }: { params?: Record<string, string>; clientAddress?: string } = {},
 ): Promise<Response> {
-  return fn({ request, params, context: { clientAddress } } as never);
+  return fn({ request, params, pattern: routePattern(request, params), context: { clientAddress } } as never);
 }
 
 /** A request with a method, an optional Cookie and an optional JSON body. */

@@ -9,10 +9,10 @@ import { handleJson } from "~/modules/http/json.server";
  * approved investors and admins. The guard runs before any lookup, so
  * anonymous, pending and rejected users learn nothing about which ids exist.
  */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, pattern, context }: Route.LoaderArgs) {
   return handleJson(async () => {
     const user = await requireApiUser(request);
-    const action = /\/view\/?$/.test(new URL(request.url).pathname) ? "view" : "download";
+    const action = pattern.endsWith("/view") ? "view" : "download";
     return lpDocuments.serve([{ kind: "user", user }], params.id, action, request, requestMeta(request, context.clientAddress));
   });
 }

@@ -9,11 +9,11 @@ import { handleJson } from "~/modules/http/json.server";
  * for admins and holders of the document's fund. Without any fund access: 401
  * before any lookup; another fund's document: 404, like an unknown id.
  */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, pattern, context }: Route.LoaderArgs) {
   return handleJson(async () => {
     const viewers = await fundViewers(request);
     if (viewers.length === 0) throw new AppError("unauthorized", "Access token required");
-    const action = /\/api\/fund-documents\/view\//.test(new URL(request.url).pathname) ? "view" : "download";
+    const action = pattern.includes("/view/") ? "view" : "download";
     return fundDocuments.serve(viewers, params.id, action, request, requestMeta(request, context.clientAddress));
   });
 }
