@@ -98,6 +98,8 @@ export type SecurityEventName =
   | "user.status_changed"
   | "document.uploaded"
   | "document.deleted"
+  /** A view or download that starts a file (what the access log records). */
+  | "document.accessed"
   | "fund.access_granted"
   | "fund.access_requested"
   | "fund.token_validated"
