@@ -70,10 +70,13 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
     stopMail();
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
     force.unref();
-    server.close(async () => {
-      await flushMailer().catch(() => {});
-      closeDb();
-      process.exit(0);
+    server.close(() => {
+      void flushMailer()
+        .catch(() => {})
+        .finally(() => {
+          closeDb();
+          process.exit(0);
+        });
     });
     server.closeIdleConnections();
   };

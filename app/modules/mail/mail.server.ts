@@ -172,7 +172,7 @@ export function kickMailer() {
   mailer.again = false;
   mailer.running = new Promise<number>((resolve) => {
     setImmediate(() => {
-      deliverDueMail()
+      void deliverDueMail()
         .catch((error) => {
           logError(error);
           return 0;
