@@ -13,7 +13,8 @@ import { defineConfig } from "@playwright/test";
  * - "api":   HTTP-only specs (*.api.spec.ts, request fixture), run once.
  *
  * Each run gets its own SQLite file and storage folder, so tests never see
- * data from an earlier run. BUILD_DIR selects the build (default build/).
+ * data from an earlier run. BUILD_DIR selects the build (default build/); the
+ * server is the compiled one, run with plain node as `npm start` does.
  */
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 const BASE_URL = `http://localhost:${PORT}`;
@@ -76,7 +77,7 @@ export default defineConfig({
       env: { E2E_SMTP_PORT: String(SMTP_PORT), E2E_RUN_DIR: runDir },
     },
     {
-      command: "npx tsx server/index.ts",
+      command: `node ${path.join(BUILD_DIR, "server/index.js")}`,
       url: `${BASE_URL}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -93,7 +94,6 @@ export default defineConfig({
         LOG_LEVEL: "silent",
         TRUST_PROXY: "1",
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
-        BUILD_DIR,
       },
     },
   ],

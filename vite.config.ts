@@ -1,10 +1,45 @@
 import { fileURLToPath } from "node:url";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+
+/**
+ * Entries of the server build (decision 016). `index` is the HTTP server with
+ * the routes (server/main.ts imports `virtual:react-router/server-build`); the
+ * operational scripts are entries of the same build, so they share its chunks
+ * and run with plain `node` where only the dependencies are installed.
+ */
+const SERVER_ENTRIES = {
+  index: "server/main.ts",
+  "admin-create": "scripts/admin-create.ts",
+  "db-backup": "scripts/db-backup.ts",
+  "db-restore": "scripts/db-restore.ts",
+  seed: "scripts/seed.ts",
+};
+
+/**
+ * React Router names the server build's one entry `index.js`; with several
+ * entries each keeps its own name, and shared code goes to chunks/.
+ */
+function namedServerEntries(): Plugin {
+  return {
+    name: "lumen-ridge:named-server-entries",
+    configEnvironment(name, config) {
+      if (name !== "ssr") return;
+      const output = config.build?.rollupOptions?.output;
+      if (output && !Array.isArray(output)) {
+        output.entryFileNames = "[name].js";
+        output.chunkFileNames = "chunks/[name]-[hash].js";
+      }
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [tailwindcss(), reactRouter(), namedServerEntries()],
+  environments: {
+    ssr: { build: { rollupOptions: { input: SERVER_ENTRIES } } },
+  },
   // Bundle these into the server build: only the icons and primitives we use are
   // loaded, instead of every lucide icon module at start (tens of MB of RSS).
   ssr: { noExternal: ["lucide-react", "radix-ui", /^@radix-ui\//] },

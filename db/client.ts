@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { getEnv } from "../app/modules/config/env.server";
+import { processWide } from "../app/modules/config/process-wide.server";
 import * as schema from "./schema";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -29,20 +30,19 @@ export function runMigrations(db: Db) {
   migrate(db, { migrationsFolder: MIGRATIONS_DIR });
 }
 
-// One connection per process, shared by the server and the route bundle
-// (both may import this file; globalThis keeps them on the same handle).
-const globalForDb = globalThis as unknown as { __appDb?: Db };
+/** The process's one connection, opened (and migrated) on first use. */
+const connection = processWide("db.connection", () => ({ db: undefined as Db | undefined }));
 
 export function getDb(): Db {
-  if (!globalForDb.__appDb) {
+  if (!connection.db) {
     const db = openDatabase(getEnv().DATABASE_PATH);
     runMigrations(db);
-    globalForDb.__appDb = db;
+    connection.db = db;
   }
-  return globalForDb.__appDb;
+  return connection.db;
 }
 
 export function closeDb() {
-  globalForDb.__appDb?.$client.close();
-  globalForDb.__appDb = undefined;
+  connection.db?.$client.close();
+  connection.db = undefined;
 }

@@ -88,6 +88,8 @@ export type AppServer = {
   dataDir: string;
   dbPath: string;
   storageDir: string;
+  /** The build the server runs (its compiled scripts are in server/ there too). */
+  buildDir: string;
   env: Record<string, string>;
   pid: () => number;
   /** Every stdout/stderr line so far (JSON log lines and anything else): the live array, which a long section may empty. */
@@ -117,6 +119,7 @@ export async function startServer(ctx: Context, options: ServerOptions): Promise
     DATABASE_PATH: path.join(dataDir, "data.sqlite"),
     STORAGE_DIR: path.join(dataDir, "uploads"),
     LOG_LEVEL: "info",
+    // The server finds its files next to itself; hardening/headers.ts reads the client folder from here.
     BUILD_DIR: ctx.buildDir,
     ...options.env,
   };
@@ -129,7 +132,8 @@ export async function startServer(ctx: Context, options: ServerOptions): Promise
 
   const start = async () => {
     expectingExit = false;
-    const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+    // What `npm start` runs: the compiled server, with plain node.
+    const child = spawn(process.execPath, [path.join(ctx.buildDir, "server/index.js")], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -163,6 +167,7 @@ export async function startServer(ctx: Context, options: ServerOptions): Promise
     dataDir,
     dbPath: env.DATABASE_PATH!,
     storageDir: env.STORAGE_DIR!,
+    buildDir: ctx.buildDir,
     env,
     pid: () => (proc as ChildProcess | null)?.pid ?? -1,
     logLines: () => lines,
@@ -323,9 +328,10 @@ export function cookiesFrom(answer: HttpAnswer, previous = ""): string {
 
 // ─── accounts ───────────────────────────────────────────────────────────────
 
-/** An approved admin, made with the real CLI (npm run admin:create). */
+/** An approved admin, made with the real CLI (npm run admin:create), compiled as on a server. */
 export function createAdmin(server: AppServer, email: string, password: string, name = "Hardening Admin") {
-  execFileSync(process.execPath, ["--import", "tsx", "scripts/admin-create.ts", "--email", email, "--name", name, "--password", password], {
+  const script = path.join(server.buildDir, "server/admin-create.js");
+  execFileSync(process.execPath, [script, "--email", email, "--name", name, "--password", password], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_PATH: server.dbPath, LOG_LEVEL: "silent" },
     stdio: "pipe",

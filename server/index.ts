@@ -1,112 +1,56 @@
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
-import sirv from "sirv";
-import { EnvError, getEnv } from "../app/modules/config/env.server";
-import { hasAnyAdmin } from "../app/modules/lp-users/lp-users.server";
-import { flushMailer, startMailWorker } from "../app/modules/mail/mail.server";
-import { log, logError } from "../app/modules/logging/log.server";
-import { reconcileStorage } from "../app/modules/storage/reconcile.server";
-import { clearIncoming } from "../app/modules/storage/storage.server";
-import { closeDb, getDb } from "../db/client";
-import { createAppListener, type AppOptions } from "./app";
+import type { ViteDevServer } from "vite";
 
 /**
- * Start the site: parse the environment (stop with a clear message when it is
- * bad), apply migrations, start the mail worker, serve, and drain on SIGTERM.
+ * Start the site from the source tree (`npm run dev`, run by tsx).
+ *
+ * - Development: a Vite dev server in middleware mode loads server/start.ts
+ *   and, per request, the route build, through one module graph, so route
+ *   edits apply without a restart and the server and the routes share every
+ *   module (the database handle, the log's request context, …).
+ * - NODE_ENV=production: nothing here is compiled or loaded from source; it
+ *   imports the compiled server (BUILD_DIR/server/index.js, default build/),
+ *   exactly what `npm start` runs with plain `node`.
  */
-async function main() {
-  // A .env file in the working directory fills in variables not already set.
-  if (fs.existsSync(".env")) process.loadEnvFile(".env");
-  let env;
-  try {
-    env = getEnv();
-  } catch (error) {
-    if (error instanceof EnvError) {
-      console.error(`\n${error.message}\n\nSee .env.example for every variable and its meaning.\n`);
-      process.exit(1);
-    }
-    throw error;
+if (fs.existsSync(".env")) process.loadEnvFile(".env");
+
+if (process.env.NODE_ENV === "production") {
+  const entry = path.resolve(process.env.BUILD_DIR ?? "build", "server/index.js");
+  if (!fs.existsSync(entry)) {
+    console.error(`\n${entry} does not exist: run \`npm run build\` first.\n`);
+    process.exit(1);
   }
-
-  getDb(); // opens the database and applies migrations
-  fs.mkdirSync(env.STORAGE_DIR, { recursive: true });
-  // Uploads cut off by a previous stop never became documents; remove their pieces.
-  const leftovers = await clearIncoming();
-  if (leftovers > 0) log("info", `Removed ${leftovers} unfinished upload(s)`);
-  // A stop between storing a file and recording it (or deleting a row and its file) leaves a stray file.
-  await reconcileStorage();
-  if (!hasAnyAdmin()) {
-    log(
-      "info",
-      'No admin account exists yet. Create one with: npm run admin:create -- --email you@firm.example --name "Your Name" --password "a long passphrase"',
-    );
-  }
-  if (env.NODE_ENV === "production" && !env.SMTP_URL) {
-    log("warn", "SMTP_URL is not set: mails are only logged, and access and reset links (kept out of production logs) reach nobody.");
-  }
-  const stopMail = startMailWorker();
-  const mode = env.NODE_ENV === "production" ? "production" : "development";
-
-  let build: AppOptions["build"];
-  let serveStatic: AppOptions["serveStatic"];
-  if (mode === "production") {
-    const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
-    const buildPath = path.join(buildDir, "server/index.js");
-    build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
-    const assets = sirv(path.join(buildDir, "client/assets"), { immutable: true, maxAge: 31536000, etag: true, gzip: true, brotli: true });
-    const publicFiles = sirv(path.join(buildDir, "client"), { maxAge: 3600, etag: true, dotfiles: false });
-    serveStatic = (req, res, next) => {
-      if (req.url?.startsWith("/assets/")) {
-        req.url = req.url.slice("/assets".length);
-        return assets(req, res, () => {
-          req.url = `/assets${req.url}`;
-          next();
-        });
-      }
-      return publicFiles(req, res, next);
-    };
-  } else {
-    const vite = await import("vite").then((v) => v.createServer({ server: { middlewareMode: true } }));
-    build = () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
-    serveStatic = (req, res, next) => vite.middlewares(req, res, next);
-  }
-
-  let ready = false;
-  const listener = createAppListener({ env, build, mode, serveStatic, isReady: () => ready });
-  const server = http.createServer(listener);
-  server.headersTimeout = 30_000;
-  server.requestTimeout = 10 * 60_000; // large uploads on slow links
-  server.keepAliveTimeout = 5_000;
-
-  server.listen(env.PORT, env.HOST, () => {
-    ready = true;
-    log("info", `listening on http://${env.HOST}:${env.PORT}`, { mode });
-  });
-
-  let shuttingDown = false;
-  const shutdown = (signal: string) => {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    ready = false;
-    log("info", `${signal}: draining in-flight requests`);
-    stopMail();
-    const force = setTimeout(() => server.closeAllConnections(), 10_000);
-    force.unref();
-    server.close(async () => {
-      await flushMailer().catch(() => {});
-      closeDb();
-      process.exit(0);
-    });
-    server.closeIdleConnections();
-  };
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
-  process.on("SIGINT", () => shutdown("SIGINT"));
+  await import(pathToFileURL(entry).href);
+} else {
+  await startDevServer();
 }
 
-main().catch((error) => {
-  logError(error, "start-up failed");
-  process.exit(1);
-});
+async function startDevServer() {
+  quietUpstreamDeprecation();
+  const { createServer } = await import("vite");
+  const vite: ViteDevServer = await createServer({ server: { middlewareMode: true }, appType: "custom" });
+  const { startServer } = (await vite.ssrLoadModule("/server/start.ts")) as typeof import("./start");
+  await startServer({
+    mode: "development",
+    build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
+    serveStatic: (req, res, next) => vite.middlewares(req, res, next),
+  });
+}
+
+/**
+ * @react-router/dev 7.18 creates its internal Vite servers with `envFile: false`,
+ * which Vite 8.1+ reports as deprecated, three times per start (an upstream
+ * matter: remix-run/react-router#15229, fixed on the 8.x line by passing
+ * `envDir: false`). It asks nothing of this project, so the dev server drops
+ * exactly that line; remove this with the @react-router/dev upgrade.
+ */
+function quietUpstreamDeprecation() {
+  const warn = console.warn.bind(console);
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === "string" && args[0].includes("The `envFile` option is deprecated")) return;
+    warn(...args);
+  };
+}

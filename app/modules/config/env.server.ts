@@ -88,15 +88,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return result.data;
 }
 
-const globalForEnv = globalThis as unknown as { __appEnv?: Env };
+let parsed: Env | undefined;
 
 /** The environment of this process, parsed on first use. */
 export function getEnv(): Env {
-  globalForEnv.__appEnv ??= parseEnv(process.env);
-  return globalForEnv.__appEnv;
+  parsed ??= parseEnv(process.env);
+  return parsed;
 }
 
 /** For tests: forget the parsed environment so the next getEnv() re-reads process.env. */
 export function resetEnvForTests() {
-  globalForEnv.__appEnv = undefined;
+  parsed = undefined;
 }

@@ -32,10 +32,9 @@ export const RATE_LIMITS = {
 
 export type RateLimitBucket = keyof typeof RATE_LIMITS;
 
-const globalForLimits = globalThis as unknown as { __rateLimiters?: Map<string, RateLimiterMemory> };
+const limiters = new Map<RateLimitBucket, RateLimiterMemory>();
 
 function limiter(bucket: RateLimitBucket): RateLimiterMemory {
-  const limiters = (globalForLimits.__rateLimiters ??= new Map());
   let found = limiters.get(bucket);
   if (!found) {
     const { points, duration } = RATE_LIMITS[bucket];
@@ -84,5 +83,5 @@ export async function clearFailures(bucket: RateLimitBucket, key: string): Promi
 
 /** For tests: start every bucket afresh. */
 export function resetRateLimitsForTests() {
-  globalForLimits.__rateLimiters?.clear();
+  limiters.clear();
 }

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { processWide } from "../config/process-wide.server";
 
 /**
  * Structured logs: one JSON object per line on stdout,
@@ -16,7 +17,7 @@ export type LogLevel = "info" | "warn" | "error";
 type Fields = Record<string, unknown>;
 type RequestContext = { requestId: string; ip: string };
 
-const requestContext = new AsyncLocalStorage<RequestContext>();
+const requestContext = processWide("log.requestContext", () => new AsyncLocalStorage<RequestContext>());
 
 /** Run `fn` with a request id (and client address) that every log line inside it carries. */
 export function withRequestContext<T>(context: RequestContext, fn: () => T): T {
@@ -48,11 +49,11 @@ function redactValue(value: unknown): unknown {
 const RESERVED = ["time", "level", "msg", "requestId"] as const;
 
 type Sink = (line: string) => void;
-const globalForLog = globalThis as unknown as { __logSink?: Sink | null };
+let testSink: Sink | null = null;
 
 /** For tests: receive every log line (whatever LOG_LEVEL says); null restores stdout. */
 export function setLogSinkForTests(sink: Sink | null) {
-  globalForLog.__logSink = sink;
+  testSink = sink;
 }
 
 function silent(): boolean {
@@ -60,7 +61,7 @@ function silent(): boolean {
 }
 
 export function log(level: LogLevel, msg: string, fields: Fields = {}): void {
-  const sink = globalForLog.__logSink;
+  const sink = testSink;
   if (!sink && silent()) return;
   const store = requestContext.getStore();
   const own = redact(fields);
@@ -97,6 +98,8 @@ export type SecurityEventName =
   | "user.status_changed"
   | "document.uploaded"
   | "document.deleted"
+  /** A view or download that starts a file (what the access log records). */
+  | "document.accessed"
   | "fund.access_granted"
   | "fund.access_requested"
   | "fund.token_validated"

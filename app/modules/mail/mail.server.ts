@@ -3,6 +3,7 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { getDb, type Db } from "../../../db/client";
 import { emailOutbox } from "../../../db/schema";
 import { getEnv } from "../config/env.server";
+import { processWide } from "../config/process-wide.server";
 import { fillSecrets, openSecrets, sealSecrets, type MailSecrets } from "./mail-secrets.server";
 import { log, logError } from "../logging/log.server";
 
@@ -62,24 +63,27 @@ export function backoffMs(attempts: number): number {
   return Math.min(MAX_BACKOFF_MS, 30_000 * 2 ** Math.max(0, attempts - 1));
 }
 
-const globalForMail = globalThis as unknown as {
-  __mailTransport?: Transporter | null;
-  __mailRunning?: Promise<number> | null;
-  __mailTimer?: NodeJS.Timeout | null;
-  __mailAgain?: boolean;
-};
+/**
+ * The outbox's delivery state: the SMTP transport (made on first use), the run
+ * in progress, and whether a kick arrived during it.
+ */
+const mailer = processWide("mail.state", () => ({
+  transport: undefined as Transporter | null | undefined,
+  running: null as Promise<number> | null,
+  again: false,
+}));
 
 function transport(): Transporter | null {
-  if (globalForMail.__mailTransport === undefined) {
+  if (mailer.transport === undefined) {
     const url = getEnv().SMTP_URL;
-    globalForMail.__mailTransport = url ? nodemailer.createTransport(url) : null;
+    mailer.transport = url ? nodemailer.createTransport(url) : null;
   }
-  return globalForMail.__mailTransport;
+  return mailer.transport;
 }
 
 /** For tests: use this transport (or none) instead of SMTP_URL's. */
 export function setMailTransportForTests(value: Transporter | null | undefined) {
-  globalForMail.__mailTransport = value;
+  mailer.transport = value;
 }
 
 const BATCH = 50;
@@ -161,22 +165,22 @@ async function deliverBatch(db: Db, now: Date): Promise<{ fetched: number; deliv
  * meanwhile is not left for the interval worker.
  */
 export function kickMailer() {
-  if (globalForMail.__mailRunning) {
-    globalForMail.__mailAgain = true;
+  if (mailer.running) {
+    mailer.again = true;
     return;
   }
-  globalForMail.__mailAgain = false;
-  globalForMail.__mailRunning = new Promise<number>((resolve) => {
+  mailer.again = false;
+  mailer.running = new Promise<number>((resolve) => {
     setImmediate(() => {
-      deliverDueMail()
+      void deliverDueMail()
         .catch((error) => {
           logError(error);
           return 0;
         })
         .then(resolve)
         .finally(() => {
-          globalForMail.__mailRunning = null;
-          if (globalForMail.__mailAgain) kickMailer();
+          mailer.running = null;
+          if (mailer.again) kickMailer();
         });
     });
   });
@@ -186,7 +190,6 @@ export function kickMailer() {
 export function startMailWorker(intervalMs = 30_000): () => void {
   const timer = setInterval(kickMailer, intervalMs);
   timer.unref();
-  globalForMail.__mailTimer = timer;
   kickMailer();
   return () => clearInterval(timer);
 }
@@ -194,5 +197,5 @@ export function startMailWorker(intervalMs = 30_000): () => void {
 /** Wait for a delivery run in progress (graceful shutdown, tests). */
 export async function flushMailer() {
   // Follow-up runs (kicks during a run) count too.
-  while (globalForMail.__mailRunning) await globalForMail.__mailRunning;
+  while (mailer.running) await mailer.running;
 }

@@ -1,0 +1,85 @@
+import fs from "node:fs";
+import http from "node:http";
+import { EnvError, getEnv } from "../app/modules/config/env.server";
+import { hasAnyAdmin } from "../app/modules/lp-users/lp-users.server";
+import { flushMailer, startMailWorker } from "../app/modules/mail/mail.server";
+import { log } from "../app/modules/logging/log.server";
+import { reconcileStorage } from "../app/modules/storage/reconcile.server";
+import { clearIncoming } from "../app/modules/storage/storage.server";
+import { closeDb, getDb } from "../db/client";
+import { createAppListener, type AppOptions } from "./app";
+
+export type StartOptions = Pick<AppOptions, "build" | "mode" | "serveStatic">;
+
+/**
+ * Start the site: parse the environment (stop with a clear message when it is
+ * bad), apply migrations, start the mail worker, serve, and drain on SIGTERM.
+ * The production entry (server/main.ts) and the dev server (server/index.ts)
+ * differ only in the build and the static files they pass.
+ */
+export async function startServer({ build, mode, serveStatic }: StartOptions): Promise<void> {
+  // A .env file in the working directory fills in variables not already set.
+  if (fs.existsSync(".env")) process.loadEnvFile(".env");
+  let env;
+  try {
+    env = getEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(`\n${error.message}\n\nSee .env.example for every variable and its meaning.\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  getDb(); // opens the database and applies migrations
+  fs.mkdirSync(env.STORAGE_DIR, { recursive: true });
+  // Uploads cut off by a previous stop never became documents; remove their pieces.
+  const leftovers = await clearIncoming();
+  if (leftovers > 0) log("info", `Removed ${leftovers} unfinished upload(s)`);
+  // A stop between storing a file and recording it (or deleting a row and its file) leaves a stray file.
+  await reconcileStorage();
+  if (!hasAnyAdmin()) {
+    log(
+      "info",
+      'No admin account exists yet. Create one with: npm run admin:create -- --email you@firm.example --name "Your Name" --password "a long passphrase"',
+    );
+  }
+  if (env.NODE_ENV === "production" && !env.SMTP_URL) {
+    log("warn", "SMTP_URL is not set: mails are only logged, and access and reset links (kept out of production logs) reach nobody.");
+  }
+  const stopMail = startMailWorker();
+
+  let ready = false;
+  const listener = createAppListener({ env, build, mode, serveStatic, isReady: () => ready });
+  const server = http.createServer(listener);
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 10 * 60_000; // large uploads on slow links
+  server.keepAliveTimeout = 5_000;
+
+  server.listen(env.PORT, env.HOST, () => {
+    ready = true;
+    log("info", `listening on http://${env.HOST}:${env.PORT}`, { mode });
+  });
+
+  let shuttingDown = false;
+  const shutdown = (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    ready = false;
+    log("info", `${signal}: draining in-flight requests`);
+    stopMail();
+    const force = setTimeout(() => server.closeAllConnections(), 10_000);
+    force.unref();
+    server.close(() => {
+      void flushMailer()
+        .catch(() => {})
+        .finally(() => {
+          closeDb();
+          process.exit(0);
+        });
+    });
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
