@@ -31,14 +31,17 @@ export default [
   ]),
   // Investor portal: the layout guards its whole subtree (approved investor or admin).
   layout("routes/lp/layout.tsx", [route("lp/dashboard", "routes/lp/dashboard.tsx")]),
-  // Admin portal: the layout guards its whole subtree (admins only).
+  // Admin workspace: the layout guards its whole subtree (admins only) and holds the navigation.
   layout("routes/admin/layout.tsx", [
-    route("admin/dashboard", "routes/admin/dashboard.tsx"),
-    // The LP upload form posts here (multipart); it answers with a redirect to the dashboard.
-    route("admin/documents", "routes/admin/documents-upload.tsx"),
+    route("admin/dashboard", "routes/admin/overview.tsx"),
+    route("admin/investors", "routes/admin/investors.tsx"),
+    // Also the LP upload form's target without JavaScript (multipart).
+    route("admin/documents", "routes/admin/documents.tsx"),
     route("admin/documents/:id/access", "routes/admin/document-access.tsx"),
-    // The Fund II upload form posts here without JavaScript.
+    route("admin/fund-access", "routes/admin/fund-access.tsx"),
+    // The fund document upload form's target without JavaScript.
     route("admin/fund-documents", "routes/admin/fund-documents-upload.tsx"),
+    route("admin/email-lists", "routes/admin/email-lists.tsx"),
     // E-mail list exports (resource route, guarded on its own): {list}.csv download, {list}.tsv for Copy All.
     route("admin/email-lists/:file", "routes/admin/email-list-export.ts"),
   ]),

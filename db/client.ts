@@ -22,7 +22,14 @@ export function openDatabase(file: string): Db {
   // Unicode lower case, for sorting names case-insensitively ('É' with 'é'); SQLite's NOCASE
   // folds A–Z only. Used in queries only, never in an index or the schema (decision 015).
   sqlite.function("fold_case", { deterministic: true }, (value: unknown) => (typeof value === "string" ? value.toLowerCase() : value));
+  // Lower case without accents ('Éva' → 'eva'), for the admin's investor search. Queries only.
+  sqlite.function("fold_search", { deterministic: true }, (value: unknown) => (typeof value === "string" ? foldForSearch(value) : value));
   return drizzle(sqlite, { schema }) as Db;
+}
+
+/** Lower case, accents removed: what a search compares ('Ångström' and 'angstrom' match). */
+export function foldForSearch(text: string): string {
+  return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 }
 
 /** Apply the committed drizzle-kit migrations (idempotent). */

@@ -194,7 +194,11 @@ export const accessLog = sqliteTable(
     userAgent: text("user_agent"),
     createdAt: createdAt(),
   },
-  (t) => [index("access_log_document_idx").on(t.documentKind, t.documentId, t.createdAt)],
+  (t) => [
+    index("access_log_document_idx").on(t.documentKind, t.documentId, t.createdAt),
+    // The admin overview's latest accesses walk this index backwards.
+    index("access_log_created_at_idx").on(t.createdAt),
+  ],
 );
 
 /** Single-use password reset links: only the SHA-256 of the token is kept; valid for one hour. */

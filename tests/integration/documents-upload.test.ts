@@ -4,7 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import type { LpUser } from "~/modules/lp-users/lp-users.server";
 import { storageRoot } from "~/modules/storage/storage.server";
 import { readFlash } from "~/modules/toast/flash.server";
-import { action as pageAction, loader as pageLoader } from "~/routes/admin/documents-upload";
+import { action as pageAction, loader as pageLoader } from "~/routes/admin/documents";
 import { action as documentsAction } from "~/routes/api/documents";
 import { loader as fileLoader } from "~/routes/api/document-file";
 import {
@@ -558,12 +558,12 @@ describe("POST /api/documents: hostile file names", () => {
 describe("POST /admin/documents (the upload form without JavaScript)", () => {
   /** `cookie: null` sends no cookie; by default the admin's. */
   function postForm(file: UploadFile | undefined, fields: Record<string, string> = { title: "Q3 2026 Report" }, cookie: string | null = adminCookie) {
-    return callRouteWith(pageAction, uploadRequest("/admin/documents", { fields, file, cookie: cookie ?? undefined }));
+    return callRouteWith(pageAction as never, uploadRequest("/admin/documents", { fields, file, cookie: cookie ?? undefined }));
   }
 
   async function flashOf(cookie: string | null) {
     expect(cookie).toMatch(/^lr_flash=/);
-    return (await readFlash(requestWithCookie("/admin/dashboard", cookie ?? ""))).flash;
+    return (await readFlash(requestWithCookie("/admin/documents", cookie ?? ""))).flash;
   }
 
   it("stores the document and redirects to the dashboard with a success toast", async () => {
@@ -571,7 +571,7 @@ describe("POST /admin/documents (the upload form without JavaScript)", () => {
     const response = await postForm({ bytes: sample.bytes, name: "Metrics.xlsx", type: sample.mime }, { title: "Metrics", category: "reports" });
     const redirect = expectRedirect(response);
     expect([302, 303]).toContain(redirect.status);
-    expect(redirect.location).toBe("/admin/dashboard#published-documents");
+    expect(redirect.location).toBe("/admin/documents#published-documents");
     const flash = await flashOf(redirect.cookie);
     expect(flash.toast).toMatchObject({ title: "Document uploaded", description: "The document has been uploaded successfully" });
     expect(flash.form).toMatchObject({ formId: "lp-upload", status: "success" });
@@ -585,7 +585,7 @@ describe("POST /admin/documents (the upload form without JavaScript)", () => {
     const response = await postForm({ bytes: Buffer.from("<html></html>"), name: "page.pdf", type: MIME.pdf });
     const redirect = expectRedirect(response);
     expect(redirect.status).toBe(303);
-    expect(redirect.location).toBe("/admin/dashboard#upload-document");
+    expect(redirect.location).toBe("/admin/documents#upload-document");
     const flash = await flashOf(redirect.cookie);
     expect(flash.toast).toMatchObject({ title: "Upload failed", description: FILE_TYPE_ERROR, variant: "destructive" });
     expect(flash.form).toMatchObject({ formId: "lp-upload", status: "error", message: FILE_TYPE_ERROR, fieldErrors: { file: [FILE_TYPE_ERROR] } });
@@ -621,8 +621,12 @@ describe("POST /admin/documents (the upload form without JavaScript)", () => {
     expectNothingStored();
   });
 
-  it("GET /admin/documents just goes to the dashboard", async () => {
-    const response = await callRouteWith(pageLoader, apiRequest("GET", "/admin/documents", { cookie: adminCookie }));
-    expect(expectRedirect(response).location).toBe("/admin/dashboard");
+  it("GET /admin/documents shows the published documents", async () => {
+    await postForm(pdf(), { title: "Q4 2026 Letter" });
+    const response = (await callRouteWith(pageLoader as never, apiRequest("GET", "/admin/documents", { cookie: adminCookie }))) as unknown as {
+      documents: { documents: { title: string }[]; failed: boolean };
+    };
+    expect(response.documents.failed).toBe(false);
+    expect(response.documents.documents.map((d) => d.title)).toContain("Q4 2026 Letter");
   });
 });

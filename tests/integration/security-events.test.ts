@@ -5,7 +5,7 @@ import { resetRateLimitsForTests } from "~/modules/http/rate-limit.server";
 import { setLogSinkForTests, withRequestContext } from "~/modules/logging/log.server";
 import type { LpUser } from "~/modules/lp-users/lp-users.server";
 import { flushMailer, setMailTransportForTests } from "~/modules/mail/mail.server";
-import { action as dashboardAction } from "~/routes/admin/dashboard";
+import { action as fundAccessAction } from "~/routes/admin/fund-access";
 import { action as loginAction } from "~/routes/api/auth/login";
 import { action as logoutAction } from "~/routes/api/auth/logout";
 import { action as registerAction } from "~/routes/api/auth/register";
@@ -164,7 +164,7 @@ const signIn = (email: string, password: string) =>
   callRouteWith(loginAction, apiRequest("POST", "/api/auth/login", { json: { email, password } }));
 
 function adminForm(fields: Record<string, string>): Request {
-  return new Request(`${ORIGIN}/admin/dashboard`, {
+  return new Request(`${ORIGIN}/admin/fund-access`, {
     method: "POST",
     headers: { Cookie: adminCookie },
     body: new URLSearchParams({ ...fields, _enhanced: "1" }),
@@ -409,11 +409,11 @@ describe("fund access", () => {
     const { token: first } = await fundIIHolder();
     const request = accessRequestByEmail(fundII.email, "fund-ii")!;
 
-    const revoke = await inRequest(() => callRouteWith(dashboardAction as never, adminForm({ intent: "revoke-fund-access", requestId: request.id })));
+    const revoke = await inRequest(() => callRouteWith(fundAccessAction as never, adminForm({ intent: "revoke-fund-access", requestId: request.id })));
     expect(revoke.result).toMatchObject({ init: { status: 200 } });
     expectEvent("fund.access_revoked", revoke.ctx, { actorId: admin.id, fundId: "fund-ii", email: fundII.email });
 
-    const resend = await inRequest(() => callRouteWith(dashboardAction as never, adminForm({ intent: "resend-fund-access-link", requestId: request.id })));
+    const resend = await inRequest(() => callRouteWith(fundAccessAction as never, adminForm({ intent: "resend-fund-access-link", requestId: request.id })));
     expect(resend.result).toMatchObject({ init: { status: 200 } });
     expectEvent("fund.link_resent", resend.ctx, { actorId: admin.id, fundId: "fund-ii", email: fundII.email, wasRevoked: true });
 
@@ -427,8 +427,8 @@ describe("fund access", () => {
     const { token } = await fundIIHolder();
     const request = accessRequestByEmail(fundII.email, "fund-ii")!;
     const validated = await inRequest(() => validateToken(token, { clientAddress: IP }));
-    const revoked = await inRequest(() => callRouteWith(dashboardAction as never, adminForm({ intent: "revoke-fund-access", requestId: request.id })));
-    const resent = await inRequest(() => callRouteWith(dashboardAction as never, adminForm({ intent: "resend-fund-access-link", requestId: request.id })));
+    const revoked = await inRequest(() => callRouteWith(fundAccessAction as never, adminForm({ intent: "revoke-fund-access", requestId: request.id })));
+    const resent = await inRequest(() => callRouteWith(fundAccessAction as never, adminForm({ intent: "resend-fund-access-link", requestId: request.id })));
     expect(eventsNamed("fund.token_validated")[0]?.requestId).toBe(validated.ctx.requestId);
     expect(eventsNamed("fund.access_revoked")[0]?.requestId).toBe(revoked.ctx.requestId);
     expect(eventsNamed("fund.link_resent")[0]?.requestId).toBe(resent.ctx.requestId);

@@ -82,9 +82,9 @@ export function PublishedDocuments({
 
   return (
     <section id={sectionId} className="mt-10 scroll-mt-40" data-testid={sectionId}>
-      <h3 id={titleId} className="text-lg font-semibold">
+      <h2 id={titleId} className="text-lg font-semibold">
         {copy.title}
-      </h3>
+      </h2>
       {failed ? (
         <div
           role="alert"

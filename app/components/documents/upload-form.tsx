@@ -232,9 +232,9 @@ export function UploadForm({
 
   return (
     <section id={anchorId} className="mt-10 scroll-mt-40">
-      <h3 id={titleId} className="text-lg font-semibold">
+      <h2 id={titleId} className="text-lg font-semibold">
         {copy.title}
-      </h3>
+      </h2>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{copy.intro}</p>
       <form
         id={formId}

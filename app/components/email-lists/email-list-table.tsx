@@ -1,6 +1,6 @@
 import { ArrowDown, ArrowUp, ArrowUpDown, Download } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import { Pager } from "~/components/ui/pager";
 import { emailListsCopy } from "~/content/email-lists";
 import { exportHref } from "~/modules/email-lists/export";
@@ -30,6 +30,7 @@ const ariaSort = { asc: "ascending", desc: "descending" } as const;
 
 function SortHeader({ list, column, views }: { list: ListKey; column: SortColumn; views: ListViews }) {
   const { sort } = views[list];
+  const { search } = useLocation();
   const active = sort.column === column;
   const next = nextSort(sort, column);
   const Icon = active ? (sort.direction === "asc" ? ArrowUp : ArrowDown) : ArrowUpDown;
@@ -42,7 +43,7 @@ function SortHeader({ list, column, views }: { list: ListKey; column: SortColumn
       className="sticky top-0 z-10 border-b border-slate-200 bg-slate-50 px-4 py-2.5 text-left font-semibold whitespace-nowrap text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
     >
       <Link
-        to={listViewHref(views, list, { sort: next, page: 1 })}
+        to={listViewHref(search, list, { sort: next, page: 1 })}
         preventScrollReset
         aria-label={emailListsCopy.sortBy(column, next.direction)}
         className="inline-flex items-center gap-1 rounded-sm -outline-offset-2 hover:underline"
@@ -70,6 +71,7 @@ export function EmailListTable({ list, data, views }: { list: ListKey; data: Ema
   const titleId = `${sectionId}-title`;
   const labelId = `${sectionId}-label`;
   const region = useRef<HTMLDivElement>(null);
+  const { search } = useLocation();
   const { sort, page, total, rows } = data;
 
   // A new sort or page starts at the top of the table (the region itself stays, so focus stays on the clicked link).
@@ -80,14 +82,14 @@ export function EmailListTable({ list, data, views }: { list: ListKey; data: Ema
   return (
     <section id={sectionId} aria-labelledby={titleId} className="mt-8 scroll-mt-40" data-testid={sectionId}>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h3 id={titleId} className="flex flex-wrap items-baseline gap-2 text-lg font-semibold">
+        <h2 id={titleId} className="flex flex-wrap items-baseline gap-2 text-lg font-semibold">
           <span id={labelId}>{definition.label}</span>{" "}
           {data.failed ? null : (
             <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-sm font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200">
               {emailListsCopy.total(total)}
             </span>
           )}
-        </h3>
+        </h2>
         <div className="flex flex-wrap items-center gap-2">
           <CopyAllButton list={list} sort={sort} />
           <a
@@ -151,7 +153,7 @@ export function EmailListTable({ list, data, views }: { list: ListKey; data: Ema
             total={total}
             shown={rows.length}
             pageSize={EMAIL_LIST_PAGE_SIZE}
-            hrefFor={(target) => listViewHref(views, list, { sort, page: target })}
+            hrefFor={(target) => listViewHref(search, list, { sort, page: target })}
           >
             <p className="sr-only">{emailListsCopy.sortedBy(sort.column, sort.direction)}</p>
           </Pager>

@@ -1,7 +1,7 @@
 import { emailListsCopy } from "~/content/email-lists";
 import { LIST_KEYS, type ListKey } from "~/modules/email-lists/lists";
 import { EmailListTable, type EmailListData } from "./email-list-table";
-import { EMAIL_LISTS_SECTION_ID, type ListViews } from "./params";
+import type { ListViews } from "./params";
 
 /**
  * 'Email Lists (Copy & Export)' (SPEC.md §2): LP portal users, rejected LP
@@ -9,16 +9,12 @@ import { EMAIL_LISTS_SECTION_ID, type ListViews } from "./params";
  * and paged on its own through the page's query (see ./params).
  */
 export function EmailListsSection({ lists, views }: { lists: Record<ListKey, EmailListData>; views: ListViews }) {
-  const titleId = `${EMAIL_LISTS_SECTION_ID}-title`;
   return (
-    <section id={EMAIL_LISTS_SECTION_ID} aria-labelledby={titleId} className="mt-16 scroll-mt-40">
-      <h2 id={titleId} className="text-2xl font-semibold">
-        {emailListsCopy.section}
-      </h2>
+    <>
       <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{emailListsCopy.intro}</p>
       {LIST_KEYS.map((list) => (
         <EmailListTable key={list} list={list} data={lists[list]} views={views} />
       ))}
-    </section>
+    </>
   );
 }

@@ -1,14 +1,15 @@
+import { ADMIN_PATHS } from "~/modules/admin/paths";
 import { DEFAULT_SORT, LIST_KEYS, parseSort, type ListKey, type SortState } from "~/modules/email-lists/lists";
 
 /**
- * The e-mail tables' state in the dashboard's URL (DESIGN.md §3: sorting and
+ * The e-mail tables' state in the page's URL (DESIGN.md §3: sorting and
  * paging are links with query parameters, read by the loader). Each table
  * has its own parameters, so the tables sort and page independently:
  * `{list}.sort` (a column), `{list}.dir` (asc | desc) and `{list}.page`
  * (1-based), e.g. `?newsletter.sort=email&newsletter.dir=asc#email-list-newsletter`.
  */
 
-export const DASHBOARD_PATH = "/admin/dashboard";
+export const EMAIL_LISTS_PATH = ADMIN_PATHS["email-lists"];
 export const EMAIL_LISTS_SECTION_ID = "email-lists";
 /** At most this many rows per table on a page, so the page does not grow with a list. */
 export const EMAIL_LIST_PAGE_SIZE = 50;
@@ -32,7 +33,7 @@ export function parsePage(value: string | null): number {
   return Math.min(Math.max(Number(value), 1), MAX_PAGE);
 }
 
-/** Every table's sort and page from the dashboard's query. */
+/** Every table's sort and page from the page's query. */
 export function parseListViews(params: URLSearchParams): ListViews {
   const views = {} as ListViews;
   for (const list of LIST_KEYS) {
@@ -47,20 +48,22 @@ function isDefaultSort(sort: SortState): boolean {
 }
 
 /**
- * The dashboard's address with one table's view changed, back at that table.
- * The changed table always carries its sort; the others keep theirs when it
- * is not the default, and their page when past the first.
+ * The page's address with one table's view changed, back at that table. Every
+ * other parameter of `search` (the other tables' sort and page) stays as it
+ * is; the changed table drops what is its default (date descending, page 1).
  */
-export function listViewHref(views: ListViews, list: ListKey, view: ListView): string {
-  const search = new URLSearchParams();
-  for (const key of LIST_KEYS) {
-    const current = key === list ? view : views[key];
-    const names = emailListParams(key);
-    if (key === list || !isDefaultSort(current.sort)) {
-      search.set(names.sort, current.sort.column);
-      search.set(names.dir, current.sort.direction);
-    }
-    if (current.page > 1) search.set(names.page, String(current.page));
+export function listViewHref(search: string, list: ListKey, view: ListView): string {
+  const params = new URLSearchParams(search);
+  const names = emailListParams(list);
+  if (isDefaultSort(view.sort)) {
+    params.delete(names.sort);
+    params.delete(names.dir);
+  } else {
+    params.set(names.sort, view.sort.column);
+    params.set(names.dir, view.sort.direction);
   }
-  return `${DASHBOARD_PATH}?${search.toString()}#${emailListSectionId(list)}`;
+  if (view.page > 1) params.set(names.page, String(view.page));
+  else params.delete(names.page);
+  const query = params.toString();
+  return `${EMAIL_LISTS_PATH}${query ? `?${query}` : ""}#${emailListSectionId(list)}`;
 }

@@ -1,8 +1,6 @@
-import { useEffect, useRef } from "react";
-import { useLocation } from "react-router";
-import { Pager, pageHref } from "~/components/ui/pager";
 import { fundAccessListCopy, fundAdminCopy } from "~/content/fund-admin";
 import type { FundId } from "~/modules/fund-access/constants";
+import { ListSection, type ListPageState } from "../admin/list-section";
 import { FUND_ACCESS_LIST_ID, FundAccessActions } from "./fund-access-actions";
 
 /**
@@ -29,19 +27,11 @@ const fundBadgeClass: Record<FundId, string> = {
   "fund-ii": "border-brand-300 bg-brand-50 text-brand-800 dark:border-brand-600 dark:bg-brand-900 dark:text-brand-100",
 };
 
-/** One page of the list, as the loader reads it: at most a page of requests, the page shown (1-based) and the list's total. */
-export type FundAccessRequestsPage = {
-  requests: AdminFundAccessRequest[];
-  page: number;
-  total: number;
-  failed: boolean;
-};
+/** One page of the list, as the loader reads it. */
+export type FundAccessRequestsPage = ListPageState & { requests: AdminFundAccessRequest[] };
 
 /** The query parameter of the list's page. */
 export const FUND_ACCESS_PAGE_PARAM = "requests.page";
-
-/** A confirm step's parameters (fund-access-actions.tsx and the other confirm steps): a paging link closes the step. */
-const CONFIRM_PARAMS = ["confirm", "user", "request", "document"] as const;
 
 /**
  * 'Fund access requests' (SPEC.md §2, Potential Investor Management): the
@@ -53,69 +43,26 @@ const CONFIRM_PARAMS = ["confirm", "user", "request", "document"] as const;
  * 'Revoked' badge when revoked, and its actions.
  */
 export function FundAccessList({ data }: { data: FundAccessRequestsPage }) {
-  const { requests, page, total, failed } = data;
-  const titleId = `${FUND_ACCESS_LIST_ID}-title`;
-  const location = useLocation();
-  const region = useRef<HTMLDivElement>(null);
-
-  // Another page starts at the top of the list (the region stays, so focus stays on the clicked link).
-  useEffect(() => {
-    if (region.current) region.current.scrollTop = 0;
-  }, [page]);
-
-  const hrefFor = (target: number) =>
-    pageHref({
-      pathname: location.pathname,
-      search: location.search,
-      param: FUND_ACCESS_PAGE_PARAM,
-      page: target,
-      anchor: FUND_ACCESS_LIST_ID,
-      drop: CONFIRM_PARAMS,
-    });
-
   return (
-    <section id={FUND_ACCESS_LIST_ID} aria-labelledby={titleId} className="mt-8 scroll-mt-40" data-testid={FUND_ACCESS_LIST_ID}>
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h3 id={titleId} className="text-lg font-semibold">
-          {fundAccessListCopy.title}
-        </h3>
-        {failed ? null : (
-          <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-sm font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200">
-            {fundAccessListCopy.total(total)}
-          </span>
-        )}
-      </div>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{fundAccessListCopy.intro}</p>
-      {failed ? (
-        <p
-          role="alert"
-          className="mt-3 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
-        >
-          {fundAccessListCopy.error}
-        </p>
-      ) : requests.length === 0 ? (
-        <p className="mt-3 rounded-md border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300">
-          {fundAccessListCopy.empty}
-        </p>
-      ) : (
-        <>
-          <div
-            ref={region}
-            role="region"
-            aria-label={fundAccessListCopy.listLabel}
-            tabIndex={0}
-            className="mt-3 max-h-[400px] overflow-y-auto rounded-lg border border-slate-200 dark:border-slate-800"
-          >
-            <ul className="divide-y divide-slate-200 dark:divide-slate-800">
-              {requests.map((request) => (
-                <FundAccessRow key={request.id} request={request} />
-              ))}
-            </ul>
-          </div>
-          <Pager label={fundAccessListCopy.title} page={page} total={total} shown={requests.length} hrefFor={hrefFor} />
-        </>
-      )}
-    </section>
+    <ListSection
+      id={FUND_ACCESS_LIST_ID}
+      title={fundAccessListCopy.title}
+      totalLabel={fundAccessListCopy.total(data.total)}
+      intro={fundAccessListCopy.intro}
+      state={data}
+      count={data.requests.length}
+      pageParam={FUND_ACCESS_PAGE_PARAM}
+      errorText={fundAccessListCopy.error}
+      emptyText={fundAccessListCopy.empty}
+      scrolls
+      regionLabel={fundAccessListCopy.listLabel}
+    >
+      <ul className="divide-y divide-slate-200 dark:divide-slate-800">
+        {data.requests.map((request) => (
+          <FundAccessRow key={request.id} request={request} />
+        ))}
+      </ul>
+    </ListSection>
   );
 }
 

@@ -1,12 +1,13 @@
 import { useRouteLoaderData } from "react-router";
 import { fundAdminCopy, fundUploadFormCopy, publishedFundDocumentsCopy } from "~/content/fund-admin";
+import { ADMIN_PATHS } from "~/modules/admin/paths";
 import { FUND_IDS, isFundId, type FundId } from "~/modules/fund-access/constants";
 import type { loader as rootLoader } from "~/root";
 import type { DeleteSettings } from "../documents/delete-document";
 import { UploadField } from "../documents/upload-form";
 import { inputClass } from "../ui/form";
 
-/** The dashboard action's intent for deleting a fund document (posted with documentId), also the confirm step's query value. */
+/** The fund access page's intent for deleting a fund document (posted with documentId), also the confirm step's query value. */
 export const DELETE_FUND_DOCUMENT_INTENT = "delete-fund-document";
 /** The fund upload form's section id (the no-JavaScript error redirect comes back to it). */
 export const FUND_UPLOAD_ANCHOR = "upload-fund-document";
@@ -27,8 +28,8 @@ export function fundDeleteSettings(fundId: FundId): DeleteSettings {
     confirmParam: DELETE_FUND_DOCUMENT_INTENT,
     fetcherKey: `delete-${fundId}-document`,
     question: copy.confirmDelete,
-    pageAction: "/admin/dashboard",
-    cancelHref: `/admin/dashboard#${publishedFundSectionId(fundId)}`,
+    pageAction: ADMIN_PATHS["fund-access"],
+    cancelHref: `${ADMIN_PATHS["fund-access"]}#${publishedFundSectionId(fundId)}`,
     label: copy.delete,
     pendingLabel: copy.deleting,
     confirmButton: copy.confirmButton,

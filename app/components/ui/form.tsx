@@ -21,9 +21,14 @@ const buttonVariants = {
     "bg-brand-700 text-white hover:bg-brand-800 disabled:bg-brand-700/70 dark:bg-brand-300 dark:text-slate-950 dark:hover:bg-brand-200",
   secondary:
     "border border-slate-300 bg-white text-slate-900 hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800",
+  /** Reject, revoke, delete: a change that takes something away. */
+  danger:
+    "border border-red-300 bg-white text-red-800 hover:bg-red-50 disabled:opacity-70 aria-disabled:cursor-not-allowed aria-disabled:opacity-70 dark:border-red-800 dark:bg-slate-900 dark:text-red-200 dark:hover:bg-red-950",
 } as const;
 
-export function buttonClass(variant: keyof typeof buttonVariants = "primary", extra = "") {
+export type ButtonVariant = keyof typeof buttonVariants;
+
+export function buttonClass(variant: ButtonVariant = "primary", extra = "") {
   return `inline-flex items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-semibold shadow-sm transition-colors disabled:cursor-not-allowed ${buttonVariants[variant]} ${extra}`;
 }
 
@@ -31,7 +36,7 @@ export function Button({
   variant = "primary",
   className = "",
   ...props
-}: ComponentProps<"button"> & { variant?: keyof typeof buttonVariants }) {
+}: ComponentProps<"button"> & { variant?: ButtonVariant }) {
   return <button className={buttonClass(variant, className)} {...props} />;
 }
 

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, max, sql } from "drizzle-orm";
 import { getDb } from "../../../db/client";
-import { accessLog, fundAccessUsers, lpUsers } from "../../../db/schema";
+import { accessLog, documents, fundAccessUsers, fundDocuments, lpUsers } from "../../../db/schema";
+import { securityEvent } from "../logging/log.server";
 
 /** Who viewed or downloaded which document, when, from where (DESIGN.md §5). */
 
@@ -35,6 +36,13 @@ export function recordAccess(entry: {
       userAgent: entry.meta.userAgent,
     })
     .run();
+  securityEvent("document.accessed", {
+    action: entry.action,
+    kind: entry.documentKind,
+    documentId: entry.documentId,
+    actorKind: entry.actor.kind,
+    actorId: entry.actor.id,
+  });
 }
 
 export type AccessSummary = { views: number; downloads: number; lastAccessAt: Date | null };
@@ -113,4 +121,48 @@ export function accessHistory(
       userAgent: row.userAgent,
     })),
   };
+}
+
+export type LatestAccess = AccessEntry & { documentKind: DocumentKind; documentId: string; documentTitle: string | null };
+
+/** The newest views and downloads of every document, with the document's title and who, when still known. */
+export function latestAccesses(limit = 10): LatestAccess[] {
+  return getDb()
+    .select({
+      id: accessLog.id,
+      action: accessLog.action,
+      at: accessLog.createdAt,
+      actorKind: accessLog.actorKind,
+      ip: accessLog.ip,
+      userAgent: accessLog.userAgent,
+      documentKind: accessLog.documentKind,
+      documentId: accessLog.documentId,
+      lpTitle: documents.title,
+      fundTitle: fundDocuments.title,
+      lpName: lpUsers.name,
+      lpEmail: lpUsers.email,
+      fundName: fundAccessUsers.name,
+      fundEmail: fundAccessUsers.email,
+    })
+    .from(accessLog)
+    .leftJoin(documents, and(eq(accessLog.documentKind, "lp"), eq(documents.id, accessLog.documentId)))
+    .leftJoin(fundDocuments, and(eq(accessLog.documentKind, "fund"), eq(fundDocuments.id, accessLog.documentId)))
+    .leftJoin(lpUsers, and(eq(accessLog.actorKind, "lp_user"), eq(lpUsers.id, accessLog.actorId)))
+    .leftJoin(fundAccessUsers, and(eq(accessLog.actorKind, "fund_access_user"), eq(fundAccessUsers.id, accessLog.actorId)))
+    .orderBy(desc(accessLog.createdAt), desc(accessLog.id))
+    .limit(limit)
+    .all()
+    .map((row) => ({
+      id: row.id,
+      action: row.action,
+      at: row.at,
+      actorKind: row.actorKind,
+      actorName: row.lpName ?? row.fundName ?? null,
+      actorEmail: row.lpEmail ?? row.fundEmail ?? null,
+      ip: row.ip,
+      userAgent: row.userAgent,
+      documentKind: row.documentKind,
+      documentId: row.documentId,
+      documentTitle: row.lpTitle ?? row.fundTitle ?? null,
+    }));
 }

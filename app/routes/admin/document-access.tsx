@@ -5,7 +5,7 @@ import { accessHistoryCopy, publishedDocumentsCopy } from "~/content/documents";
 import { accessHistory, summarizeAccess } from "~/modules/access-log/access-log.server";
 import { requireAdmin } from "~/modules/auth/guards.server";
 import { categoryLabel, formatMegabytes } from "~/modules/documents/constants";
-import { getDocument } from "~/modules/documents/documents.server";
+import { lpDocuments } from "~/modules/documents/documents.server";
 import { isAppError } from "~/modules/http/app-error";
 import { pageMeta } from "~/modules/seo/meta";
 
@@ -17,7 +17,7 @@ const pageText = {
   timesInUtc: "Times are in UTC.",
 } as const;
 
-const BACK_HREF = "/admin/dashboard#published-documents";
+const BACK_HREF = "/admin/documents#published-documents";
 
 /** 'MMM dd, yyyy HH:mm' in UTC (said under the table), so the time does not depend on the server's time zone. */
 function formatUtc(date: Date): string {
@@ -43,7 +43,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
   let row;
   try {
-    row = getDocument(params.id);
+    row = lpDocuments.find(params.id);
   } catch (error) {
     if (isAppError(error) && error.status === 404) return data({ found: false as const }, { status: 404 });
     throw error;

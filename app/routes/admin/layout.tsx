@@ -1,16 +1,30 @@
 import type { ReactNode } from "react";
-import { Outlet } from "react-router";
+import { Outlet, useLocation } from "react-router";
 import type { Route } from "./+types/layout";
+import { AdminNav } from "~/components/admin/admin-nav";
 import { SiteFooter } from "~/components/layout/site-footer";
 import { UserLoadError } from "~/components/portal/load-error";
 import { AdminHeader, PortalBanner } from "~/components/portal/portal-header";
+import { waitingCounts } from "~/modules/admin/overview.server";
+import { adminPageOf } from "~/modules/admin/paths";
 import { requireAdmin } from "~/modules/auth/guards.server";
+import { logError } from "~/modules/logging/log.server";
 import { toCurrentUser } from "~/modules/lp-users/lp-users.server";
 
-/** Guards the whole admin portal: admins only, else the admin login (SPEC.md §2, §6). */
+/**
+ * Guards the whole admin workspace (admins only, else the admin login; SPEC.md
+ * §2, §6) and counts what waits for the navigation's badges.
+ */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireAdmin(request);
-  return { user: toCurrentUser(user) };
+  let badges = {};
+  try {
+    const waiting = waitingCounts();
+    badges = { investors: waiting.pendingInvestors, "fund-access": waiting.recentFundIiRequests };
+  } catch (error) {
+    logError(error);
+  }
+  return { user: toCurrentUser(user), badges };
 }
 
 function Frame({ header, children }: { header: ReactNode; children: ReactNode }) {
@@ -23,18 +37,22 @@ function Frame({ header, children }: { header: ReactNode; children: ReactNode })
         Skip to content
       </a>
       {header}
-      <main id="main" tabIndex={-1} className="outline-none">
-        {children}
-      </main>
+      {children}
       <SiteFooter />
     </>
   );
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  const { pathname } = useLocation();
   return (
     <Frame header={<AdminHeader name={loaderData.user.name} />}>
-      <Outlet />
+      <div className="mx-auto grid max-w-7xl gap-6 px-4 py-6 sm:px-6 md:grid-cols-[13rem_minmax(0,1fr)] md:py-10">
+        <AdminNav current={adminPageOf(pathname)} badges={loaderData.badges} />
+        <main id="main" tabIndex={-1} className="min-w-0 outline-none">
+          <Outlet />
+        </main>
+      </div>
     </Frame>
   );
 }
@@ -49,7 +67,9 @@ export function ErrorBoundary() {
         </header>
       }
     >
-      <UserLoadError loginPath="/admin/login" />
+      <main id="main" tabIndex={-1} className="outline-none">
+        <UserLoadError loginPath="/admin/login" />
+      </main>
     </Frame>
   );
 }

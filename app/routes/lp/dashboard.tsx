@@ -1,4 +1,3 @@
-import { format } from "date-fns";
 import { FileText } from "lucide-react";
 import type { Route } from "./+types/dashboard";
 import { InvestorDocumentList, type InvestorDocument } from "~/components/documents/investor-document-list";
@@ -7,7 +6,7 @@ import { LogoutButton } from "~/components/portal/logout-button";
 import { Card } from "~/components/ui/form";
 import { lpDashboardCopy } from "~/content/portal";
 import { requireInvestor } from "~/modules/auth/guards.server";
-import { listDocuments, toLpDocument } from "~/modules/documents/documents.server";
+import { lpDocuments } from "~/modules/documents/documents.server";
 import { toCurrentUser } from "~/modules/lp-users/lp-users.server";
 import { pageMeta } from "~/modules/seo/meta";
 import { logError } from "~/modules/logging/log.server";
@@ -22,15 +21,12 @@ export const meta: Route.MetaFunction = (args) =>
 
 /**
  * The documents, read on their own: a failed read shows its error in the list
- * (SPEC.md §8) and leaves the rest of the page standing. Dates are formatted
- * here ('MMM d, yyyy', SPEC.md §9) so no date library reaches the browser.
+ * (SPEC.md §8) and leaves the rest of the page standing. Dates come formatted
+ * ('MMM d, yyyy' in UTC, SPEC.md §9), so no date library reaches the browser.
  */
 function readDocuments(): { documents: InvestorDocument[]; failed: boolean } {
   try {
-    const documents = listDocuments().map((row) => ({
-      ...toLpDocument(row),
-      createdOn: format(row.createdAt, "MMM d, yyyy"),
-    }));
+    const documents = lpDocuments.listForPage("lp", "bytes");
     return { documents, failed: false };
   } catch (error) {
     logError(error);

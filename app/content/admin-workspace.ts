@@ -1,0 +1,88 @@
+/** The admin workspace: its navigation and the overview's blocks. Page titles come from SPEC.md where it names them. */
+
+export type AdminPageKey = "overview" | "investors" | "documents" | "fund-access" | "email-lists";
+
+export const adminNavCopy = {
+  label: "Admin",
+  menu: "Admin menu",
+  pages: {
+    overview: "Overview",
+    investors: "Investors",
+    documents: "Documents",
+    "fund-access": "Fund II access",
+    "email-lists": "Email lists",
+  } satisfies Record<AdminPageKey, string>,
+  /** What a badge counts, read after the link's name. */
+  badge: {
+    investors: (count: number) => `${count} pending`,
+    "fund-access": (count: number) => `${count} new this week`,
+  },
+} as const;
+
+export const overviewCopy = {
+  intro: "What needs your attention today.",
+  pending: {
+    title: "Pending investor requests",
+    intro: "The requests that have waited longest.",
+    more: (total: number) => `All investors (${total.toLocaleString("en-US")} pending)`,
+    all: "All investors",
+  },
+  fundRequests: {
+    title: "Fund II requests this week",
+    empty: "No Fund II access requests in the last 7 days",
+    more: (total: number) => `All fund access requests (${total.toLocaleString("en-US")} this week)`,
+    all: "All fund access requests",
+  },
+  accesses: {
+    title: "Latest document access",
+    empty: "No document has been opened yet",
+    all: "All documents",
+    view: "viewed",
+    download: "downloaded",
+    unknownDocument: "A deleted document",
+    unknownActor: "A former user",
+    fundDocument: "Fund document",
+  },
+  counts: {
+    title: "At a glance",
+    approvedInvestors: "Approved investors",
+    documents: "LP documents",
+    subscribers: "Newsletter subscribers",
+  },
+  loadFailed: "This part could not be loaded. Please try refreshing the page.",
+  elsewhere: "Sections of the admin portal",
+  /** Link names of the sections an older link to this page may point at (by its #anchor). */
+  sections: {
+    "lp-management": "Existing Investor/LP Management",
+    "approved-users": "Approved Investors",
+    "rejected-users": "Rejected Requests",
+    "upload-document": "Upload an LP document",
+    "published-documents": "Published LP documents",
+    "fund-management": "Potential Investor Management (Fund II)",
+    "fund-access-requests": "Fund access requests",
+    "upload-fund-document": "Upload a fund document",
+    "published-fund-ii-documents": "Published Fund II documents",
+    "published-fund-i-documents": "Published Fund I documents",
+    "email-lists": "Email Lists (Copy & Export)",
+    "email-list-lp-users": "LP portal users",
+    "email-list-rejected-lp-users": "Rejected LP users",
+    "email-list-fund-ii-requests": "Fund II access requests",
+    "email-list-newsletter": "Newsletter subscribers",
+  } as Record<string, string>,
+} as const;
+
+export const investorsCopy = {
+  search: {
+    label: "Search investors",
+    placeholder: "Name, e-mail or company",
+    status: "Status",
+    statuses: { all: "All", pending: "Pending", approved: "Approved", rejected: "Rejected" },
+    submit: "Search",
+    clear: "Clear",
+    results: (query: string) => `Results for “${query}”`,
+  },
+} as const;
+
+export const documentsPageCopy = {
+  title: "LP documents",
+} as const;

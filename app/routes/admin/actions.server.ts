@@ -1,0 +1,110 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { DELETE_DOCUMENT_INTENT } from "~/components/documents/delete-document";
+import { RESEND_FUND_ACCESS_INTENT, REVOKE_FUND_ACCESS_INTENT } from "~/components/fund-admin/fund-access-actions";
+import { DELETE_FUND_DOCUMENT_INTENT } from "~/components/fund-admin/fund-documents";
+import { STATUS_INTENT } from "~/components/portal/status-actions";
+import { accountMessages, accountToasts } from "~/content/accounts";
+import { documentToasts } from "~/content/documents";
+import { fundAccessToasts, fundDocumentToasts } from "~/content/fund-admin";
+import { uploadMessages } from "~/modules/documents/constants";
+import { fundDocuments, lpDocuments } from "~/modules/documents/documents.server";
+import { fundAccessMessages } from "~/modules/fund-access/constants";
+import { resendFundAccessLink, revokeFundAccess } from "~/modules/fund-access/fund-access.server";
+import { AppError } from "~/modules/http/app-error";
+import { failureAnswer, answerForm, runFormAction } from "~/modules/http/form-answer.server";
+import { setUserStatus, type LpUser } from "~/modules/lp-users/lp-users.server";
+import { StatusInput } from "~/modules/lp-users/schema";
+
+/**
+ * The admin pages' form intents, one function each; a page's action passes
+ * on the intents it shows. Each answers through answerForm: data for an
+ * enhanced post, a redirect back to `page` with a flash without JavaScript.
+ */
+
+/** An id field of a form: a short string, else the thing cannot exist. */
+function idField(formData: FormData, name: string, notFound: string): string {
+  const value = formData.get(name);
+  if (typeof value !== "string" || value.length === 0 || value.length > 100) throw new AppError("not_found", notFound);
+  return value;
+}
+
+/** intent=status: approve or reject an investor (also revoke an approved one, approve a rejected one). */
+function changeStatus(admin: LpUser, formData: FormData, page: string) {
+  return runFormAction(
+    formData,
+    () => {
+      const submission = parseWithZod(formData, { schema: StatusInput });
+      if (submission.status !== "success") {
+        throw new AppError("bad_request", submission.error?.status?.[0] ?? "Status must be approved or rejected");
+      }
+      const { user } = setUserStatus(admin, idField(formData, "userId", accountMessages.userNotFound), submission.value.status);
+      return { user, status: submission.value.status };
+    },
+    {
+      success: ({ user, status }) => ({
+        toast: status === "approved" ? accountToasts.approved(user.name) : { ...accountToasts.rejected(user.name), variant: "destructive" },
+      }),
+      failureTitle: accountToasts.updateFailed.title,
+      redirectTo: page,
+    },
+  );
+}
+
+/** intent=delete-document: delete an LP document (its row, then its file). */
+function removeDocument(admin: LpUser, formData: FormData, page: string) {
+  return runFormAction(formData, () => lpDocuments.delete(admin, idField(formData, "documentId", uploadMessages.documentNotFound)), {
+    success: () => ({ toast: documentToasts.deleted }),
+    failureTitle: documentToasts.deleteFailed.title,
+    redirectTo: `${page}#published-documents`,
+  });
+}
+
+/** intent=revoke-fund-access: the request's link and cookies stop working at once. */
+function revokeFundRequest(admin: LpUser, formData: FormData, page: string) {
+  return runFormAction(formData, () => revokeFundAccess(admin, idField(formData, "requestId", fundAccessMessages.requestNotFound)), {
+    success: (row) => ({ toast: { ...fundAccessToasts.revoked(row.name), variant: "destructive" } }),
+    failureTitle: fundAccessToasts.revokeFailed.title,
+    redirectTo: `${page}#fund-access-requests`,
+  });
+}
+
+/** intent=resend-fund-access-link: e-mail a fresh link (older links stop working; a revocation is lifted). */
+function resendFundLink(admin: LpUser, formData: FormData, page: string) {
+  return runFormAction(formData, () => resendFundAccessLink(admin, idField(formData, "requestId", fundAccessMessages.requestNotFound)), {
+    success: (row) => ({ toast: fundAccessToasts.linkSent(row.name) }),
+    failureTitle: fundAccessToasts.resendFailed.title,
+    redirectTo: `${page}#fund-access-requests`,
+  });
+}
+
+/** intent=delete-fund-document: delete a fund document; without JavaScript back at its fund's panel. */
+function removeFundDocument(admin: LpUser, formData: FormData, page: string) {
+  return runFormAction(formData, () => fundDocuments.delete(admin, idField(formData, "documentId", uploadMessages.documentNotFound)), {
+    success: (row) => ({ toast: fundDocumentToasts.deleted, redirectTo: `${page}#published-${row.fundId}-documents` }),
+    failureTitle: fundDocumentToasts.deleteFailed.title,
+    redirectTo: page,
+  });
+}
+
+const INTENTS = {
+  [STATUS_INTENT]: changeStatus,
+  [DELETE_DOCUMENT_INTENT]: removeDocument,
+  [REVOKE_FUND_ACCESS_INTENT]: revokeFundRequest,
+  [RESEND_FUND_ACCESS_INTENT]: resendFundLink,
+  [DELETE_FUND_DOCUMENT_INTENT]: removeFundDocument,
+} as const;
+
+export type AdminIntent = keyof typeof INTENTS;
+
+/** Run the form's intent if `page` offers it; any other intent is a 400. */
+export async function answerAdminIntent(admin: LpUser, formData: FormData, page: string, offered: readonly AdminIntent[]) {
+  const intent = formData.get("intent");
+  const run = offered.find((name) => name === intent);
+  if (!run) {
+    return answerForm(
+      formData,
+      failureAnswer({ httpStatus: 400, message: "Unknown action" }, { title: accountToasts.updateFailed.title, redirectTo: page }),
+    );
+  }
+  return INTENTS[run](admin, formData, page);
+}

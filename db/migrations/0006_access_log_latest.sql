@@ -1,0 +1,1 @@
+CREATE INDEX `access_log_created_at_idx` ON `access_log` (`created_at`);
