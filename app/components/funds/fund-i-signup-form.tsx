@@ -46,7 +46,7 @@ export function FundISignupForm({ serverOutcome }: { serverOutcome?: FormOutcome
     return () => clearTimeout(timer);
   }, [succeeded]);
   useEffect(() => {
-    if (succeeded && delayOver && fetcher.state === "idle") navigate(succeeded.redirectTo ?? FUND_I_DOCUMENTS_PATH);
+    if (succeeded && delayOver && fetcher.state === "idle") void navigate(succeeded.redirectTo ?? FUND_I_DOCUMENTS_PATH);
   }, [succeeded, delayOver, fetcher.state, navigate]);
 
   const done = outcome?.status === "success";

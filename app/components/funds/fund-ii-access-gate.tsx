@@ -1,5 +1,5 @@
 import { LoaderCircle, TriangleAlert } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { Link, useNavigate, useRevalidator } from "react-router";
 import { fundAccessCopy } from "~/content/fund-access";
 import { FUND_II_TOKEN_STORAGE_KEY, fundAccessMessages } from "~/modules/fund-access/constants";
@@ -68,6 +68,8 @@ export function FundIIAccessGate({ denial }: { denial: FundIIDenial }) {
   const c = fundAccessCopy.fundIIDocuments;
   const navigate = useNavigate();
   const revalidator = useRevalidator();
+  // Reads the current revalidator without making the effect below re-run for it (it changes on every render).
+  const reload = useEffectEvent(() => void revalidator.revalidate());
   const tried = useRef(false);
   const [local, setLocal] = useState<Shown | null>(null);
 
@@ -89,7 +91,7 @@ export function FundIIAccessGate({ denial }: { denial: FundIIDenial }) {
       forgetStoredToken();
       if (result === "valid") {
         // The cookie is set: the loader now lets the visitor in (this gate unmounts).
-        void revalidator.revalidate();
+        reload();
       } else {
         setLocal({
           kind: "denied",
@@ -98,7 +100,7 @@ export function FundIIAccessGate({ denial }: { denial: FundIIDenial }) {
         });
       }
     });
-    // Once per answer of the loader (revalidator changes on every render).
+    // Once per answer of the loader.
   }, [denial]);
 
   const shown: Shown = local ?? { kind: "denied", message: denial.message, redirect: denial.reason !== "limited" };
@@ -107,7 +109,7 @@ export function FundIIAccessGate({ denial }: { denial: FundIIDenial }) {
 
   useEffect(() => {
     if (redirectFor === null) return;
-    const timer = setTimeout(() => navigate(FUND_II_SIGNUP_PATH, { replace: true }), TOKEN_FAILURE_REDIRECT_MS);
+    const timer = setTimeout(() => void navigate(FUND_II_SIGNUP_PATH, { replace: true }), TOKEN_FAILURE_REDIRECT_MS);
     return () => clearTimeout(timer);
   }, [redirectFor, navigate]);
 

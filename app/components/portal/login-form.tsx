@@ -1,6 +1,5 @@
 import { useEffect } from "react";
 import { useFetcher, useNavigate } from "react-router";
-import { accountToasts } from "~/content/accounts";
 import { accountFieldMessages, signInCopy } from "~/content/portal";
 import { INVALID_EMAIL } from "~/modules/newsletter/constants";
 import { ENHANCED_FIELD } from "~/modules/toast/enhanced";
@@ -52,7 +51,7 @@ export function LoginForm({
   const to = fetcher.state === "idle" && fetcher.data?.status === "success" ? fetcher.data.redirectTo : undefined;
   useEffect(() => {
     if (!to) return;
-    const timer = setTimeout(() => navigate(to), portal === "admin" ? ADMIN_REDIRECT_DELAY_MS : 0);
+    const timer = setTimeout(() => void navigate(to), portal === "admin" ? ADMIN_REDIRECT_DELAY_MS : 0);
     return () => clearTimeout(timer);
   }, [to, navigate, portal]);
 
@@ -94,9 +93,4 @@ export function LoginForm({
       </Button>
     </fetcher.Form>
   );
-}
-
-/** The investor login's failure toast (SPEC.md §8): 'Login failed' with the server's message. */
-export function loginFailedToast(message: string | undefined) {
-  return { title: accountToasts.loginFailed.title, description: message || accountToasts.loginFailed.title, variant: "destructive" as const };
 }

@@ -57,7 +57,7 @@ export function RegisterForm({ serverOutcome }: { serverOutcome?: FormOutcome | 
     return () => clearTimeout(timer);
   }, [succeeded]);
   useEffect(() => {
-    if (succeeded && delayOver && fetcher.state === "idle") navigate(succeeded.redirectTo ?? "/lp/login");
+    if (succeeded && delayOver && fetcher.state === "idle") void navigate(succeeded.redirectTo ?? "/lp/login");
   }, [succeeded, delayOver, fetcher.state, navigate]);
 
   const values = (result?.status === "error" ? result.initialValue : null) ?? {};

@@ -19,10 +19,6 @@ function isAdmin(user: LpUser | null): user is LpUser {
   return !!user && user.isAdmin;
 }
 
-export async function getOptionalUser(request: Request): Promise<LpUser | null> {
-  return getSessionUser(request);
-}
-
 /** /lp/* pages: an approved investor or an admin, else /lp/login. */
 export async function requireInvestor(request: Request): Promise<LpUser> {
   const user = await getSessionUser(request);

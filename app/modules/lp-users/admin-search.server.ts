@@ -1,16 +1,10 @@
 import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import { foldForSearch, getDb, type Db } from "../../../db/client";
 import { lpUsers } from "../../../db/schema";
+import { cleanInvestorQuery } from "./investor-search";
 import { listUsersByStatusPage, MAX_USER_PAGE_LIMIT, type LpUser } from "./lp-users.server";
 import type { UserStatus } from "./schema";
 
-/** The longest search the investors page accepts (longer input is cut). */
-export const INVESTOR_QUERY_MAX = 100;
-
-/** A search as typed, trimmed and cut to INVESTOR_QUERY_MAX; empty when there is none. */
-export function cleanInvestorQuery(value: string | null | undefined): string {
-  return (value ?? "").trim().slice(0, INVESTOR_QUERY_MAX);
-}
 
 /** `%`, `_` and `\` match themselves in a LIKE pattern. */
 function likeContains(term: string): string {

@@ -9,7 +9,7 @@ import { adminCopy, type ConfirmKind } from "~/content/portal";
 import { ADMIN_PATHS } from "~/modules/admin/paths";
 import { requireAdmin } from "~/modules/auth/guards.server";
 import { readFormData } from "~/modules/http/form-data.server";
-import { cleanInvestorQuery, INVESTOR_QUERY_MAX } from "~/modules/lp-users/admin-search.server";
+import { cleanInvestorQuery, INVESTOR_QUERY_MAX } from "~/modules/lp-users/investor-search";
 import type { UserStatus } from "~/modules/lp-users/schema";
 import { pageMeta } from "~/modules/seo/meta";
 import { answerAdminIntent } from "./actions.server";

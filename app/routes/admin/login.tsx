@@ -6,7 +6,7 @@ import { LoginForm } from "~/components/portal/login-form";
 import type { FormOutcome } from "~/components/portal/outcome";
 import { Card } from "~/components/ui/form";
 import { signInCopy } from "~/content/portal";
-import { getOptionalUser } from "~/modules/auth/guards.server";
+import { getSessionUser } from "~/modules/auth/session.server";
 import { signInFormAction } from "~/routes/auth/sign-in-action.server";
 import { pageMeta } from "~/modules/seo/meta";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
@@ -24,7 +24,7 @@ export const meta: Route.MetaFunction = (args) =>
 
 /** An admin who is already signed in goes straight to the dashboard. */
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await getOptionalUser(request);
+  const user = await getSessionUser(request);
   if (user?.isAdmin) throw redirect("/admin/dashboard");
   return null;
 }

@@ -7,7 +7,8 @@ import type { FormOutcome } from "~/components/portal/outcome";
 import { buttonClass, Card } from "~/components/ui/form";
 import { StaticToast } from "~/components/ui/toaster";
 import { signInCopy } from "~/content/portal";
-import { canUseInvestorPortal, getOptionalUser } from "~/modules/auth/guards.server";
+import { canUseInvestorPortal } from "~/modules/auth/guards.server";
+import { getSessionUser } from "~/modules/auth/session.server";
 import { portalHome, signInFormAction } from "~/routes/auth/sign-in-action.server";
 import { pageMeta } from "~/modules/seo/meta";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
@@ -25,7 +26,7 @@ export const meta: Route.MetaFunction = (args) =>
 
 /** Someone already signed in (approved investor or admin) goes straight to their dashboard. */
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await getOptionalUser(request);
+  const user = await getSessionUser(request);
   if (canUseInvestorPortal(user)) throw redirect(portalHome(user));
   return null;
 }

@@ -117,7 +117,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   // still revalidates after the action can be lost.
   const to = fetcher.state === "idle" && fetcher.data?.status === "success" ? (fetcher.data.redirectTo ?? "/lp/login") : undefined;
   useEffect(() => {
-    if (to) navigate(to);
+    if (to) void navigate(to);
   }, [to, navigate]);
 
   if (!loaderData.token) {

@@ -6,10 +6,9 @@ import { buttonClass, Card } from "~/components/ui/form";
 import { funds, fundsContent, type FundKey } from "~/content/funds";
 import { pageMeta } from "~/modules/seo/meta";
 
-/** /fund-i and /fund-ii share this module; the URL says which fund to show. */
-export function loader({ request }: Route.LoaderArgs) {
-  const pathname = new URL(request.url).pathname.replace(/\/+$/, "");
-  const fund: FundKey | null = pathname === "/fund-ii" ? "fund-ii" : pathname === "/fund-i" ? "fund-i" : null;
+/** /fund-i and /fund-ii share this module; the route's path says which fund to show. */
+export function loader({ pattern }: Route.LoaderArgs) {
+  const fund: FundKey | null = pattern === "/fund-ii" ? "fund-ii" : pattern === "/fund-i" ? "fund-i" : null;
   if (!fund) throw data(null, { status: 404 });
   return { fund };
 }

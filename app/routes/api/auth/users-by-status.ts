@@ -5,10 +5,16 @@ import { listUsersByStatus, toListedUser } from "~/modules/lp-users/lp-users.ser
 import type { UserStatus } from "~/modules/lp-users/schema";
 
 /** GET /api/auth/pending-users, /approved-users, /rejected-users (admin): arrays of users, newest first. */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, pattern }: Route.LoaderArgs) {
   return handleJson(async () => {
     await requireApiAdmin(request);
-    const status = new URL(request.url).pathname.match(/\/api\/auth\/(pending|approved|rejected)-users$/)?.[1];
-    return Response.json(listUsersByStatus((status ?? "pending") as UserStatus).map(toListedUser));
+    return Response.json(listUsersByStatus(statusOf(pattern)).map(toListedUser));
   });
+}
+
+/** The status a route path names: /api/auth/{status}-users. */
+function statusOf(pattern: string): UserStatus {
+  if (pattern.endsWith("/approved-users")) return "approved";
+  if (pattern.endsWith("/rejected-users")) return "rejected";
+  return "pending";
 }
