@@ -160,7 +160,34 @@ for (const theme of THEMES) {
       await expectNoViolations(page, testInfo);
     });
 
-    test("the admin dashboard with a document, every category open, has no axe violations", async ({
+    for (const [path, heading] of [
+      ["/admin/dashboard", "Admin Dashboard"],
+      ["/admin/investors", "Existing Investor/LP Management"],
+      ["/admin/fund-access", "Potential Investor Management (Fund II)"],
+      ["/admin/email-lists", "Email Lists (Copy & Export)"],
+    ] as const) {
+      test(`${path} has no axe violations`, async ({ page, context, baseURL, visit }, testInfo) => {
+        const { adminCookie } = await portalData(testInfo);
+        await useSessionCookie(context, baseURL!, adminCookie);
+        await visit(path);
+        await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+        await expectTheme(page, theme);
+        await expectNoViolations(page, testInfo);
+      });
+    }
+
+    test("the admin menu below the md width, open, has no axe violations", async ({ page, context, baseURL, visit }, testInfo) => {
+      const { adminCookie } = await portalData(testInfo);
+      await useSessionCookie(context, baseURL!, adminCookie);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await visit("/admin/investors");
+      await page.getByText("Admin menu").click();
+      await expect(page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Investors" })).toHaveAttribute("aria-current", "page");
+      await expectTheme(page, theme);
+      await expectNoViolations(page, testInfo);
+    });
+
+    test("/admin/documents with a document, every category open, has no axe violations", async ({
       page,
       context,
       baseURL,
@@ -168,7 +195,7 @@ for (const theme of THEMES) {
     }, testInfo) => {
       const { adminCookie, document } = await portalData(testInfo);
       await useSessionCookie(context, baseURL!, adminCookie);
-      await visit("/admin/dashboard");
+      await visit("/admin/documents");
       const panel = publishedPanel(page);
       for (const details of await panel.region.locator("details").all()) await openCategory(details);
       await expect(publishedRow(page, document.title)).toBeVisible();
@@ -179,7 +206,7 @@ for (const theme of THEMES) {
     test("the admin upload form showing its errors has no axe violations", async ({ page, context, baseURL, visit }, testInfo) => {
       const { adminCookie } = await portalData(testInfo);
       await useSessionCookie(context, baseURL!, adminCookie);
-      await visit("/admin/dashboard");
+      await visit("/admin/documents");
       await page.locator("form#lp-upload").getByRole("button", { name: "Upload Document" }).click();
       await expect(page.locator("#lp-upload-title-error")).toBeVisible();
       await expect(page.locator("#lp-upload-file-error")).toBeVisible();

@@ -108,8 +108,7 @@ test("register → the admins are told → pending sign-in refused → admin app
 
   // 4. An admin, in a browser of their own, approves the request.
   const adminPage = await secondBrowser();
-  await signInAsAdmin(adminPage, jsEnabled, admin);
-  await expect(adminPage.getByRole("heading", { level: 2, name: "Existing Investor/LP Management" })).toBeVisible();
+  await signInAsAdmin(adminPage, jsEnabled, admin, "investors");
   const pending = adminEntry(adminPage, "pending", user.email);
   await expect(pending).toBeVisible();
   await expect(pending).toContainText(user.name);
@@ -119,7 +118,7 @@ test("register → the admins are told → pending sign-in refused → admin app
 
   const approvedToast = TEXT.approved(user.name);
   await expectToast(adminPage, approvedToast.title, approvedToast.description);
-  await expect(adminPage).toHaveURL(/\/admin\/dashboard$/);
+  await expect(adminPage).toHaveURL(/\/admin\/investors$/);
   const approved = adminEntry(adminPage, "approved", user.email);
   await expect(approved).toBeVisible();
   await expect(approved).toContainText(user.name);
@@ -161,7 +160,7 @@ test("Reject asks first: cancelling keeps the request pending, confirming moves 
   const admin = newAdmin(testInfo);
   const user = await pendingInvestor(request, testInfo, "rejectee");
   const question = TEXT.rejectQuestion(user.name);
-  await signInAsAdmin(page, jsEnabled, admin);
+  await signInAsAdmin(page, jsEnabled, admin, "investors");
   const pending = adminEntry(page, "pending", user.email);
   await expect(pending).toBeVisible();
   const confirmPanel = page.getByRole("region", { name: question });
@@ -178,11 +177,11 @@ test("Reject asks first: cancelling keeps the request pending, confirming moves 
     await expect.poll(() => asked).toEqual({ type: "confirm", message: question });
   } else {
     await pending.getByRole("button", { name: "Reject" }).click();
-    await expect(page).toHaveURL(/\/admin\/dashboard\?confirm=reject&user=[^&#]+#confirm$/);
+    await expect(page).toHaveURL(/\/admin\/investors\?confirm=reject&user=[^&#]+#confirm$/);
     await expect(confirmPanel).toBeVisible();
     await expect(confirmPanel).toContainText("Please confirm");
     await confirmPanel.getByRole("link", { name: "Cancel" }).click();
-    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await expect(page).toHaveURL(/\/admin\/investors$/);
     await expect(confirmPanel).toHaveCount(0);
   }
   expect(writes, "nothing was posted").toEqual([]);
@@ -206,7 +205,7 @@ test("Reject asks first: cancelling keeps the request pending, confirming moves 
     await pending.getByRole("button", { name: "Reject" }).click();
     await expect(confirmPanel).toBeVisible();
     await confirmPanel.getByRole("button", { name: "Reject" }).click();
-    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await expect(page).toHaveURL(/\/admin\/investors$/);
     await expect(confirmPanel).toHaveCount(0);
   }
   const rejectedToast = TEXT.rejected(user.name);

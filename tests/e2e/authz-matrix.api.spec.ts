@@ -299,15 +299,30 @@ const rows: Row[] = [
     path: "/lp/dashboard",
     expect: { anonymous: to("/lp/login"), pending: to("/lp/login"), rejected: to("/lp/login"), investor: 200, admin: 200 },
   },
+  // Every page of the admin workspace: admins only, the others to the admin login.
+  ...["/admin/dashboard", "/admin/investors", "/admin/documents", "/admin/fund-access", "/admin/email-lists"].map(
+    (path): Row => ({
+      method: "GET",
+      path,
+      expect: {
+        anonymous: to("/admin/login"),
+        pending: to("/admin/login"),
+        rejected: to("/admin/login"),
+        investor: to("/admin/login"),
+        admin: 200,
+      },
+    }),
+  ),
+  // A link into the former one-page dashboard goes on to the page that owns it, for admins only.
   {
     method: "GET",
-    path: "/admin/dashboard",
+    path: "/admin/dashboard?pending.page=2",
     expect: {
       anonymous: to("/admin/login"),
       pending: to("/admin/login"),
       rejected: to("/admin/login"),
       investor: to("/admin/login"),
-      admin: 200,
+      admin: to("/admin/investors"),
     },
   },
   {
@@ -340,19 +355,21 @@ const rows: Row[] = [
     data: { status: "approved" },
     expect: { anonymous: 401, pending: 401, rejected: 401, investor: 403, admin: 200 },
   },
-  // The admin dashboard's form action: guarded on its own first line, not only by the layout's loader.
-  {
-    method: "POST",
-    path: "/admin/dashboard",
-    form: () => ({ intent: "status", userId: targetId, status: "rejected" }),
-    expect: {
-      anonymous: to("/admin/login"),
-      pending: to("/admin/login"),
-      rejected: to("/admin/login"),
-      investor: to("/admin/login"),
-      admin: to("/admin/dashboard"),
-    },
-  },
+  // The status forms of the overview and the investors page: each action guards its own first line, not only the layout's loader.
+  ...["/admin/dashboard", "/admin/investors"].map(
+    (path): Row => ({
+      method: "POST",
+      path,
+      form: () => ({ intent: "status", userId: targetId, status: "rejected" }),
+      expect: {
+        anonymous: to("/admin/login"),
+        pending: to("/admin/login"),
+        rejected: to("/admin/login"),
+        investor: to("/admin/login"),
+        admin: { status: 303, location: path },
+      },
+    }),
+  ),
   ...documentRows(),
   ...fundRows(),
 ];
@@ -459,10 +476,9 @@ function documentRows(): Row[] {
       label: "/admin/documents (no-JS upload form)",
       multipart: smallPdf("form-upload"),
       // See Other is the right answer to a form POST; the upload corpus checks it is always 303 (the status is not the matrix's concern).
-      expect: { ...redirectsToLogin, admin: { status: [302, 303], location: "/admin/dashboard" } },
+      expect: { ...redirectsToLogin, admin: { status: 303, location: "/admin/documents" } },
       check: storedOnlyForAdmin("form-upload"),
     },
-    { method: "GET", path: "/admin/documents", expect: { ...redirectsToLogin, admin: to("/admin/dashboard") } },
     {
       method: "GET",
       path: () => `/admin/documents/${docId}/access`,
@@ -852,17 +868,17 @@ function fundRows(): Row[] {
       path: "/admin/fund-documents",
       label: "/admin/fund-documents (no-JS upload form)",
       multipart: smallFundPdf("fund-form-upload", "fund-i"),
-      expect: { ...adminPage, admin: { status: 303, location: "/admin/dashboard" } },
+      expect: { ...adminPage, admin: { status: 303, location: "/admin/fund-access" } },
       check: fundStoredOnlyForAdmin("fund-form-upload"),
     },
-    { method: "GET", path: "/admin/fund-documents", expect: { ...adminPage, admin: to("/admin/dashboard") } },
-    // The dashboard's fund intents: only an admin changes anything.
+    { method: "GET", path: "/admin/fund-documents", expect: { ...adminPage, admin: to("/admin/fund-access") } },
+    // The fund access page's intents: only an admin changes anything.
     {
       method: "POST",
-      path: "/admin/dashboard",
-      label: "/admin/dashboard (intent revoke-fund-access)",
+      path: "/admin/fund-access",
+      label: "/admin/fund-access (intent revoke-fund-access)",
       form: () => ({ intent: "revoke-fund-access", requestId: revokeTarget.id }),
-      expect: { ...adminPage, admin: to("/admin/dashboard") },
+      expect: { ...adminPage, admin: { status: 303, location: "/admin/fund-access" } },
       check: (_answer, role) => {
         const row = fundRequestRow(revokeTarget.id)!;
         if (role === "admin") {
@@ -876,11 +892,11 @@ function fundRows(): Row[] {
     },
     {
       method: "POST",
-      path: "/admin/dashboard",
-      label: "/admin/dashboard (intent resend-fund-access-link)",
+      path: "/admin/fund-access",
+      label: "/admin/fund-access (intent resend-fund-access-link)",
       form: () => ({ intent: "resend-fund-access-link", requestId: resendTarget.id }),
       timeout: 30_000 + MAIL_TIMEOUT_MS,
-      expect: { ...adminPage, admin: to("/admin/dashboard") },
+      expect: { ...adminPage, admin: { status: 303, location: "/admin/fund-access" } },
       check: async (_answer, role) => {
         const row = fundRequestRow(resendTarget.id)!;
         if (role === "admin") {
@@ -896,10 +912,10 @@ function fundRows(): Row[] {
     },
     {
       method: "POST",
-      path: "/admin/dashboard",
-      label: "/admin/dashboard (intent delete-fund-document)",
+      path: "/admin/fund-access",
+      label: "/admin/fund-access (intent delete-fund-document)",
       form: () => ({ intent: "delete-fund-document", documentId: fundDocs.dashboardDeletable.id }),
-      expect: { ...adminPage, admin: to("/admin/dashboard") },
+      expect: { ...adminPage, admin: { status: 303, location: "/admin/fund-access" } },
       check: (_answer, role) => {
         if (role === "admin") expect(fundDocumentExists(fundDocs.dashboardDeletable.id), "the admin deleted it").toBe(false);
         else expect(fundDocumentExists(fundDocs.dashboardDeletable.id), `the document survives ${role}`).toBe(true);
@@ -925,8 +941,8 @@ function fundRows(): Row[] {
     },
     {
       method: "POST",
-      path: "/admin/dashboard",
-      label: "/admin/dashboard (intent delete-fund-document) from another site (Origin)",
+      path: "/admin/fund-access",
+      label: "/admin/fund-access (intent delete-fund-document) from another site (Origin)",
       headers: { Origin: "https://evil.example" },
       form: () => ({ intent: "delete-fund-document", documentId: fundDocs.fundII.id }),
       expect: all(403),

@@ -80,7 +80,7 @@ test("admin uploads a PDF → the investor finds it in its category → view and
   expect(doc.size).toBe("1.24 MB");
 
   // 1. The admin uploads it through the dashboard form, under 'Reports'.
-  await signInAsAdmin(page, jsEnabled, admin);
+  await signInAsAdmin(page, jsEnabled, admin, "documents");
   const form = uploadForm(page);
   await expect(form.heading).toBeVisible();
   await fillUpload(page, doc, "Reports");
@@ -88,7 +88,7 @@ test("admin uploads a PDF → the investor finds it in its category → view and
   await expectToast(page, DOC_TEXT.uploaded.title, DOC_TEXT.uploaded.description);
   const uploadedOn = new Date();
   // With JavaScript the page stays; without, the post's redirect lands on the panel.
-  await expect(page).toHaveURL(jsEnabled ? /\/admin\/dashboard$/ : /\/admin\/dashboard#published-documents$/);
+  await expect(page).toHaveURL(jsEnabled ? /\/admin\/documents$/ : /\/admin\/documents#published-documents$/);
   await expect(form.title).toHaveValue("");
   await expect(form.description).toHaveValue("");
   await expect(form.file).toHaveValue("");
@@ -166,7 +166,7 @@ test("admin uploads a PDF → the investor finds it in its category → view and
   await expect(investorPage).toHaveURL(/\/lp\/dashboard$/);
 
   // 6. The admin's counts went up; the access history names the investor and both actions.
-  await page.goto("/admin/dashboard");
+  await page.goto("/admin/documents");
   await waitHydrated(page, jsEnabled);
   await openCategory(panel.category("reports"));
   await expect(row).toContainText("1 view");
@@ -190,8 +190,8 @@ test("admin uploads a PDF → the investor finds it in its category → view and
   // native download without JavaScript is made by the browser's download manager, which
   // does not send Playwright's extra headers, so only the view's address is known here.
   await expect(entries.filter({ hasText: DOC_TEXT.actions.view })).toContainText(clientIp);
-  await main.getByRole("link", { name: "Back to the admin dashboard" }).click();
-  await expect(page).toHaveURL(/\/admin\/dashboard#published-documents$/);
+  await main.getByRole("link", { name: "Back to the LP documents" }).click();
+  await expect(page).toHaveURL(/\/admin\/documents#published-documents$/);
   await waitHydrated(page, jsEnabled);
 
   // 7. Delete asks first: changing one's mind keeps the document.
@@ -209,7 +209,7 @@ test("admin uploads a PDF → the investor finds it in its category → view and
     await expect.poll(() => asked).toEqual({ type: "confirm", message: DOC_TEXT.confirmDelete });
   } else {
     await remove.click();
-    await expect(page).toHaveURL(new RegExp(`/admin/dashboard\\?confirm=delete-document&document=${id}#confirm$`));
+    await expect(page).toHaveURL(new RegExp(`/admin/documents\\?confirm=delete-document&document=${id}#confirm$`));
     await expect(question).toBeVisible();
     await expect(question).toContainText(doc.title);
     await expect(question).toContainText(doc.fileName);
@@ -258,7 +258,7 @@ test("the upload form's errors: 'Title is required', 'File is required', and a t
   const admin = newAdmin(testInfo);
   const fake = textFileAsPdf(testInfo);
   const title = `Not a PDF ${testInfo.project.name} ${randomBytes(3).toString("hex")}`;
-  await signInAsAdmin(page, jsEnabled, admin);
+  await signInAsAdmin(page, jsEnabled, admin, "documents");
   const form = uploadForm(page);
   const writes = recordWrites(page);
 
@@ -318,7 +318,7 @@ test("with JavaScript a few-MB upload shows its progress bar, then the form rese
   const admin = newAdmin(testInfo);
   const doc = sampleDocument(testInfo, "Annual Research Pack", 3 * 1024 * 1024);
   expect(doc.size).toBe("3.00 MB");
-  await signInAsAdmin(page, jsEnabled, admin);
+  await signInAsAdmin(page, jsEnabled, admin, "documents");
   const form = uploadForm(page);
   await expect(form.progress).toHaveCount(0);
   await fillUpload(page, doc, "Research");
@@ -386,7 +386,7 @@ test("with no documents at all the investor sees 'No documents available yet', a
     // 2. The admin: every category of the panel is empty, and says so.
     const adminContext = await newBrowserContext(browser, { baseURL: server.baseURL, jsEnabled, clientIp });
     const adminPage = await adminContext.newPage();
-    await signInAsAdmin(adminPage, jsEnabled, admin);
+    await signInAsAdmin(adminPage, jsEnabled, admin, "documents");
     const panel = publishedPanel(adminPage);
     await expect(adminPage.locator("li[data-testid=published-document]")).toHaveCount(0);
     for (const category of LP_CATEGORIES) {

@@ -373,7 +373,7 @@ test("revocation: the admin uploads a Fund II document, the holder reads it, the
   const firstLink = fundIILinkIn(await nextMailTo(holder.email, FUND_TEXT.linkSubject, 0), baseURL!);
 
   // 2. The admin uploads a Fund II document through the dashboard form (Fund select: Deeptech Fund II).
-  await signInAsAdmin(page, jsEnabled, admin);
+  await signInAsAdmin(page, jsEnabled, admin, "fund-access");
   const upload = fundUploadForm(page);
   await expect(upload.heading).toBeVisible();
   await upload.title.fill(doc.title);
@@ -402,10 +402,9 @@ test("revocation: the admin uploads a Fund II document, the holder reads it, the
   expect(Buffer.compare(before.body, doc.bytes)).toBe(0);
 
   // 4. The admin finds the request: name, 'Fund II', the confirmation, not revoked.
-  await page.goto("/admin/dashboard");
+  await page.goto("/admin/fund-access");
   await waitHydrated(page, jsEnabled);
-  const section = page.locator("section#fund-management");
-  await expect(section.getByRole("heading", { level: 2, name: FUND_TEXT.admin.section, exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: FUND_TEXT.admin.section, exact: true })).toBeVisible();
   const row = accessRequestRow(page, holder.email);
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(holder.name);
@@ -426,11 +425,11 @@ test("revocation: the admin uploads a Fund II document, the holder reads it, the
     await expect.poll(() => asked).toEqual({ type: "confirm", message: question });
   } else {
     await revoke.click();
-    await expect(page).toHaveURL(/\/admin\/dashboard\?confirm=revoke-fund-access&request=[0-9a-f-]{36}#confirm$/);
+    await expect(page).toHaveURL(/\/admin\/fund-access\?confirm=revoke-fund-access&request=[0-9a-f-]{36}#confirm$/);
     const panel = page.locator("section#confirm");
     await expect(panel.getByRole("heading", { name: question, exact: true })).toBeVisible();
     await panel.getByRole("button", { name: FUND_TEXT.admin.revoke, exact: true }).click();
-    await expect(page).toHaveURL(/\/admin\/dashboard#fund-access-requests$/);
+    await expect(page).toHaveURL(/\/admin\/fund-access#fund-access-requests$/);
     await expect(panel).toHaveCount(0);
   }
   const revoked = FUND_TEXT.admin.revoked(holder.name);
@@ -454,7 +453,7 @@ test("revocation: the admin uploads a Fund II document, the holder reads it, the
   await expect(fundIIDocuments(holderPage).alert).toHaveText(FUND_TEXT.fundIIDocuments.invalid);
 
   // 7. 'Send new link': a new mail, the revocation lifted.
-  await page.goto("/admin/dashboard");
+  await page.goto("/admin/fund-access");
   await waitHydrated(page, jsEnabled);
   await row.getByRole("button", { name: FUND_TEXT.admin.resend, exact: true }).click();
   const sent = FUND_TEXT.admin.linkSent(holder.name);

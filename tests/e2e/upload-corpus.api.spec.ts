@@ -597,7 +597,7 @@ function fetchRaw(urlPath: string): Promise<{ status: number; headers: http.Inco
 
 // ---------------------------------------------------------------------------
 // 5. The same rules through the admin page's upload form without JavaScript
-// (POST /admin/documents): the answer is always a 303 See Other back to the dashboard.
+// (POST /admin/documents): the answer is always a 303 See Other back to the documents page.
 
 const documentTitled = (title: string) =>
   withDb((db) => db.prepare("select id, file_path from documents where title = ?").get(title) as { id: string; file_path: string } | undefined);
@@ -610,7 +610,7 @@ test("no-JS form: a valid PDF → 303 to the published documents, stored", async
   const row = documentTitled(title);
   record({ name, expected: "accept", statuses: [response.status()], title, id: row?.id, filePath: row?.file_path });
   expect(row, "the document is stored").toBeTruthy();
-  expect(response.headers()["location"]).toBe("/admin/dashboard#published-documents");
+  expect(response.headers()["location"]).toBe("/admin/documents#published-documents");
   // A redirect after a form POST: 303 See Other (the failure path below already answers 303).
   expect(response.status()).toBe(303);
 });
@@ -629,7 +629,7 @@ for (const refused of FORM_REFUSED) {
     const response = await uploadDocument(admin.context, { title, ...refused.fields }, refused.file, { path: "/admin/documents" });
     record({ name, expected: "refuse", statuses: [response.status()], title });
     expect(response.status()).toBe(303);
-    expect(response.headers()["location"]).toBe("/admin/dashboard#upload-document");
+    expect(response.headers()["location"]).toBe("/admin/documents#upload-document");
     expect(documentTitled(title)).toBeUndefined();
   });
 }
@@ -646,7 +646,7 @@ test("no-JS form: 50 MB + 1 byte → 303 back to the form, nothing stored", asyn
   );
   record({ name, expected: "refuse", statuses: [response.status()], title });
   expect(response.status()).toBe(303);
-  expect(response.headers()["location"]).toBe("/admin/dashboard#upload-document");
+  expect(response.headers()["location"]).toBe("/admin/documents#upload-document");
   expect(documentTitled(title)).toBeUndefined();
   await expectHealthy(admin.context);
 });

@@ -90,7 +90,7 @@ export function uploadForm(page: Page) {
   return {
     section,
     form,
-    heading: section.getByRole("heading", { level: 3, name: "Upload LP document" }),
+    heading: section.getByRole("heading", { level: 2, name: "Upload LP document" }),
     title: form.getByLabel("Title", { exact: true }),
     description: form.getByLabel("Description (optional)"),
     category: form.getByLabel("Category"),
@@ -116,7 +116,7 @@ export function publishedPanel(page: Page) {
   const section = page.locator("section#published-documents");
   return {
     section,
-    heading: section.getByRole("heading", { level: 3, name: "Published LP documents" }),
+    heading: section.getByRole("heading", { level: 2, name: "Published LP documents" }),
     region: section.getByRole("region", { name: "Published LP documents by category" }),
     category: (value: LpCategoryValue) => section.locator(`details#published-documents-${value}`),
   };

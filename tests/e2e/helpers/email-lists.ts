@@ -3,7 +3,7 @@ import { expect, type APIRequestContext, type Locator, type Page } from "@playwr
 import { randomClientIp } from "./documents";
 
 /**
- * The admin dashboard's 'Email Lists (Copy & Export)' section (SPEC.md §2,
+ * The admin's 'Email Lists (Copy & Export)' page (SPEC.md §2,
  * §8, §9) as an admin sees it, and its exports as a spreadsheet reads them.
  * Labels, texts, headers and the sort rule are written out here (not
  * imported from app/), so a change that breaks the spec fails a test.
@@ -94,7 +94,7 @@ export function emailList(page: Page, list: ListKey) {
   return {
     label,
     section,
-    heading: section.getByRole("heading", { level: 3 }),
+    heading: section.getByRole("heading", { level: 2 }),
     region: section.getByRole("region", {
       name: `${label} table`,
       exact: true,

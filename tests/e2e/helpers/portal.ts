@@ -114,8 +114,27 @@ export async function signInWith(page: Page, account: { email: string; password:
   await form.submit.click();
 }
 
-/** Open /admin/login, sign in, and land on the admin dashboard. */
-export async function signInAsAdmin(page: Page, jsEnabled: boolean, admin: Account) {
+/** The admin workspace's pages and their headings. */
+export const ADMIN_PAGES = {
+  overview: { path: "/admin/dashboard", heading: "Admin Dashboard" },
+  investors: { path: "/admin/investors", heading: "Existing Investor/LP Management" },
+  documents: { path: "/admin/documents", heading: "LP documents" },
+  "fund-access": { path: "/admin/fund-access", heading: "Potential Investor Management (Fund II)" },
+  "email-lists": { path: "/admin/email-lists", heading: "Email Lists (Copy & Export)" },
+} as const;
+export type AdminPage = keyof typeof ADMIN_PAGES;
+
+/** Open one of the admin pages and wait for its heading (and for React, with JavaScript). */
+export async function openAdminPage(page: Page, jsEnabled: boolean, target: AdminPage, query = "") {
+  const { path, heading } = ADMIN_PAGES[target];
+  const response = await page.goto(`${path}${query}`);
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+  await waitHydrated(page, jsEnabled);
+}
+
+/** Open /admin/login, sign in, land on the overview, then open `target` if given. */
+export async function signInAsAdmin(page: Page, jsEnabled: boolean, admin: Account, target?: AdminPage) {
   const response = await page.goto("/admin/login");
   expect(response?.status()).toBe(200);
   await waitHydrated(page, jsEnabled);
@@ -124,6 +143,7 @@ export async function signInAsAdmin(page: Page, jsEnabled: boolean, admin: Accou
   await expect(page).toHaveURL(/\/admin\/dashboard$/, { timeout: 15_000 });
   await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
   await waitHydrated(page, jsEnabled);
+  if (target && target !== "overview") await openAdminPage(page, jsEnabled, target);
 }
 
 /** 'Request Investor Access' on /lp/register. */
