@@ -3,13 +3,15 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction } from "react-router";
 import { ServerRouter } from "react-router";
 import { pageCsp } from "~/modules/http/csp";
+import { withoutModulePreloads } from "~/modules/http/first-paint";
 import { logError } from "~/modules/logging/log.server";
 
 export const streamTimeout = 5_000;
 
 /**
  * Pages are rendered completely before they are sent (they are small), so the
- * Content-Security-Policy can list the hashes of the page's inline scripts.
+ * Content-Security-Policy can list the hashes of the page's inline scripts,
+ * and the module preloads can be left out of the head (first-paint.ts).
  */
 export default function handleRequest(
   request: Request,
@@ -26,7 +28,7 @@ export default function handleRequest(
         const chunks: Buffer[] = [];
         body.on("data", (chunk: Buffer) => chunks.push(chunk));
         body.on("end", () => {
-          const html = Buffer.concat(chunks).toString("utf8");
+          const html = withoutModulePreloads(Buffer.concat(chunks).toString("utf8"));
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           responseHeaders.set("Content-Security-Policy", pageCsp(html, { dev: import.meta.env.DEV }));
           resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));

@@ -15,14 +15,13 @@
  * VmHWM after a reset through /proc/<pid>/clear_refs when the kernel allows it).
  */
 import { randomBytes } from "node:crypto";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { cpuSeconds, machineBusySeconds } from "./cpu";
 import { num, passFail, table } from "./format";
-import { assertPortFree, readMemory, sleep, startChild, stopChild, waitForHttp, waitForLine, type Child } from "./proc";
+import { assertPortFree, BENCH_ADMIN, createBenchAdmin, readMemory, sleep, startChild, startServer, stopChild, waitForHttp, waitForLine, type Child } from "./proc";
 import { MAX_UPLOAD_BYTES } from "../app/modules/documents/constants";
 
 export type Check = { name: string; figure: string; budget: string; ok: boolean };
@@ -64,7 +63,6 @@ const SLOW_CLIENT_MBPS = 25;
 const SAMPLE_MS = 50;
 /** What a browser sends; PDFs are not compressible, so compression must step aside. */
 const ACCEPT_ENCODING = "gzip, deflate, br";
-const ADMIN = { email: "bench-admin@lumenridge.example", name: "Bench Admin", password: "bench-only-password-1234" };
 
 // ─── helpers ────────────────────────────────────────────────────────────────
 
@@ -109,17 +107,6 @@ function listDir(dir: string): string[] {
   } catch {
     return [];
   }
-}
-
-function runNode(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (c: Buffer) => (output += c.toString("utf8")));
-    child.stderr.on("data", (c: Buffer) => (output += c.toString("utf8")));
-    child.on("error", (error) => resolve({ code: null, output: `${output}\n${String(error)}` }));
-    child.on("exit", (code) => resolve({ code, output }));
-  });
 }
 
 // ─── HTTP clients ───────────────────────────────────────────────────────────
@@ -390,22 +377,17 @@ export async function benchFiles(ctx: FilesContext): Promise<FilesResult> {
   const env = ctx.serverEnv(ctx.ourPort, dataDir);
   const storageDir = env.STORAGE_DIR!;
   progress("documents: creating the admin (npm run admin:create against the bench DATABASE_PATH)");
-  const created = await runNode(
-    ["--import", "tsx", "scripts/admin-create.ts", "--email", ADMIN.email, "--name", ADMIN.name, "--password", ADMIN.password],
-    ctx.root,
-    env,
-  );
-  if (created.code !== 0) throw new Error(`admin:create failed (exit ${created.code}):\n${created.output}`);
+  await createBenchAdmin(ctx.root, env);
 
   progress(`documents: starting our server on ${ourOrigin}`);
-  const ours = startChild("our server (documents)", process.execPath, ["--import", "tsx", "server/index.ts"], { cwd: ctx.root, env });
+  const ours = startServer("our server (documents)", ctx.root, env);
   ctx.children.add(ours);
   let base: Child | null = null;
   try {
     await waitForHttp(`${ourOrigin}/healthz`, ours);
 
     // Sign in.
-    const login = await requestJson(`${ourOrigin}/api/auth/login`, "POST", {}, { email: ADMIN.email, password: ADMIN.password });
+    const login = await requestJson(`${ourOrigin}/api/auth/login`, "POST", {}, { email: BENCH_ADMIN.email, password: BENCH_ADMIN.password });
     if (login.status !== 200) throw new Error(`POST /api/auth/login answered ${login.status}: ${JSON.stringify(login.json)}`);
     const setCookie = login.headers["set-cookie"] ?? [];
     const cookie = setCookie.map((c) => c.split(";")[0]).join("; ");
@@ -574,7 +556,7 @@ export async function benchFiles(ctx: FilesContext): Promise<FilesResult> {
     const checks: Check[] = [];
     lines.push("");
     lines.push(`5. Documents (issue 4) — a ${num(FILE_BYTES)} B (50 MB) PDF uploaded with POST /api/documents, downloaded from GET /api/documents/{id}/download`);
-    lines.push(`   ours: server/index.ts on :${ctx.ourPort} (pid ${ours.pid}, signed-in admin cookie) · bare: bench/file-server.ts on :${ctx.basePort} (node:http + fs.createReadStream, default options) sending the same stored file`);
+    lines.push(`   ours: our server on :${ctx.ourPort} (pid ${ours.pid}, signed-in admin cookie) · bare: bench/file-server.ts on :${ctx.basePort} (node:http + fs.createReadStream, default options) sending the same stored file`);
     lines.push(`   client: this process, a fresh connection per transfer, accept-encoding: ${ACCEPT_ENCODING}; body bytes counted and dropped; MB = 2^20 B`);
     lines.push("");
 

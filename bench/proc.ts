@@ -4,6 +4,52 @@ import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 
+/**
+ * How the benchmark runs the production server and the operational scripts:
+ * the one place to change when `npm start` changes. Node's own arguments, run
+ * with process.execPath from the project root (node itself, not an npm or npx
+ * wrapper, so the child's pid is the server's and its CPU time is the server's).
+ */
+export const SERVER_ARGS: readonly string[] = ["--import", "tsx", "server/index.ts"];
+const SCRIPT_ARGS = { "admin-create": ["--import", "tsx", "scripts/admin-create.ts"], seed: ["--import", "tsx", "scripts/seed.ts"] } as const;
+
+/** Start our production server (NODE_ENV, PORT, DATABASE_PATH … come with `env`). */
+export function startServer(name: string, root: string, env: NodeJS.ProcessEnv): Child {
+  return startChild(name, process.execPath, [...SERVER_ARGS], { cwd: root, env });
+}
+
+/** Node's arguments for an operational script with its own arguments. */
+export function scriptArgs(script: keyof typeof SCRIPT_ARGS, args: string[]): string[] {
+  return [...SCRIPT_ARGS[script], ...args];
+}
+
+/** The admin the benchmark signs in as (created in each bench database). */
+export const BENCH_ADMIN = { email: "bench-admin@lumenridge.example", name: "Bench Admin", password: "bench-only-password-1234" } as const;
+
+/** Create BENCH_ADMIN in the database of `env` (DATABASE_PATH) with the admin:create script. */
+export async function createBenchAdmin(root: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const { email, name, password } = BENCH_ADMIN;
+  const created = await runNode(scriptArgs("admin-create", ["--email", email, "--name", name, "--password", password]), root, env);
+  if (created.code !== 0) throw new Error(`admin:create failed (exit ${created.code}):\n${created.output}`);
+}
+
+/** Run node with `args` to the end; its output, exit code and duration. */
+export function runNode(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string; stdout: string; ms: number }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    let stdout = "";
+    child.stdout.on("data", (c: Buffer) => {
+      output += c.toString("utf8");
+      stdout += c.toString("utf8");
+    });
+    child.stderr.on("data", (c: Buffer) => (output += c.toString("utf8")));
+    child.on("error", (error) => resolve({ code: null, output: `${output}\n${String(error)}`, stdout, ms: Date.now() - started }));
+    child.on("exit", (code) => resolve({ code, output, stdout, ms: Date.now() - started }));
+  });
+}
+
 export type Child = {
   name: string;
   proc: ChildProcess;

@@ -1,9 +1,12 @@
 /**
- * `npm run bench`: the performance budgets of DESIGN.md §7 for the public
- * pages, measured in one run and printed as a table with PASS/FAIL.
+ * `npm run bench`: the performance budgets of DESIGN.md §7, measured in one
+ * run and printed as a table with PASS/FAIL.
  *
- *   1. req/s of GET / and GET /portfolio on the production server, against a
- *      bare node:http server sending the same (compressed) bytes;
+ *   1. Public pages under load (GET / and GET /portfolio): our production
+ *      server against a bare node:http server sending the same (compressed)
+ *      bytes. Budget: server CPU time per request, bare ÷ ours ≥ 0.80. req/s
+ *      is printed too, as information: on 2 cores the load generator (this
+ *      process) caps it.
  *   2. brotli size of the home page HTML;
  *   3. page JS (gzip) of each public page against the React Router + React
  *      baseline of the same build, and portal chunks on public pages;
@@ -12,21 +15,25 @@
  *      node:http + fs.createReadStream server, the server's RSS during
  *      concurrent downloads and during a 50 MB upload, and a 50 MB + 1 byte
  *      upload refused with nothing left behind.
- *   6. admin lists (bench/lists.ts): GET /admin/dashboard HTML bytes and
- *      server time at 100,000 newsletter subscribers against 1,000 (fresh
- *      seeded databases), and the time to build the full newsletter TSV.
- *   7. Lighthouse (bench/lighthouse.ts): mobile, system Chromium, on / and
- *      /portfolio: performance score ≥ 95 and CLS ≤ 0.05 (median of
- *      --lighthouse-runs runs), with LCP, TBT and the other category scores.
+ *   6. admin pages (bench/admin.ts): each admin workspace page's HTML bytes
+ *      and server time at 100,000 subscribers / 10,000 investors against
+ *      1,000 (fresh seeded databases), ≤ 1.5× each, and the overview's HTML
+ *      ≤ 60 KB; the full newsletter TSV as information.
+ *   7. Lighthouse (bench/lighthouse.ts): mobile, system Chromium, on every
+ *      public page: performance score ≥ 99 and CLS ≤ 0.05 (median of
+ *      --lighthouse-runs runs), with FCP, LCP, TBT and the other categories.
+ *
+ * How the server is started: bench/proc.ts (SERVER_ARGS), in one place.
  *
  * Flags: --no-build (reuse build-bench/ when it exists), --strict (exit 1 when
- * a budget fails), --only=pages|files|lists|lighthouse (one part), --duration=S, --warmup=S,
- * --connections=N (page load, for quick trials), --runs=N (sequential
+ * a budget fails), --only=pages|files|admin|lighthouse (one part), --duration=S (one
+ * round of page load per server), --warmup=S, --rounds=N (page load rounds,
+ * alternating ours/bare), --connections=N (page load, for quick trials), --runs=N (sequential
  * downloads per server), --concurrency=N (downloads at once), --requests=N
- * (measured dashboard requests per database in the lists part),
+ * (measured requests per admin page and database),
  * --lighthouse-runs=N (runs per page, median reported; default 3),
- * --lighthouse-port=N (our server for Lighthouse; Chromium's debugging port is N+1).
- * The last line of output is a JSON summary.
+ * --pages=/a,/b (Lighthouse on these public pages only, for quick trials),
+ * --ports=N (first of the 8 ports the servers use: N … N+7; default 3400).
  */
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -36,12 +43,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from "node:zlib";
 import { cpuSeconds, machineBusySeconds } from "./cpu";
+import { benchAdmin } from "./admin";
 import { benchFiles, type Check } from "./files";
 import { benchLighthouse } from "./lighthouse";
-import { benchLists } from "./lists";
 import { kb, mb, num, passFail, ratio, table } from "./format";
 import { ClientBuild, isPortalChunk, pageScripts, reactRouterBaseline, type Baseline, type InlineScript } from "./page-js";
-import { assertPortFree, getRaw, readMemory, startChild, stopChild, waitForHttp, waitForLine, type Child, type Memory, type RawResponse } from "./proc";
+import { assertPortFree, getRaw, readMemory, startChild, startServer, stopChild, waitForHttp, waitForLine, type Child, type Memory, type RawResponse } from "./proc";
 import type { StaticSpec } from "./static-server";
 import { publicPages } from "../app/content/sitemap";
 
@@ -52,29 +59,23 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BUILD_DIR_NAME = process.env.BENCH_BUILD_DIR || "build-bench";
 const BUILD_DIR = path.join(ROOT, BUILD_DIR_NAME);
 const HOST = "127.0.0.1";
-const OUR_PORT = 3400;
-const BASE_PORT = 3401;
-const OUR_ORIGIN = `http://${HOST}:${OUR_PORT}`;
-const BASE_ORIGIN = `http://${HOST}:${BASE_PORT}`;
-/** The documents part runs its own servers (fresh memory, its own database and storage). */
-const FILES_OUR_PORT = 3810;
-const FILES_BASE_PORT = 3811;
-/** The admin lists part: one server per seeded database (1k, then 100k), one after the other. */
-const LISTS_PORTS: [number, number] = [3840, 3841];
-/** The Lighthouse part: our server, and Chromium's debugging port (+1). */
-const LIGHTHOUSE_PORT = 3870;
+/** The ports, from --ports=N: pages N, N+1; documents N+2, N+3; admin N+4, N+5; Lighthouse N+6 (Chromium N+7). */
+type Ports = { ours: number; base: number; filesOurs: number; filesBase: number; admin: [number, number]; lighthouse: number };
+function portsFrom(first: number): Ports {
+  return { ours: first, base: first + 1, filesOurs: first + 2, filesBase: first + 3, admin: [first + 4, first + 5], lighthouse: first + 6 };
+}
 
 const LOAD_PATHS = ["/", "/portfolio"];
 const PUBLIC_PAGES: readonly string[] = publicPages;
 
 const BUDGET = {
-  rpsRatio: 0.8,
+  cpuRatio: 0.8,
   homeBrotli: Math.round(14.6 * 1024), // 14,950 bytes
   pageJsRatio: 1.15,
 };
 
-type Part = "pages" | "files" | "lists" | "lighthouse";
-const PARTS: readonly Part[] = ["pages", "files", "lists", "lighthouse"];
+type Part = "pages" | "files" | "admin" | "lighthouse";
+const PARTS: readonly Part[] = ["pages", "files", "admin", "lighthouse"];
 type Options = {
   build: boolean;
   strict: boolean;
@@ -82,15 +83,18 @@ type Options = {
   duration: number;
   warmup: number;
   connections: number;
+  rounds: number;
+  rate: number;
   runs: number;
   concurrency: number;
   requests: number;
   lighthouseRuns: number;
-  lighthousePort: number;
+  lighthousePages: string[];
+  ports: Ports;
 };
 
 function parseOptions(argv: string[]): Options {
-  const opts: Options = { build: true, strict: false, only: null, duration: 10, warmup: 2, connections: 50, runs: 9, concurrency: 8, requests: 15, lighthouseRuns: 3, lighthousePort: LIGHTHOUSE_PORT };
+  const opts: Options = { build: true, strict: false, only: null, duration: 5, warmup: 2, rounds: 3, rate: 0, connections: 50, runs: 9, concurrency: 8, requests: 15, lighthouseRuns: 3, lighthousePages: [...publicPages], ports: portsFrom(3400) };
   for (const arg of argv) {
     const [name, value] = arg.split("=", 2) as [string, string | undefined];
     const positive = (label: string) => {
@@ -102,19 +106,27 @@ function parseOptions(argv: string[]): Options {
     else if (name === "--strict") opts.strict = true;
     else if (name === "--duration") opts.duration = positive(name);
     else if (name === "--warmup") opts.warmup = positive(name);
+    else if (name === "--rounds") opts.rounds = Math.round(positive(name));
+    else if (name === "--rate") opts.rate = Math.round(positive(name));
     else if (name === "--connections") opts.connections = Math.round(positive(name));
     else if (name === "--runs") opts.runs = Math.round(positive(name));
     else if (name === "--concurrency") opts.concurrency = Math.round(positive(name));
     else if (name === "--requests") opts.requests = Math.round(positive(name));
     else if (name === "--lighthouse-runs") opts.lighthouseRuns = Math.round(positive(name));
-    else if (name === "--lighthouse-port") opts.lighthousePort = Math.round(positive(name));
+    else if (name === "--ports") opts.ports = portsFrom(Math.round(positive(name)));
+    else if (name === "--pages") {
+      const wanted = (value ?? "").split(",").filter(Boolean);
+      const unknown = wanted.filter((p) => !PUBLIC_PAGES.includes(p));
+      if (!wanted.length || unknown.length) fatal(`--pages needs public pages (${PUBLIC_PAGES.join(",")}), e.g. --pages=/,/team`);
+      opts.lighthousePages = wanted;
+    }
     else if (name === "--only") {
       const part = PARTS.find((p) => p === value);
-      if (!part) fatal(`--only needs ${PARTS.join(", ")}, e.g. --only=lists`);
+      if (!part) fatal(`--only needs ${PARTS.join(", ")}, e.g. --only=admin`);
       opts.only = part;
     } else if (name === "--help" || name === "-h") {
       console.log(
-        "usage: npm run bench -- [--no-build] [--strict] [--only=pages|files|lists|lighthouse] [--duration=10] [--warmup=2] [--connections=50] [--runs=9] [--concurrency=8] [--requests=15] [--lighthouse-runs=3] [--lighthouse-port=3870]",
+        "usage: npm run bench -- [--no-build] [--strict] [--only=pages|files|admin|lighthouse] [--duration=5] [--warmup=2] [--rounds=3] [--connections=50] [--runs=9] [--concurrency=8] [--requests=15] [--lighthouse-runs=3] [--pages=/,/team] [--ports=3400]",
       );
       process.exit(0);
     } else fatal(`unknown option ${arg} (try --help)`);
@@ -138,10 +150,11 @@ type AutocannonResult = {
 type Autocannon = (opts: Record<string, unknown>, cb: (err: Error | null, result: AutocannonResult) => void) => { stop: () => void };
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
-function cannon(url: string, seconds: number, connections: number): Promise<AutocannonResult> {
+/** `rate`: requests per second offered over all connections (0: as fast as the client goes). */
+function cannon(url: string, seconds: number, connections: number, rate = 0): Promise<AutocannonResult> {
   return new Promise((resolve, reject) => {
     autocannon(
-      { url, connections, duration: seconds, pipelining: 1, headers: { "accept-encoding": "br, gzip" } },
+      { url, connections, duration: seconds, pipelining: 1, headers: { "accept-encoding": "br, gzip" }, ...(rate > 0 ? { overallRate: rate } : {}) },
       (err, result) => (err ? reject(err) : resolve(result)),
     );
   });
@@ -243,42 +256,80 @@ type LoadFigures = {
   clientCpu: number; // fraction of one core (this process: autocannon)
   otherCpu: number | null; // fraction of one core used by every other process on the machine
   serverCpuPerRequestUs: number | null;
+  /** CPU µs per request of each round. */
+  roundsUs: Array<number | null>;
 };
 
-async function load(server: "ours" | "baseline", origin: string, pid: number, urlPath: string, opts: Options): Promise<LoadFigures> {
-  const url = `${origin}${urlPath}`;
-  progress(`${server} ${urlPath}: warm-up ${opts.warmup} s`);
-  await cannon(url, opts.warmup, opts.connections);
-  progress(`${server} ${urlPath}: load ${opts.duration} s, ${opts.connections} connections`);
+type Round = { r: AutocannonResult; wall: number; serverSeconds: number | null; clientSeconds: number; machineSeconds: number | null };
+
+async function loadRound(origin: string, pid: number, urlPath: string, opts: Options): Promise<Round> {
   const cpu0 = cpuSeconds(pid);
   const machine0 = machineBusySeconds();
   const client0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
-  const r = await cannon(url, opts.duration, opts.connections);
+  const r = await cannon(`${origin}${urlPath}`, opts.duration, opts.connections, opts.rate);
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   const cpu1 = cpuSeconds(pid);
   const machine1 = machineBusySeconds();
   const client = process.cpuUsage(client0);
-  const serverSeconds = cpu0 !== null && cpu1 !== null ? cpu1 - cpu0 : null;
-  const clientSeconds = (client.user + client.system) / 1e6;
+  return {
+    r,
+    wall,
+    serverSeconds: cpu0 !== null && cpu1 !== null ? cpu1 - cpu0 : null,
+    clientSeconds: (client.user + client.system) / 1e6,
+    machineSeconds: machine0 !== null && machine1 !== null ? machine1 - machine0 : null,
+  };
+}
+
+/** The rounds of one server on one path, summed: CPU per request is total server CPU ÷ total requests. */
+function sumRounds(server: "ours" | "baseline", urlPath: string, rounds: Round[]): LoadFigures {
+  const total = rounds.reduce((n, x) => n + x.r.requests.total, 0);
+  const wall = rounds.reduce((n, x) => n + x.wall, 0);
+  const bytes = rounds.reduce((n, x) => n + x.r.throughput.total, 0);
+  const serverSeconds = rounds.every((x) => x.serverSeconds !== null) ? rounds.reduce((n, x) => n + x.serverSeconds!, 0) : null;
+  const clientSeconds = rounds.reduce((n, x) => n + x.clientSeconds, 0);
+  const machineSeconds = rounds.every((x) => x.machineSeconds !== null) ? rounds.reduce((n, x) => n + x.machineSeconds!, 0) : null;
+  const latency = (key: "p50" | "p99") => Math.max(...rounds.map((x) => x.r.latency[key]));
   return {
     server,
     path: urlPath,
-    rps: r.requests.mean,
-    total: r.requests.total,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    bytesPerResponse: r.requests.total ? r.throughput.total / r.requests.total : 0,
-    non2xx: r.non2xx,
-    errors: r.errors + r.timeouts,
+    rps: wall ? total / wall : 0,
+    total,
+    p50: latency("p50"),
+    p99: latency("p99"),
+    bytesPerResponse: total ? bytes / total : 0,
+    non2xx: rounds.reduce((n, x) => n + x.r.non2xx, 0),
+    errors: rounds.reduce((n, x) => n + x.r.errors + x.r.timeouts, 0),
     serverCpu: serverSeconds !== null ? serverSeconds / wall : null,
     clientCpu: clientSeconds / wall,
-    otherCpu:
-      serverSeconds !== null && machine0 !== null && machine1 !== null
-        ? Math.max(0, machine1 - machine0 - serverSeconds - clientSeconds) / wall
-        : null,
-    serverCpuPerRequestUs: serverSeconds !== null && r.requests.total ? (serverSeconds / r.requests.total) * 1e6 : null,
+    otherCpu: serverSeconds !== null && machineSeconds !== null ? Math.max(0, machineSeconds - serverSeconds - clientSeconds) / wall : null,
+    serverCpuPerRequestUs: serverSeconds !== null && total ? (serverSeconds / total) * 1e6 : null,
+    roundsUs: rounds.map((x) => (x.serverSeconds !== null && x.r.requests.total ? (x.serverSeconds / x.r.requests.total) * 1e6 : null)),
   };
+}
+
+/**
+ * Load both servers on one path: a warm-up each, then `rounds` rounds of
+ * `duration` seconds, ours and bare in turn (the order swaps every round), so
+ * that a change in the machine's background load hits both sides alike.
+ */
+async function loadPair(ours: { origin: string; pid: number }, base: { origin: string; pid: number }, urlPath: string, opts: Options): Promise<[LoadFigures, LoadFigures]> {
+  progress(`${urlPath}: warm-up ${opts.warmup} s each`);
+  await cannon(`${ours.origin}${urlPath}`, opts.warmup, opts.connections);
+  await cannon(`${base.origin}${urlPath}`, opts.warmup, opts.connections);
+  const oursRounds: Round[] = [];
+  const baseRounds: Round[] = [];
+  for (let i = 0; i < opts.rounds; i++) {
+    progress(`${urlPath}: round ${i + 1}/${opts.rounds}, ${opts.duration} s each, ${opts.connections} connections`);
+    if (i % 2 === 0) {
+      oursRounds.push(await loadRound(ours.origin, ours.pid, urlPath, opts));
+      baseRounds.push(await loadRound(base.origin, base.pid, urlPath, opts));
+    } else {
+      baseRounds.push(await loadRound(base.origin, base.pid, urlPath, opts));
+      oursRounds.push(await loadRound(ours.origin, ours.pid, urlPath, opts));
+    }
+  }
+  return [sumRounds("ours", urlPath, oursRounds), sumRounds("baseline", urlPath, baseRounds)];
 }
 
 type Captured = {
@@ -294,9 +345,9 @@ type Captured = {
   error?: string;
 };
 
-async function capture(urlPath: string): Promise<Captured> {
+async function capture(origin: string, urlPath: string): Promise<Captured> {
   try {
-    const res = await getRaw(`${OUR_ORIGIN}${urlPath}`, { "accept-encoding": "br" });
+    const res = await getRaw(`${origin}${urlPath}`, { "accept-encoding": "br" });
     return {
       path: urlPath,
       status: res.status,
@@ -344,8 +395,8 @@ function brotliOf(c: Captured): { bytes: number; served: boolean } {
   return { bytes: q11.byteLength, served: false };
 }
 
-function analysePages(pages: Captured[], build: ClientBuild): { baseline: Baseline; pages: PageJs[] } {
-  const scripts = new Map(pages.map((p) => [p.path, pageScripts(p.html, OUR_ORIGIN)]));
+function analysePages(pages: Captured[], build: ClientBuild, origin: string): { baseline: Baseline; pages: PageJs[] } {
+  const scripts = new Map(pages.map((p) => [p.path, pageScripts(p.html, origin)]));
   const firstManifest = [...scripts.values()].find((s) => s.inlineManifest)?.inlineManifest ?? null;
   const baseline = reactRouterBaseline(build, firstManifest);
   const out = pages.map((p): PageJs => {
@@ -379,18 +430,20 @@ type PartResult = { lines: string[]; checks: Check[]; summary: Record<string, un
 type ServerEnv = (port: number, dataDir: string) => NodeJS.ProcessEnv;
 
 async function benchPages(opts: Options, serverEnv: ServerEnv, baseEnv: NodeJS.ProcessEnv, workDir: string): Promise<PartResult> {
-  await assertPortFree(OUR_PORT, HOST);
-  await assertPortFree(BASE_PORT, HOST);
-  const ourEnv = serverEnv(OUR_PORT, workDir);
+  const OUR_ORIGIN = `http://${HOST}:${opts.ports.ours}`;
+  const BASE_ORIGIN = `http://${HOST}:${opts.ports.base}`;
+  await assertPortFree(opts.ports.ours, HOST);
+  await assertPortFree(opts.ports.base, HOST);
+  const ourEnv = serverEnv(opts.ports.ours, workDir);
   progress(`starting our server on ${OUR_ORIGIN}`);
-  const ours = startChild("our server", process.execPath, ["--import", "tsx", "server/index.ts"], { cwd: ROOT, env: ourEnv });
+  const ours = startServer("our server", ROOT, ourEnv);
   children.add(ours);
   const startupMs = await waitForHttp(`${OUR_ORIGIN}/healthz`, ours);
 
   // Capture every public page once (Accept-Encoding: br, as a browser sends).
   progress("fetching the public pages");
   const pages: Captured[] = [];
-  for (const p of PUBLIC_PAGES) pages.push(await capture(p));
+  for (const p of PUBLIC_PAGES) pages.push(await capture(OUR_ORIGIN, p));
   const rssIdle = readMemory(ours.pid);
 
   // Brotli of the home page, and page JS.
@@ -398,14 +451,15 @@ async function benchPages(opts: Options, serverEnv: ServerEnv, baseEnv: NodeJS.P
   if (home.error) throw new Error(`GET / failed: ${home.error}\n${ours.output()}`);
   const homeBr = brotliOf(home);
   const build = new ClientBuild(path.join(BUILD_DIR, "client"));
-  const js = analysePages(pages, build);
+  const js = analysePages(pages, build, OUR_ORIGIN);
 
   // Baseline: the same bytes from a bare node:http server, in its own process
   // (not in this one, where it would share an event loop with autocannon).
-  const spec: StaticSpec = { host: HOST, port: BASE_PORT, routes: {} };
+  const spec: StaticSpec = { host: HOST, port: opts.ports.base, routes: {} };
   for (const [i, p] of LOAD_PATHS.entries()) {
     const c = pages.find((x) => x.path === p)!;
     if (c.error) throw new Error(`GET ${p} failed: ${c.error}\n${ours.output()}`);
+    if (c.status !== 200) throw new Error(`GET ${p} answered ${c.status}: the load needs a page that answers 200\n${ours.output()}`);
     const file = path.join(workDir, `body-${i}.bin`);
     fs.writeFileSync(file, c.wire);
     const headers: Record<string, string> = { "Content-Type": c.contentType };
@@ -426,16 +480,13 @@ async function benchPages(opts: Options, serverEnv: ServerEnv, baseEnv: NodeJS.P
     if (!check.body.equals(pages.find((x) => x.path === p)!.wire)) throw new Error(`baseline server does not send the captured bytes for ${p}`);
   }
 
-  // Load: one server at a time (the other one idles), ours then bare for each
-  // path, so a change in background load hits both sides of a ratio alike.
+  // Load: one server at a time (the other one idles), in alternating rounds.
   const loads: LoadFigures[] = [];
   const rssBefore = readMemory(ours.pid);
-  let rssAfter: Memory | null = null;
   for (const p of LOAD_PATHS) {
-    loads.push(await load("ours", OUR_ORIGIN, ours.pid, p, opts));
-    if (p === LOAD_PATHS[LOAD_PATHS.length - 1]) rssAfter = readMemory(ours.pid);
-    loads.push(await load("baseline", BASE_ORIGIN, base.pid, p, opts));
+    loads.push(...(await loadPair({ origin: OUR_ORIGIN, pid: ours.pid }, { origin: BASE_ORIGIN, pid: base.pid }, p, opts)));
   }
+  const rssAfter = readMemory(ours.pid);
   const cacheAfter: Record<string, string | null> = {};
   for (const p of LOAD_PATHS) {
     const res = await getRaw(`${OUR_ORIGIN}${p}`, { "accept-encoding": "br, gzip" });
@@ -462,7 +513,7 @@ async function benchPages(opts: Options, serverEnv: ServerEnv, baseEnv: NodeJS.P
   // 1. Throughput.
   out.push("");
   out.push(
-    `1. Throughput — autocannon in this process, ${opts.connections} connections, ${opts.warmup} s warm-up then ${opts.duration} s, accept-encoding: br, gzip`,
+    `1. Public pages under load — autocannon in this process, ${opts.connections} connections, accept-encoding: br, gzip; per path ${opts.warmup} s warm-up each, then ${opts.rounds} rounds of ${opts.duration} s, ours and bare in turn`,
   );
   out.push(`   NOTE: the load generator (this process) and the servers share this machine's ${cpuCount} CPUs; one server is loaded at a time.`);
   out.push("   CPU columns are % of one core over the measured run; \"other\" is every other process on the machine (noise).");
@@ -501,20 +552,43 @@ async function benchPages(opts: Options, serverEnv: ServerEnv, baseEnv: NodeJS.P
     );
   }
   out.push("");
-  const rpsRows: string[][] = [];
-  const rpsRatios: Record<string, number> = {};
+  const cpuRows: string[][] = [];
+  const cpuRatios: Record<string, number | null> = {};
   for (const p of LOAD_PATHS) {
     const o = loads.find((l) => l.server === "ours" && l.path === p)!;
     const b = loads.find((l) => l.server === "baseline" && l.path === p)!;
-    const r = b.rps ? o.rps / b.rps : 0;
-    rpsRatios[p] = r;
+    const cpuRatio = o.serverCpuPerRequestUs && b.serverCpuPerRequestUs ? b.serverCpuPerRequestUs / o.serverCpuPerRequestUs : null;
+    cpuRatios[p] = cpuRatio;
     const clean = o.non2xx === 0 && o.errors === 0;
-    const ok = r >= BUDGET.rpsRatio && clean;
-    const cpuRatio = o.serverCpuPerRequestUs && b.serverCpuPerRequestUs ? (b.serverCpuPerRequestUs / o.serverCpuPerRequestUs).toFixed(2) : "n/a";
-    rpsRows.push([p, num(o.rps), num(b.rps), r.toFixed(2), `≥ ${BUDGET.rpsRatio.toFixed(2)}`, passFail(ok) + (clean ? "" : " (errors/non-2xx)"), cpuRatio]);
-    checks.push({ name: `req/s ours ÷ bare, GET ${p}`, figure: r.toFixed(2), budget: `≥ ${BUDGET.rpsRatio.toFixed(2)}`, ok });
+    const ok = cpuRatio !== null && cpuRatio >= BUDGET.cpuRatio && clean;
+    const rpsRatio = b.rps ? o.rps / b.rps : 0;
+    const us = (l: LoadFigures) => (l.serverCpuPerRequestUs === null ? "n/a" : num(l.serverCpuPerRequestUs));
+    cpuRows.push([
+      p,
+      us(o),
+      us(b),
+      cpuRatio === null ? "n/a" : cpuRatio.toFixed(2),
+      `≥ ${BUDGET.cpuRatio.toFixed(2)}`,
+      passFail(ok) + (clean ? "" : " (errors/non-2xx)"),
+      rpsRatio.toFixed(2),
+    ]);
+    checks.push({
+      name: `server CPU per request bare ÷ ours, GET ${p}`,
+      figure: cpuRatio === null ? "n/a (no /proc)" : `${cpuRatio.toFixed(2)} (${us(b)} ÷ ${us(o)} µs)`,
+      budget: `≥ ${BUDGET.cpuRatio.toFixed(2)}`,
+      ok,
+    });
   }
-  out.push(table(["path", ">ours req/s", ">bare req/s", ">ours ÷ bare", "budget", "result", ">(info) bare ÷ ours CPU µs/req"], rpsRows));
+  out.push(table(["path", ">ours CPU µs/req", ">bare CPU µs/req", ">bare ÷ ours", "budget", "result", ">(info) req/s ours ÷ bare"], cpuRows));
+  out.push(
+    "   CPU µs/req = the server process's user + system time (/proc, all rounds) ÷ requests answered; the budget. req/s is capped by the load generator, information only.",
+  );
+  const perRound = (l: LoadFigures) => l.roundsUs.map((x) => (x === null ? "n/a" : num(x))).join(", ");
+  for (const p of LOAD_PATHS) {
+    const o = loads.find((l) => l.server === "ours" && l.path === p)!;
+    const b = loads.find((l) => l.server === "baseline" && l.path === p)!;
+    out.push(`   per round, ${p}: ours ${perRound(o)} · bare ${perRound(b)} µs/req`);
+  }
   const cacheNote = LOAD_PATHS.map((p) => `${p}: ${cacheAfter[p] ?? "no X-Page-Cache header"}`).join(", ");
   out.push(`   page cache after the load (X-Page-Cache): ${cacheNote}`);
   const ourHome = loads.find((l) => l.server === "ours" && l.path === "/")!;
@@ -650,7 +724,7 @@ async function benchPages(opts: Options, serverEnv: ServerEnv, baseEnv: NodeJS.P
           cpuUsPerReq: l.serverCpuPerRequestUs === null ? null : Math.round(l.serverCpuPerRequestUs),
           otherCpu: l.otherCpu === null ? null : Number(l.otherCpu.toFixed(2)),
         });
-        return [p, { ours: fig(o), bare: fig(b), ratio: Number(rpsRatios[p]!.toFixed(3)) }];
+        return [p, { ours: fig(o), bare: fig(b), cpuRatio: cpuRatios[p] === null ? null : Number(cpuRatios[p]!.toFixed(3)), rpsRatio: b.rps ? Number((o.rps / b.rps).toFixed(3)) : null }];
       }),
     ),
     homeHtmlBrotliBytes: homeBr.bytes,
@@ -689,8 +763,6 @@ async function main() {
   }
 
   tempDir = fs.mkdtempSync(path.join(os.tmpdir(), "lumen-bench-"));
-  // Our server: node with the tsx loader (what `npx tsx` runs, without the
-  // wrapper process, so the pid is the server's own).
   const baseEnv: NodeJS.ProcessEnv = {};
   for (const key of ["PATH", "HOME", "TMPDIR", "LANG", "SYSTEMROOT"]) if (process.env[key]) baseEnv[key] = process.env[key];
   const serverEnv: ServerEnv = (port, dataDir) => ({
@@ -715,8 +787,8 @@ async function main() {
     files = await benchFiles({
       root: ROOT,
       host: HOST,
-      ourPort: FILES_OUR_PORT,
-      basePort: FILES_BASE_PORT,
+      ourPort: opts.ports.filesOurs,
+      basePort: opts.ports.filesBase,
       workDir,
       serverEnv,
       baseEnv,
@@ -726,14 +798,14 @@ async function main() {
       concurrency: opts.concurrency,
     });
   }
-  let lists: PartResult | null = null;
-  if (parts.includes("lists")) {
-    const workDir = path.join(tempDir, "lists");
+  let admin: PartResult | null = null;
+  if (parts.includes("admin")) {
+    const workDir = path.join(tempDir, "admin");
     fs.mkdirSync(workDir);
-    lists = await benchLists({
+    admin = await benchAdmin({
       root: ROOT,
       host: HOST,
-      ports: LISTS_PORTS,
+      ports: opts.ports.admin,
       workDir,
       serverEnv,
       children,
@@ -748,7 +820,8 @@ async function main() {
     lighthouseResult = await benchLighthouse({
       root: ROOT,
       host: HOST,
-      port: opts.lighthousePort,
+      port: opts.ports.lighthouse,
+      pages: opts.lighthousePages,
       workDir,
       serverEnv,
       children,
@@ -763,7 +836,7 @@ async function main() {
 
   // ─── report ───────────────────────────────────────────────────────────────
 
-  const checks: Check[] = [...(pages?.checks ?? []), ...(files?.checks ?? []), ...(lists?.checks ?? []), ...(lighthouseResult?.checks ?? [])];
+  const checks: Check[] = [...(pages?.checks ?? []), ...(files?.checks ?? []), ...(admin?.checks ?? []), ...(lighthouseResult?.checks ?? [])];
   const out: string[] = [];
   const cpuCount = os.cpus().length;
   const fmtLoad = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
@@ -774,7 +847,7 @@ async function main() {
   out.push(`  ${buildNote}`);
   if (pages) out.push(...pages.lines);
   if (files) out.push(...files.lines);
-  if (lists) out.push(...lists.lines);
+  if (admin) out.push(...admin.lines);
   if (lighthouseResult) out.push(...lighthouseResult.lines);
 
   // Budgets.
@@ -801,7 +874,7 @@ async function main() {
     loadAvg: { start: loadAvgStart.map((l) => Number(l.toFixed(2))), end: loadAvgAfter.map((l) => Number(l.toFixed(2))) },
     ...(pages?.summary ?? {}),
     ...(files ? { files: files.summary } : {}),
-    ...(lists ? { lists: lists.summary } : {}),
+    ...(admin ? { admin: admin.summary } : {}),
     ...(lighthouseResult ? { lighthouse: lighthouseResult.summary } : {}),
     budgetsFailed: failed.map((c) => c.name),
     pass: failed.length === 0,
