@@ -6,16 +6,19 @@ import net from "node:net";
 
 /**
  * How the benchmark runs the production server and the operational scripts:
- * the one place to change when `npm start` changes. Node's own arguments, run
- * with process.execPath from the project root (node itself, not an npm or npx
- * wrapper, so the child's pid is the server's and its CPU time is the server's).
+ * the one place to change when `npm start` changes. The server is the build's
+ * compiled entry run with plain node, as `npm start` does (process.execPath,
+ * not an npm or npx wrapper, so the child's pid and CPU time are the server's);
+ * the scripts run from source (they are not measured).
  */
-export const SERVER_ARGS: readonly string[] = ["--import", "tsx", "server/index.ts"];
+export function serverArgs(env: NodeJS.ProcessEnv): string[] {
+  return [`${env.BUILD_DIR ?? "build"}/server/index.js`];
+}
 const SCRIPT_ARGS = { "admin-create": ["--import", "tsx", "scripts/admin-create.ts"], seed: ["--import", "tsx", "scripts/seed.ts"] } as const;
 
 /** Start our production server (NODE_ENV, PORT, DATABASE_PATH … come with `env`). */
 export function startServer(name: string, root: string, env: NodeJS.ProcessEnv): Child {
-  return startChild(name, process.execPath, [...SERVER_ARGS], { cwd: root, env });
+  return startChild(name, process.execPath, serverArgs(env), { cwd: root, env });
 }
 
 /** Node's arguments for an operational script with its own arguments. */

@@ -23,7 +23,7 @@
  *      public page: performance score ≥ 99 and CLS ≤ 0.05 (median of
  *      --lighthouse-runs runs), with FCP, LCP, TBT and the other categories.
  *
- * How the server is started: bench/proc.ts (SERVER_ARGS), in one place.
+ * How the server is started: bench/proc.ts (serverArgs), in one place.
  *
  * Flags: --no-build (reuse build-bench/ when it exists), --strict (exit 1 when
  * a budget fails), --only=pages|files|admin|lighthouse (one part), --duration=S (one

@@ -64,7 +64,7 @@ export const publishedDocumentsCopy = {
 
 export const accessHistoryCopy = {
   title: "Access history",
-  back: "Back to the admin dashboard",
+  back: "Back to the LP documents",
   summary: (views: number, downloads: number) =>
     `${views === 1 ? "1 view" : `${views} views`} · ${downloads === 1 ? "1 download" : `${downloads} downloads`}`,
   empty: "Nobody has viewed or downloaded this document yet.",

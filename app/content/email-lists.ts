@@ -1,7 +1,7 @@
 import type { SortColumn, SortDirection } from "~/modules/email-lists/lists";
 
 /**
- * Copy of the admin dashboard's 'Email Lists (Copy & Export)' section
+ * Copy of the admin's 'Email Lists (Copy & Export)' page
  * (SPEC.md §2, §8). The list labels and empty texts live with the lists
  * (`LISTS` in ~/modules/email-lists/lists).
  */

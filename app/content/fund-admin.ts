@@ -1,7 +1,7 @@
 import { publishedDocumentsCopy } from "./documents";
 
 /**
- * Copy of the admin dashboard's 'Potential Investor Management (Fund II)'
+ * Copy of the admin's 'Potential Investor Management (Fund II)'
  * section (SPEC.md §2, §8): the fund access requests, the fund document
  * upload form and the published fund documents panels.
  */

@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { emailListsCopy } from "~/content/email-lists";
 
 /**
- * Paging of the admin dashboard's lists (DESIGN.md §3: paging is links with
+ * Paging of the admin pages' lists (DESIGN.md §3: paging is links with
  * query parameters, read by the loader; with JavaScript the links navigate in
  * place). Shared by the e-mail tables and the LP user and fund access
  * request lists, so every list pages, reads and sounds the same:

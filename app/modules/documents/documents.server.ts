@@ -225,11 +225,3 @@ export const fundDocuments = createDocumentStore<typeof fundTable, FundId, FundD
 });
 
 export type DocumentStore = typeof lpDocuments | typeof fundDocuments;
-
-// --- Transition only: the admin pages, the investor dashboard and bench/ of this branch still call
-// the names below. They are removed when those callers move to lpDocuments (decision 018).
-export const listDocuments = (): LpDocumentRow[] => lpDocuments.list();
-export const getDocument = (id: string): LpDocumentRow => lpDocuments.find(id);
-export const uploadDocument = (admin: LpUser, request: Request): Promise<LpDocumentRow> => lpDocuments.upload(admin, request);
-export const deleteDocument = (admin: LpUser, id: string): Promise<LpDocumentRow> => lpDocuments.delete(admin, id);
-export const toLpDocument = (row: LpDocumentRow): DocumentRead => lpDocuments.read(row, "bytes");
