@@ -193,9 +193,9 @@ export const section: Section = {
           ],
           ["delete document (API)", async () => (await go("DELETE", `/api/documents/${f.apiDoc}`, { headers: {} }, admin)).status === 200 && docGone(f.apiDoc)],
           [
-            "delete document (dashboard intent)",
+            "delete document (documents page intent)",
             async () =>
-              redirected(await go("POST", "/admin/dashboard", formBody({ intent: "delete-document", documentId: f.formDoc }), admin)) &&
+              redirected(await go("POST", "/admin/documents", formBody({ intent: "delete-document", documentId: f.formDoc }), admin)) &&
               docGone(f.formDoc),
           ],
         ];

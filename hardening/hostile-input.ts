@@ -49,8 +49,10 @@ const FIELDS: Record<string, string[]> = {
   "/lp/forgot-password": ["email"],
   "/lp/reset-password": ["token", "password"],
   "/theme": ["theme", "redirectTo"],
-  "/admin/dashboard": ["intent", "userId", "status", "documentId", "requestId"],
 };
+
+/** The fields of the admin pages' intent forms (status, deletes, fund access). */
+const INTENT_FIELDS = ["intent", "userId", "status", "documentId", "requestId"];
 
 type Case = { path: string; headers: Record<string, string | string[]>; body?: Buffer; what: string };
 type Target = { label: string; mutation: Mutation; fields: string[]; fixed: Record<string, string>; paths: fc.Arbitrary<string> };
@@ -158,7 +160,7 @@ function targetsFor(fx: Fixture): Target[] {
       codeUnits,
     );
     const paths = mutation.path.includes("{id}") ? ids.map((id) => mutation.path.replace("{id}", percentEncode(id))) : fc.constant(mutation.path);
-    const fields = FIELDS[mutation.path] ?? [];
+    const fields = mutation.intents ? INTENT_FIELDS : (FIELDS[mutation.path] ?? []);
     for (const intent of mutation.intents ?? [null]) {
       const label = `${mutation.method} ${mutation.path}${intent ? ` (${intent})` : ""}`;
       targets.push({ label, mutation, fields, fixed: intent ? { intent } : {}, paths });

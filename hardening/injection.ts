@@ -50,7 +50,14 @@ const ok2xx = (a: HttpAnswer) => a.status >= 200 && a.status < 300;
 function sqlSpecs(fx: Fixture, victims: string[]): Spec[] {
   const session = (a: HttpAnswer) => (a.headers["set-cookie"] ?? []).some((c) => c.startsWith(`${fx.sessionCookie}=`) && !/^[^=]+=;/.test(c) && !/max-age=0/i.test(c));
   const login = (path: string, email: string, kind: Kind): Spec => ({ method: "POST", path, kind, base: () => ({ email, password: "wrong-password-0" }), fields: ["email", "password"], evidence: session });
-  const intent = (name: string, idField: string): Spec => ({ method: "POST", path: "/admin/dashboard", kind: "form", admin: true, base: () => ({ intent: name, [idField]: "x", status: "approved" }), fields: [idField, "intent"] });
+  const pageOf: Record<string, string> = {
+    status: "/admin/investors",
+    "delete-document": "/admin/documents",
+    "revoke-fund-access": "/admin/fund-access",
+    "resend-fund-access-link": "/admin/fund-access",
+    "delete-fund-document": "/admin/fund-access",
+  };
+  const intent = (name: string, idField: string): Spec => ({ method: "POST", path: pageOf[name] ?? "/admin/dashboard", kind: "form", admin: true, base: () => ({ intent: name, [idField]: "x", status: "approved" }), fields: [idField, "intent"] });
   return [
     { method: "POST", path: "/api/newsletter", kind: "json", base: () => ({ email: mail() }), fields: ["email"], table: "newsletter_subscribers" },
     { method: "POST", path: "/newsletter", kind: "form", base: () => ({ email: mail(), redirectTo: "/newsletter" }), fields: ["email", "redirectTo", "formId"], table: "newsletter_subscribers" },
@@ -165,9 +172,18 @@ async function sqlPart(fx: Fixture, tally: Tally) {
   let queries = 0;
   for (const payload of SQL) {
     const p = encodeURIComponent(payload);
-    const dashboard = lists.flatMap((l) => [`${l}.sort=${p}`, `${l}.sort=email&${l}.dir=${p}`, `${l}.page=${p}`]);
-    dashboard.push(`pending.page=${p}`, `requests.page=${p}`, `confirm=reject&user=${p}`, `confirm=delete-document&document=${p}`, `confirm=revoke-fund-access&request=${p}`);
-    for (const q of dashboard) await tried(`GET /admin/dashboard?${q}`, await adminGet(fx, `/admin/dashboard?${q}`), false);
+    const adminPages = lists.flatMap((l) => [`/admin/email-lists?${l}.sort=${p}`, `/admin/email-lists?${l}.sort=email&${l}.dir=${p}`, `/admin/email-lists?${l}.page=${p}`]);
+    adminPages.push(
+      `/admin/investors?pending.page=${p}`,
+      `/admin/investors?q=${p}`,
+      `/admin/investors?status=${p}&q=${p}`,
+      `/admin/investors?confirm=reject&user=${p}`,
+      `/admin/fund-access?requests.page=${p}`,
+      `/admin/documents?confirm=delete-document&document=${p}`,
+      `/admin/fund-access?confirm=revoke-fund-access&request=${p}`,
+      `/admin/dashboard?pending.page=${p}`,
+    );
+    for (const path of adminPages) await tried(`GET ${path}`, await adminGet(fx, path), false);
     const baseline = await adminGet(fx, "/admin/email-lists/lp-users.csv");
     for (const q of [`sort=${p}&dir=asc`, `sort=email&dir=${p}`]) {
       const answer = await adminGet(fx, `/admin/email-lists/lp-users.csv?${q}`);
@@ -189,7 +205,7 @@ async function sqlPart(fx: Fixture, tally: Tally) {
       const granted = (answer?.headers["set-cookie"] ?? []).some((c) => /^(__Host-)?lr_fund_i{1,2}=[^;]/.test(c) && !/max-age=0|expires=thu, 01 jan 1970/i.test(c));
       await tried(`GET /${fund}/documents?token=`, answer, granted || answer?.headers.location === `/${fund}/documents`);
     }
-    queries += dashboard.length + 2 + ids.length + 2;
+    queries += adminPages.length + 2 + ids.length + 2;
   }
   if (PLANT) {
     writeDb(fx, "update lp_users set status = 'approved' where id = ?", fx.ids.user);
@@ -375,9 +391,16 @@ async function xssPart(fx: Fixture, tally: Tally) {
   const fundDocs = JSON.parse((await adminGet(fx, "/api/fund-documents/fund-ii"))?.text ?? "[]") as Array<{ id: string }>;
   const requests = JSON.parse((await adminGet(fx, "/api/fund-access/requests"))?.text ?? "[]") as Array<{ id: string }>;
   const pages: Array<{ path: string; cookie: string }> = [
-    ...["", `?confirm=reject&user=${s.users[0]!.id}`, `?confirm=revoke&user=${s.users[1]!.id}`, `?confirm=delete-document&document=${s.docId}`].map((q) => ({ path: `/admin/dashboard${q}`, cookie: fx.adminCookie })),
-    { path: `/admin/dashboard?confirm=revoke-fund-access&request=${requests[0]!.id}`, cookie: fx.adminCookie },
-    { path: `/admin/dashboard?confirm=delete-fund-document&document=${fundDocs[0]!.id}`, cookie: fx.adminCookie },
+    ...[
+      "/admin/dashboard",
+      "/admin/investors",
+      "/admin/email-lists",
+      `/admin/investors?confirm=reject&user=${s.users[0]!.id}`,
+      `/admin/investors?confirm=revoke&user=${s.users[1]!.id}`,
+      `/admin/documents?confirm=delete-document&document=${s.docId}`,
+      `/admin/fund-access?confirm=revoke-fund-access&request=${requests[0]!.id}`,
+      `/admin/fund-access?confirm=delete-fund-document&document=${fundDocs[0]!.id}`,
+    ].map((path) => ({ path, cookie: fx.adminCookie })),
     { path: `/admin/documents/${s.docId}/access`, cookie: fx.adminCookie },
     { path: "/lp/dashboard", cookie: s.investorCookie },
     { path: "/fund-ii/documents", cookie: fx.adminCookie },

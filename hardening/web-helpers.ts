@@ -183,7 +183,7 @@ export type Ids = {
 };
 
 export type Target = {
-  /** "POST /admin/dashboard (intent=status)" */
+  /** "POST /admin/investors (intent=status)" */
   label: string;
   method: Mutation["method"];
   path: string;
@@ -240,11 +240,12 @@ export function mutationTargets(ids: Ids): Target[] {
     "POST /theme": () => formBody({ theme: "dark", redirectTo: "/" }),
     "POST /logout": () => formBody({}),
     "POST /admin/dashboard status": () => formBody({ intent: "status", userId: ids.userId, status: "approved" }),
-    "POST /admin/dashboard delete-document": () => formBody({ intent: "delete-document", documentId: ids.documentId }),
-    "POST /admin/dashboard revoke-fund-access": () => formBody({ intent: "revoke-fund-access", requestId: ids.revokeRequestId }),
-    "POST /admin/dashboard resend-fund-access-link": () =>
+    "POST /admin/investors status": () => formBody({ intent: "status", userId: ids.userId, status: "approved" }),
+    "POST /admin/documents delete-document": () => formBody({ intent: "delete-document", documentId: ids.documentId }),
+    "POST /admin/fund-access revoke-fund-access": () => formBody({ intent: "revoke-fund-access", requestId: ids.revokeRequestId }),
+    "POST /admin/fund-access resend-fund-access-link": () =>
       formBody({ intent: "resend-fund-access-link", requestId: ids.resendRequestId }),
-    "POST /admin/dashboard delete-fund-document": () => formBody({ intent: "delete-fund-document", documentId: ids.fundDocumentId }),
+    "POST /admin/fund-access delete-fund-document": () => formBody({ intent: "delete-fund-document", documentId: ids.fundDocumentId }),
     "POST /admin/documents": () => multipartBody({ title: `Form doc ${unique()}`, category: "reports" }, pdfFile()),
     "POST /admin/fund-documents": () =>
       multipartBody({ title: `Form fund doc ${unique()}`, category: "fund_documents", fundId: "fund-ii" }, pdfFile()),
