@@ -1,6 +1,5 @@
 import {
   data,
-  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
@@ -10,6 +9,7 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { ErrorNotice, errorText } from "~/components/layout/page-frame";
 import { Toaster } from "~/components/ui/toaster";
 import { firm } from "~/content/firm";
 import { getEnv } from "~/modules/config/env.server";
@@ -62,26 +62,13 @@ export default function App() {
   return <Outlet />;
 }
 
+/** Nothing of the site could be loaded (the root itself failed): the message alone, without the frame. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  let title = "Something went wrong";
-  let message = "An unexpected error occurred. Please try again in a moment.";
-  if (isRouteErrorResponse(error)) {
-    if (error.status === 404) {
-      title = "404 Page Not Found";
-      message = "Did you forget to add the page to the router?";
-    } else {
-      title = `${error.status} ${error.statusText || "Error"}`;
-      message = typeof error.data === "string" && error.data ? error.data : message;
-    }
-  }
+  const text = errorText(error);
   return (
-    <main id="main" className="mx-auto flex min-h-[60vh] max-w-2xl flex-col items-start justify-center gap-4 px-6 py-24">
-      <title>{`${title} | ${firm.name}`}</title>
-      <h1 className="text-3xl font-bold tracking-tight">{title}</h1>
-      <p className="text-slate-600 dark:text-slate-300">{message}</p>
-      <a href="/" className="font-medium text-brand-700 underline dark:text-brand-300">
-        Back to the home page
-      </a>
+    <main id="main">
+      <title>{`${text.title} | ${firm.name}`}</title>
+      <ErrorNotice {...text} />
     </main>
   );
 }

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Outlet, useLocation } from "react-router";
 import type { Route } from "./+types/layout";
 import { AdminNav } from "~/components/admin/admin-nav";
+import { SkipLink } from "~/components/layout/page-frame";
 import { SiteFooter } from "~/components/layout/site-footer";
 import { UserLoadError } from "~/components/portal/load-error";
 import { AdminHeader, PortalBanner } from "~/components/portal/portal-header";
@@ -30,12 +31,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 function Frame({ header, children }: { header: ReactNode; children: ReactNode }) {
   return (
     <>
-      <a
-        href="#main"
-        className="sr-only z-[60] rounded-md bg-white px-4 py-2 text-sm font-semibold focus:not-sr-only focus:fixed focus:top-2 focus:left-2 dark:bg-slate-900"
-      >
-        Skip to content
-      </a>
+      <SkipLink />
       {header}
       {children}
       <SiteFooter />

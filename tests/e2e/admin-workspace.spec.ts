@@ -1,0 +1,169 @@
+import { randomBytes } from "node:crypto";
+import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
+import { registerViaApi } from "./helpers/accounts";
+import { startIsolatedServer, type IsolatedServer } from "./helpers/document-ui";
+import { expect, expectToast, test as base } from "./helpers/fixtures";
+import { ADMIN_PAGES, newAccount, newAdmin, newBrowserContext, signInAsAdmin, waitHydrated, type Account } from "./helpers/portal";
+
+/**
+ * The admin workspace (issue 13): a page per part of the portal under one
+ * navigation — a sidebar from the md width, a disclosure menu below it — with
+ * count badges, the investors search and filter, the overview's inline
+ * approvals, and old links into the one-page dashboard landing on the page
+ * that now owns them. Every flow runs with JavaScript and without.
+ */
+
+const test = base.extend<{ isolated: (setup: (api: APIRequestContext) => Promise<void>) => Promise<{ server: IsolatedServer; page: Page; admin: Account }> }>({
+  /** A server of its own (counts and 'oldest first' need an empty database), signed in as its admin. */
+  isolated: async ({ browser, playwright, jsEnabled, clientIp }, use, testInfo) => {
+    const servers: IsolatedServer[] = [];
+    const contexts: BrowserContext[] = [];
+    await use(async (setup) => {
+      const server = await startIsolatedServer();
+      servers.push(server);
+      const admin = newAccount(testInfo, "admin");
+      server.createAdmin(admin);
+      const api = await playwright.request.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { "X-Forwarded-For": clientIp } });
+      await setup(api);
+      await api.dispose();
+      const context = await newBrowserContext(browser, { baseURL: server.baseURL, jsEnabled, clientIp });
+      contexts.push(context);
+      const page = await context.newPage();
+      await signInAsAdmin(page, jsEnabled, admin);
+      return { server, page, admin };
+    });
+    for (const context of contexts) await context.close();
+    for (const server of servers) await server.stop();
+  },
+});
+
+test.describe.configure({ timeout: 90_000 });
+
+const nav = (page: Page) => page.getByRole("navigation", { name: "Admin" }).filter({ visible: true });
+
+test("the sidebar leads to every page, marks the current one and counts what waits", async ({ isolated, jsEnabled }, testInfo) => {
+  const { page } = await isolated(async (api) => {
+    for (const label of ["first", "second"]) await registerViaApi(api, newAccount(testInfo, label));
+    const fund = await api.post("/api/fund-access/register", {
+      data: { name: "Fund Two Visitor", email: `fund-${randomBytes(3).toString("hex")}@example.com`, fundId: "fund-ii", accreditedConfirmation: true },
+    });
+    expect(fund.status()).toBe(201);
+  });
+
+  const investors = nav(page).getByRole("link", { name: /^Investors/ });
+  await expect(investors).toHaveAccessibleName(/^Investors\W+2 pending$/);
+  await expect(page.getByTestId("nav-badge-investors").filter({ visible: true })).toHaveText("2");
+  await expect(nav(page).getByRole("link", { name: /^Fund II access/ })).toHaveAccessibleName(/^Fund II access\W+1 new this week$/);
+  await expect(page.getByTestId("nav-badge-fund-access").filter({ visible: true })).toHaveText("1");
+  await expect(nav(page).getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
+
+  for (const [key, name] of [
+    ["investors", /^Investors/],
+    ["documents", /^Documents/],
+    ["fund-access", /^Fund II access/],
+    ["email-lists", /^Email lists/],
+    ["overview", /^Overview/],
+  ] as const) {
+    await nav(page).getByRole("link", { name }).click();
+    await expect(page).toHaveURL(new RegExp(`${ADMIN_PAGES[key].path}$`));
+    await expect(page.getByRole("heading", { level: 1, name: ADMIN_PAGES[key].heading })).toBeVisible();
+    await expect(nav(page).getByRole("link", { name })).toHaveAttribute("aria-current", "page");
+    await expect(nav(page).locator("[aria-current=page]")).toHaveCount(1);
+    await waitHydrated(page, jsEnabled);
+  }
+});
+
+test("below the md width the navigation is a menu that opens without a script", async ({ isolated, jsEnabled }) => {
+  const { page } = await isolated(async () => {});
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(nav(page)).toHaveCount(0);
+  await page.getByText("Admin menu", { exact: true }).click();
+  await expect(nav(page).getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
+  await nav(page).getByRole("link", { name: "Email lists" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: ADMIN_PAGES["email-lists"].heading })).toBeVisible();
+  await waitHydrated(page, jsEnabled);
+  await page.getByText("Admin menu", { exact: true }).click();
+  await expect(nav(page).getByRole("link", { name: "Email lists" })).toHaveAttribute("aria-current", "page");
+});
+
+test("the overview lists the oldest pending requests and approves one in place", async ({ isolated }, testInfo) => {
+  const accounts = Array.from({ length: 6 }, (_, i) => newAccount(testInfo, `waiting${i}`));
+  const { page } = await isolated(async (api) => {
+    for (const account of accounts) await registerViaApi(api, account);
+  });
+  const block = page.getByRole("region", { name: "Pending investor requests" });
+  const entries = block.getByRole("listitem");
+  await expect(entries).toHaveCount(5);
+  // Oldest first: the sixth (newest) waits for the next look.
+  for (const [i, account] of accounts.entries()) {
+    await expect(block.getByText(account.email.toLowerCase(), { exact: true })).toHaveCount(i < 5 ? 1 : 0);
+  }
+  await expect(page.getByTestId("count-approvedInvestors")).toHaveText("0");
+
+  const first = entries.filter({ hasText: accounts[0]!.email.toLowerCase() });
+  await first.getByRole("button", { name: "Approve" }).click();
+  await expectToast(page, "User Approved", `${accounts[0]!.name} has been approved.`);
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  await expect(block.getByText(accounts[0]!.email.toLowerCase(), { exact: true })).toHaveCount(0);
+  await expect(block.getByText(accounts[5]!.email.toLowerCase(), { exact: true })).toHaveCount(1);
+  await expect(page.getByTestId("count-approvedInvestors")).toHaveText("1");
+});
+
+test("the investors search ignores case and accents, and the status filter shows one list", async ({ page, request, jsEnabled }, testInfo) => {
+  const tag = randomBytes(3).toString("hex");
+  const eloise = { ...newAccount(testInfo, "searched"), name: `Éloïse Ångström ${tag}`, company: `Qubit Förge ${tag}` };
+  await registerViaApi(request, eloise);
+  await signInAsAdmin(page, jsEnabled, newAdmin(testInfo), "investors");
+
+  const search = page.getByRole("search", { name: "Search investors" });
+  await search.getByLabel("Search investors").fill(`eloise angstrom ${tag}`);
+  await search.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/investors\\?q=eloise\\+angstrom\\+${tag}`));
+  const pending = page.getByTestId("pending-users");
+  await expect(pending.getByRole("listitem")).toHaveCount(1);
+  await expect(pending).toContainText(eloise.name);
+  await expect(pending).toContainText("1 total");
+  await expect(page.getByTestId("approved-users")).toContainText("No approved investors yet");
+
+  // By company, in capitals and without its umlaut; only the pending list.
+  await search.getByLabel("Search investors").fill(`QUBIT FORGE ${tag}`);
+  await search.getByLabel("Status").selectOption("pending");
+  await search.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/status=pending/);
+  await expect(pending.getByRole("listitem")).toHaveCount(1);
+  await expect(page.getByTestId("approved-users")).toHaveCount(0);
+  await expect(page.getByTestId("rejected-users")).toHaveCount(0);
+
+  // Nothing matches: each list says it is empty.
+  await search.getByLabel("Search investors").fill(`nobody-${tag}`);
+  await search.getByLabel("Status").selectOption("all");
+  await search.getByRole("button", { name: "Search" }).click();
+  await expect(pending).toContainText("No pending Investor/LP requests");
+  await page.getByRole("link", { name: "Clear" }).click();
+  await expect(page).toHaveURL(/\/admin\/investors$/);
+});
+
+test("links into the former one-page dashboard land on the page that owns them", async ({ page, jsEnabled }, testInfo) => {
+  await signInAsAdmin(page, jsEnabled, newAdmin(testInfo));
+  const cases = [
+    ["/admin/dashboard?newsletter.sort=email&newsletter.dir=asc", "/admin/email-lists?newsletter.sort=email&newsletter.dir=asc"],
+    ["/admin/dashboard?pending.page=2", "/admin/investors?pending.page=2"],
+    ["/admin/dashboard?requests.page=3", "/admin/fund-access?requests.page=3"],
+    ["/admin/dashboard?confirm=delete-document&document=gone", "/admin/documents?confirm=delete-document&document=gone"],
+  ] as const;
+  for (const [from, to] of cases) {
+    await page.goto(from);
+    await expect(page).toHaveURL(new RegExp(`${to.replace(/[.?+]/g, "\\$&")}$`));
+  }
+  // A section anchor: with a script the overview moves on; without, the anchor is a link to the page.
+  await page.goto("/admin/dashboard#email-lists");
+  if (jsEnabled) {
+    await expect(page).toHaveURL(/\/admin\/email-lists#email-lists$/);
+  } else {
+    const target = page.locator("#email-lists").getByRole("link", { name: "Email Lists (Copy & Export)" });
+    await expect(target).toBeVisible();
+    await target.click();
+    await expect(page).toHaveURL(/\/admin\/email-lists#email-lists$/);
+  }
+  await expect(page.getByRole("heading", { level: 1, name: ADMIN_PAGES["email-lists"].heading })).toBeVisible();
+});
