@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import { getDb } from "../../../db/client";
 import { fundAccessUsers } from "../../../db/schema";
-import { firm } from "../../content/firm";
+import { fundAccessMails } from "../../content/mail";
 import { now } from "../config/clock.server";
 import { getEnv } from "../config/env.server";
 import { AppError } from "../http/app-error";
@@ -50,10 +50,6 @@ export const fundNames: Record<FundId, string> = { "fund-i": "Deeptech Fund I", 
 const LINK_MAILS_PER_DAY = 5;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-function linkSubject(fundId: FundId): string {
-  return `Your ${fundNames[fundId]} documents access link`;
-}
-
 function documentsUrl(fundId: FundId): string {
   return `${getEnv().APP_URL}/${fundId}/documents`;
 }
@@ -62,37 +58,13 @@ function documentsUrl(fundId: FundId): string {
 function queueLinkMail(db: Pick<ReturnType<typeof getDb>, "insert">, row: { email: string; name: string; fundId: FundId }, token: string) {
   queueMail(db, {
     to: row.email,
-    subject: linkSubject(row.fundId),
-    text: [
-      `Dear ${row.name},`,
-      "",
-      `Here is your permanent link to the ${fundNames[row.fundId]} documents of ${firm.name}:`,
-      "",
-      "{{link}}",
-      "",
-      "Keep it to yourself: anyone with this link can read the documents. If you request access again, a new link is sent and this one stops working.",
-      "",
-      "For informational purposes only; not an offer or solicitation.",
-      "",
-      firm.name,
-    ].join("\n"),
+    ...fundAccessMails.link(row, fundNames[row.fundId]),
     secrets: { link: `${documentsUrl(row.fundId)}?token=${token}` },
   });
 }
 
 function queueWithdrawnMail(db: Pick<ReturnType<typeof getDb>, "insert">, row: FundAccessRequest) {
-  queueMail(db, {
-    to: row.email,
-    subject: linkSubject(row.fundId),
-    text: [
-      `Dear ${row.name},`,
-      "",
-      `Your access to the ${fundNames[row.fundId]} documents of ${firm.name} has been withdrawn, so no new link was sent.`,
-      `If you think this is a mistake, write to us at ${firm.email}.`,
-      "",
-      firm.name,
-    ].join("\n"),
-  });
+  queueMail(db, { to: row.email, ...fundAccessMails.withdrawn(row, fundNames[row.fundId]) });
 }
 
 export type FundAccessOutcome = {
@@ -113,7 +85,7 @@ export function requestFundAccess(input: FundAccessInput): FundAccessOutcome {
   const token = newToken();
   const mailCapped =
     input.fundId === "fund-ii" &&
-    recentMailCount(db, input.email, linkSubject(input.fundId), new Date(now().getTime() - DAY_MS)) >= LINK_MAILS_PER_DAY;
+    recentMailCount(db, input.email, fundAccessMails.subject(fundNames[input.fundId]), new Date(now().getTime() - DAY_MS)) >= LINK_MAILS_PER_DAY;
 
   const granted = db.transaction((tx) => {
     const existing = tx

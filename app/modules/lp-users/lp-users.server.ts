@@ -2,7 +2,7 @@ import { and, count, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { getDb, type Db } from "../../../db/client";
 import { lpUsers, passwordResets } from "../../../db/schema";
 import { accountMessages } from "../../content/accounts";
-import { firm } from "../../content/firm";
+import { accountMails } from "../../content/mail";
 import { now } from "../config/clock.server";
 import { getEnv } from "../config/env.server";
 import { AppError } from "../http/app-error";
@@ -45,7 +45,7 @@ export function toListedUser(user: LpUser): ListedUser {
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
-const resetSubject = () => `Reset your ${firm.name} password`;
+
 
 // A real bcrypt hash of a random string: unknown e-mails cost the same time as known ones.
 let dummyHash: Promise<string> | undefined;
@@ -87,19 +87,7 @@ export async function registerInvestor(input: RegisterInput, db: Db = getDb()): 
   if (existing) {
     await hashPassword(input.password); // spend the same time as registering a new account
     securityEvent("auth.register", { userId: existing.id, email: existing.email, outcome: "already registered" });
-    queueMail(db, {
-      to: existing.email,
-      subject: `Your ${firm.name} investor portal account`,
-      text: [
-        `Hello ${existing.name},`,
-        "",
-        "Someone (perhaps you) asked for investor portal access with this e-mail address, which already has an account.",
-        `Sign in: ${appUrl}/lp/login`,
-        `Forgot your password? ${appUrl}/lp/forgot-password`,
-        "",
-        "If this was not you, you can ignore this message; nothing has changed.",
-      ].join("\n"),
-    });
+    queueMail(db, { to: existing.email, ...accountMails.alreadyRegistered(existing, appUrl) });
     kickMailer();
     return;
   }
@@ -114,19 +102,7 @@ export async function registerInvestor(input: RegisterInput, db: Db = getDb()): 
     if (!user) return; // registered a moment ago by a concurrent request: same answer
     securityEvent("auth.register", { userId: user.id, email: user.email, outcome: "pending review" });
     for (const to of adminRecipients(tx as unknown as Db)) {
-      queueMail(tx, {
-        to,
-        subject: `New investor access request: ${user.name}`,
-        text: [
-          "A new investor portal access request is waiting for your review.",
-          "",
-          `Name: ${user.name}`,
-          `E-mail: ${user.email}`,
-          `Company: ${user.company ?? "(not given)"}`,
-          "",
-          `Review it in the admin portal: ${appUrl}/admin/dashboard`,
-        ].join("\n"),
-      });
+      queueMail(tx, { to, ...accountMails.newRequest(user, `${appUrl}/admin/dashboard`) });
     }
   });
   kickMailer();
@@ -235,19 +211,7 @@ export function setUserStatus(
   const updated = db.transaction((tx) => {
     const row = tx.update(lpUsers).set({ status }).where(eq(lpUsers.id, userId)).returning().get();
     if (status === "approved") {
-      queueMail(tx, {
-        to: row.email,
-        subject: `Your ${firm.name} investor portal access is approved`,
-        text: [
-          `Dear ${row.name},`,
-          "",
-          `Your request for access to the ${firm.name} investor portal has been approved.`,
-          `Sign in here: ${getEnv().APP_URL}/lp/login`,
-          "",
-          "Kind regards,",
-          `The ${firm.name} team`,
-        ].join("\n"),
-      });
+      queueMail(tx, { to: row.email, ...accountMails.approved(row, getEnv().APP_URL) });
     }
     return row;
   });
@@ -268,7 +232,7 @@ export function requestPasswordReset(input: ForgotPasswordInput, db: Db = getDb(
     return;
   }
   // At most 3 reset mails an hour per account, however many addresses ask.
-  if (recentMailCount(db, user.email, resetSubject(), new Date(now().getTime() - RESET_TOKEN_TTL_MS)) >= 3) {
+  if (recentMailCount(db, user.email, accountMails.resetSubject, new Date(now().getTime() - RESET_TOKEN_TTL_MS)) >= 3) {
     securityEvent("auth.password_reset_requested", { userId: user.id, email: user.email, outcome: "hourly cap reached" });
     return;
   }
@@ -280,15 +244,7 @@ export function requestPasswordReset(input: ForgotPasswordInput, db: Db = getDb(
       .run();
     queueMail(tx, {
       to: user.email,
-      subject: resetSubject(),
-      text: [
-        `Hello ${user.name},`,
-        "",
-        "Use this link to choose a new password. It works once and expires in 1 hour:",
-        "{{link}}",
-        "",
-        "If you did not ask for this, ignore this e-mail; your password stays as it is.",
-      ].join("\n"),
+      ...accountMails.passwordReset(user),
       // The link travels sealed: the outbox never holds a usable reset token.
       secrets: { link: `${getEnv().APP_URL}/lp/reset-password?token=${token}` },
     });

@@ -1,0 +1,129 @@
+import { firm } from "./firm";
+
+/**
+ * Every e-mail the product sends: subject and body text. `{{link}}` in a body
+ * is filled with a sealed secret at sending time (the outbox never holds it).
+ */
+
+type Mail = { subject: string; text: string };
+const lines = (...parts: string[]) => parts.join("\n");
+const RESET_SUBJECT = `Reset your ${firm.name} password`;
+
+export const accountMails = {
+  /** Someone asked for access with an address that already has an account. */
+  alreadyRegistered: (user: { name: string }, appUrl: string): Mail => ({
+    subject: `Your ${firm.name} investor portal account`,
+    text: lines(
+      `Hello ${user.name},`,
+      "",
+      "Someone (perhaps you) asked for investor portal access with this e-mail address, which already has an account.",
+      `Sign in: ${appUrl}/lp/login`,
+      `Forgot your password? ${appUrl}/lp/forgot-password`,
+      "",
+      "If this was not you, you can ignore this message; nothing has changed.",
+    ),
+  }),
+
+  /** To every admin: a new request waits for review. */
+  newRequest: (user: { name: string; email: string; company: string | null }, reviewUrl: string): Mail => ({
+    subject: `New investor access request: ${user.name}`,
+    text: lines(
+      "A new investor portal access request is waiting for your review.",
+      "",
+      `Name: ${user.name}`,
+      `E-mail: ${user.email}`,
+      `Company: ${user.company ?? "(not given)"}`,
+      "",
+      `Review it in the admin portal: ${reviewUrl}`,
+    ),
+  }),
+
+  approved: (user: { name: string }, appUrl: string): Mail => ({
+    subject: `Your ${firm.name} investor portal access is approved`,
+    text: lines(
+      `Dear ${user.name},`,
+      "",
+      `Your request for access to the ${firm.name} investor portal has been approved.`,
+      `Sign in here: ${appUrl}/lp/login`,
+      "",
+      "Kind regards,",
+      `The ${firm.name} team`,
+    ),
+  }),
+
+  /** The reset link mail; its subject also counts how many were sent in the last hour. */
+  resetSubject: RESET_SUBJECT,
+  passwordReset: (user: { name: string }): Mail => ({
+    subject: RESET_SUBJECT,
+    text: lines(
+      `Hello ${user.name},`,
+      "",
+      "Use this link to choose a new password. It works once and expires in 1 hour:",
+      "{{link}}",
+      "",
+      "If you did not ask for this, ignore this e-mail; your password stays as it is.",
+    ),
+  }),
+} as const;
+
+export const pitchMails = {
+  /** The acknowledgement's subject holds no visitor text (anyone can type the address). */
+  ackSubject: `We received your pitch - ${firm.name}`,
+  toInbox: (pitch: { name: string; email: string; company: string; stage: string; deckUrl: string | null; message: string; receivedAt: string }): Mail => ({
+    subject: `New pitch: ${pitch.company} (${pitch.stage})`,
+    text: lines(
+      `A new pitch was submitted on ${pitch.receivedAt}.`,
+      "",
+      `Founder: ${pitch.name} <${pitch.email}>`,
+      `Company: ${pitch.company}`,
+      `Stage: ${pitch.stage}`,
+      `Deck: ${pitch.deckUrl ?? "(none)"}`,
+      "",
+      pitch.message,
+    ),
+  }),
+  acknowledgement: (pitch: { name: string; company: string }): Mail => ({
+    subject: pitchMails.ackSubject,
+    text: lines(
+      `Dear ${pitch.name},`,
+      "",
+      `Thank you for pitching ${pitch.company} to ${firm.name}.`,
+      "Every pitch is read by our team. We respond to every pitch within 5 business days,",
+      "and if we are interested, a partner will schedule a call with you within 2 weeks.",
+      "",
+      "Kind regards,",
+      `The ${firm.name} team`,
+    ),
+  }),
+};
+
+export const fundAccessMails = {
+  subject: (fundName: string) => `Your ${fundName} documents access link`,
+  link: (request: { name: string }, fundName: string): Mail => ({
+    subject: fundAccessMails.subject(fundName),
+    text: lines(
+      `Dear ${request.name},`,
+      "",
+      `Here is your permanent link to the ${fundName} documents of ${firm.name}:`,
+      "",
+      "{{link}}",
+      "",
+      "Keep it to yourself: anyone with this link can read the documents. If you request access again, a new link is sent and this one stops working.",
+      "",
+      "For informational purposes only; not an offer or solicitation.",
+      "",
+      firm.name,
+    ),
+  }),
+  withdrawn: (request: { name: string }, fundName: string): Mail => ({
+    subject: fundAccessMails.subject(fundName),
+    text: lines(
+      `Dear ${request.name},`,
+      "",
+      `Your access to the ${fundName} documents of ${firm.name} has been withdrawn, so no new link was sent.`,
+      `If you think this is a mistake, write to us at ${firm.email}.`,
+      "",
+      firm.name,
+    ),
+  }),
+};
