@@ -3,7 +3,7 @@ import { useNavigate } from "react-router";
 import { fundAccessCopy } from "~/content/fund-access";
 import { fundAccessMessages } from "~/modules/fund-access/constants";
 import { INVALID_EMAIL } from "~/modules/newsletter/constants";
-import { ENHANCED_FIELD } from "~/modules/toast/enhanced";
+import { EnhancedForm } from "../ui/enhanced-form";
 import { AccountField, EmailField, FormAlert } from "../portal/account-field";
 import type { FormOutcome } from "../portal/outcome";
 import { Button } from "../ui/form";
@@ -28,7 +28,7 @@ const messages = {
  */
 export function FundISignupForm({ serverOutcome }: { serverOutcome?: FormOutcome | undefined }) {
   const c = fundAccessCopy;
-  const { fetcher, hydrated, outcome, onSubmit, onInput, errorsFor, initial, formError, busy } = useFundSignup(
+  const { fetcher, outcome, onSubmit, onInput, errorsFor, initial, formError, busy } = useFundSignup(
     FUND_I_FORM_ID,
     messages,
     serverOutcome,
@@ -51,16 +51,13 @@ export function FundISignupForm({ serverOutcome }: { serverOutcome?: FormOutcome
 
   const done = outcome?.status === "success";
   return (
-    <fetcher.Form
+    <EnhancedForm fetcher={fetcher}
       id={FUND_I_FORM_ID}
-      method="post"
       action="/fund-i/signup"
-      noValidate={hydrated}
       onSubmit={onSubmit}
       onInput={onInput}
       className="mt-6 space-y-4"
     >
-      {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
       <input type="hidden" name="fundId" value="fund-i" />
       <AccountField
         formId={FUND_I_FORM_ID}
@@ -98,6 +95,6 @@ export function FundISignupForm({ serverOutcome }: { serverOutcome?: FormOutcome
       <Button type="submit" className="w-full" disabled={busy || done}>
         {busy || done ? c.fundISignup.submitting : c.fundISignup.submit}
       </Button>
-    </fetcher.Form>
+    </EnhancedForm>
   );
 }

@@ -3,7 +3,7 @@ import { useEffect, useRef } from "react";
 import { fundAccessCopy } from "~/content/fund-access";
 import { fundAccessMessages } from "~/modules/fund-access/constants";
 import { INVALID_EMAIL } from "~/modules/newsletter/constants";
-import { ENHANCED_FIELD } from "~/modules/toast/enhanced";
+import { EnhancedForm } from "../ui/enhanced-form";
 import { AccountField, EmailField, FormAlert } from "../portal/account-field";
 import type { FormOutcome } from "../portal/outcome";
 import { Button } from "../ui/form";
@@ -26,7 +26,7 @@ const messages = {
  */
 export function FundIISignupForm({ serverOutcome }: { serverOutcome?: FormOutcome | undefined }) {
   const c = fundAccessCopy;
-  const { fetcher, hydrated, onSubmit, onInput, errorsFor, initial, formError, busy } = useFundSignup(
+  const { fetcher, onSubmit, onInput, errorsFor, initial, formError, busy } = useFundSignup(
     FUND_II_FORM_ID,
     messages,
     serverOutcome,
@@ -38,17 +38,14 @@ export function FundIISignupForm({ serverOutcome }: { serverOutcome?: FormOutcom
   }, [fetcher.data]);
 
   return (
-    <fetcher.Form
+    <EnhancedForm fetcher={fetcher}
       ref={formRef}
       id={FUND_II_FORM_ID}
-      method="post"
       action="/fund-ii/signup"
-      noValidate={hydrated}
       onSubmit={onSubmit}
       onInput={onInput}
       className="mt-6 space-y-4"
     >
-      {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
       <input type="hidden" name="fundId" value="fund-ii" />
       <AccountField
         formId={FUND_II_FORM_ID}
@@ -81,6 +78,6 @@ export function FundIISignupForm({ serverOutcome }: { serverOutcome?: FormOutcom
         {c.fundIISignup.submit}
       </Button>
       <p className="text-center text-xs text-slate-600 dark:text-slate-400">{c.fundIISignup.note}</p>
-    </fetcher.Form>
+    </EnhancedForm>
   );
 }

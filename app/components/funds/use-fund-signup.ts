@@ -3,7 +3,6 @@ import { useFetcher } from "react-router";
 import type { FormOutcome } from "../portal/outcome";
 import { toast } from "../ui/toast-store";
 import { useFieldErrors, type FieldMessages } from "../ui/use-field-errors";
-import { useHydrated } from "../ui/use-hydrated";
 
 /**
  * The state both fund sign-up forms share (docs/decisions/006): a keyed
@@ -13,7 +12,6 @@ import { useHydrated } from "../ui/use-hydrated";
  */
 export function useFundSignup(formId: string, messages: FieldMessages, serverOutcome: FormOutcome | undefined) {
   const fetcher = useFetcher<FormOutcome>({ key: formId });
-  const hydrated = useHydrated();
   const outcome = fetcher.data ?? serverOutcome;
   const result = outcome?.result;
   const { onSubmit, onInput, errorsFor } = useFieldErrors(messages, result?.error ?? undefined);
@@ -27,7 +25,6 @@ export function useFundSignup(formId: string, messages: FieldMessages, serverOut
 
   return {
     fetcher,
-    hydrated,
     outcome,
     onSubmit,
     onInput,

@@ -4,13 +4,12 @@ import { useEffect } from "react";
 import { useFetcher, useLocation, useRouteLoaderData } from "react-router";
 import { newsletterCopy } from "~/content/newsletter";
 import { INVALID_EMAIL } from "~/modules/newsletter/constants";
-import { ENHANCED_FIELD } from "~/modules/toast/enhanced";
+import { EnhancedForm } from "../ui/enhanced-form";
 import type { ToastInput } from "~/modules/toast/toast";
 import type { loader as rootLoader } from "~/root";
 import { Button, FieldError, inputClass } from "../ui/form";
 import { toast } from "../ui/toast-store";
 import { useFieldErrors } from "../ui/use-field-errors";
-import { useHydrated } from "../ui/use-hydrated";
 
 type Outcome = { status: "success" | "error"; toast: ToastInput | null; result: SubmissionResult<string[]> };
 
@@ -23,7 +22,6 @@ const messages = { email: { valueMissing: INVALID_EMAIL, typeMismatch: INVALID_E
  */
 export function NewsletterForm({ formId, compact = false }: { formId: string; compact?: boolean }) {
   const fetcher = useFetcher<Outcome>({ key: formId });
-  const hydrated = useHydrated();
   const location = useLocation();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const flash = root?.formFlash?.formId === formId ? root.formFlash : null;
@@ -52,10 +50,9 @@ export function NewsletterForm({ formId, compact = false }: { formId: string; co
   const emailErrors = errorsFor("email");
   const defaultEmail = flash?.values?.email ?? "";
   return (
-    <fetcher.Form id={formId} method="post" action="/newsletter" noValidate={hydrated} onSubmit={onSubmit} onInput={onInput}>
+    <EnhancedForm fetcher={fetcher} id={formId} action="/newsletter" onSubmit={onSubmit} onInput={onInput}>
       <input type="hidden" name="formId" value={formId} />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-      {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
       <label htmlFor={inputId} className={compact ? "sr-only" : "mb-1 block text-sm font-medium"}>
         {newsletterCopy.label}
       </label>
@@ -83,6 +80,6 @@ export function NewsletterForm({ formId, compact = false }: { formId: string; co
           {formErrors[0]}
         </p>
       ) : null}
-    </fetcher.Form>
+    </EnhancedForm>
   );
 }

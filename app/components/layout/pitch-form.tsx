@@ -4,7 +4,7 @@ import { useEffect, useState, type ReactNode } from "react";
 import { Link, useFetcher, useRouteLoaderData } from "react-router";
 import { processContent } from "~/content/process";
 import { PITCH_LIMITS, PITCH_MESSAGES, PITCH_STAGES } from "~/modules/pitches/constants";
-import { ENHANCED_FIELD } from "~/modules/toast/enhanced";
+import { EnhancedForm } from "../ui/enhanced-form";
 import type { ToastInput } from "~/modules/toast/toast";
 import type { loader as rootLoader } from "~/root";
 import { Button, FieldError, inputClass, Label } from "../ui/form";
@@ -104,17 +104,14 @@ export function PitchForm({ serverResult }: { serverResult?: SubmissionResult<st
   };
 
   return (
-    <fetcher.Form
+    <EnhancedForm fetcher={fetcher}
       key={formKey}
       id={PITCH_FORM_ID}
-      method="post"
       action="/process"
-      noValidate={hydrated}
       onSubmit={onSubmit}
       onInput={onInput}
       className="grid gap-4 sm:grid-cols-2"
     >
-      {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
       {field("name", "Name *", (p) => <input {...p} type="text" autoComplete="name" required maxLength={PITCH_LIMITS.name} />)}
       {field("email", "Email *", (p) => <input {...p} type="email" autoComplete="email" required maxLength={254} />)}
       {field("company", "Company *", (p) => (
@@ -152,7 +149,7 @@ export function PitchForm({ serverResult }: { serverResult?: SubmissionResult<st
           {submitting ? copy.submitting : copy.submit}
         </Button>
       </div>
-    </fetcher.Form>
+    </EnhancedForm>
   );
 }
 

@@ -2,10 +2,9 @@ import { useEffect } from "react";
 import { useFetcher, useNavigate } from "react-router";
 import { accountFieldMessages, signInCopy } from "~/content/portal";
 import { INVALID_EMAIL } from "~/modules/newsletter/constants";
-import { ENHANCED_FIELD } from "~/modules/toast/enhanced";
+import { EnhancedForm } from "../ui/enhanced-form";
 import { Button } from "../ui/form";
 import { toast } from "../ui/toast-store";
-import { useHydrated } from "../ui/use-hydrated";
 import { AccountField, EmailField, FormAlert } from "./account-field";
 import type { FormOutcome } from "./outcome";
 import { useAccountFieldErrors } from "./use-account-field-errors";
@@ -36,7 +35,6 @@ export function LoginForm({
   const formId = `${portal}-login`;
   const action = portal === "admin" ? "/admin/login" : "/lp/login";
   const fetcher = useFetcher<FormOutcome>({ key: formId });
-  const hydrated = useHydrated();
   const navigate = useNavigate();
   const outcome = fetcher.data ?? serverOutcome;
   const result = outcome?.result;
@@ -61,16 +59,13 @@ export function LoginForm({
   const busy = fetcher.state !== "idle" || outcome?.status === "success";
 
   return (
-    <fetcher.Form
+    <EnhancedForm fetcher={fetcher}
       id={formId}
-      method="post"
       action={action}
-      noValidate={hydrated}
       onSubmit={onSubmit}
       onInput={onInput}
       className="mt-6 space-y-4"
     >
-      {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
       <EmailField
         formId={formId}
         label={signInCopy.email}
@@ -91,6 +86,6 @@ export function LoginForm({
       <Button type="submit" className="w-full" disabled={busy}>
         {busy ? signInCopy.submitting : signInCopy.submit}
       </Button>
-    </fetcher.Form>
+    </EnhancedForm>
   );
 }

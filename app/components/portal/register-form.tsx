@@ -2,10 +2,9 @@ import { useEffect, useState } from "react";
 import { useFetcher, useNavigate } from "react-router";
 import { accountFieldMessages, registerCopy } from "~/content/portal";
 import { INVALID_EMAIL } from "~/modules/newsletter/constants";
-import { ENHANCED_FIELD } from "~/modules/toast/enhanced";
+import { EnhancedForm } from "../ui/enhanced-form";
 import { Button } from "../ui/form";
 import { toast } from "../ui/toast-store";
-import { useHydrated } from "../ui/use-hydrated";
 import { AccountField, EmailField, FormAlert, NewPasswordField } from "./account-field";
 import type { FormOutcome } from "./outcome";
 import { useAccountFieldErrors } from "./use-account-field-errors";
@@ -36,7 +35,6 @@ const passwordRule = {
 export function RegisterForm({ serverOutcome }: { serverOutcome?: FormOutcome | undefined }) {
   const c = registerCopy;
   const fetcher = useFetcher<FormOutcome>({ key: FORM_ID });
-  const hydrated = useHydrated();
   const navigate = useNavigate();
   const outcome = fetcher.data ?? serverOutcome;
   const result = outcome?.result;
@@ -67,16 +65,13 @@ export function RegisterForm({ serverOutcome }: { serverOutcome?: FormOutcome | 
   const busy = fetcher.state !== "idle" || done;
 
   return (
-    <fetcher.Form
+    <EnhancedForm fetcher={fetcher}
       id={FORM_ID}
-      method="post"
       action="/lp/register"
-      noValidate={hydrated}
       onSubmit={onSubmit}
       onInput={onInput}
       className="mt-6 space-y-4"
     >
-      {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
       <EmailField
         formId={FORM_ID}
         label={c.email}
@@ -119,6 +114,6 @@ export function RegisterForm({ serverOutcome }: { serverOutcome?: FormOutcome | 
       <Button type="submit" className="w-full" disabled={busy}>
         {fetcher.state !== "idle" ? c.submitting : c.submit}
       </Button>
-    </fetcher.Form>
+    </EnhancedForm>
   );
 }

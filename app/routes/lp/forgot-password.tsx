@@ -9,7 +9,6 @@ import { useAccountFieldErrors } from "~/components/portal/use-account-field-err
 import { Button, Card } from "~/components/ui/form";
 import { toast } from "~/components/ui/toast-store";
 import { StaticToast } from "~/components/ui/toaster";
-import { useHydrated } from "~/components/ui/use-hydrated";
 import { accountToasts } from "~/content/accounts";
 import { forgotPasswordCopy } from "~/content/portal";
 import { isAppError } from "~/modules/http/app-error";
@@ -18,7 +17,8 @@ import { requestPasswordReset } from "~/modules/lp-users/lp-users.server";
 import { ForgotPasswordInput } from "~/modules/lp-users/schema";
 import { INVALID_EMAIL } from "~/modules/newsletter/constants";
 import { pageMeta } from "~/modules/seo/meta";
-import { ENHANCED_FIELD, isEnhanced } from "~/modules/toast/enhanced";
+import { EnhancedForm } from "~/components/ui/enhanced-form";
+import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import type { loader as rootLoader } from "~/root";
 import { logError } from "~/modules/logging/log.server";
@@ -85,7 +85,6 @@ const messages = { email: { valueMissing: INVALID_EMAIL, typeMismatch: INVALID_E
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const c = forgotPasswordCopy;
   const fetcher = useFetcher<FormOutcome>({ key: FORM_ID });
-  const hydrated = useHydrated();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const outcome = fetcher.data ?? actionData ?? undefined;
   const flashSuccess = !fetcher.data && root?.formFlash?.formId === FORM_ID && root.formFlash.status === "success";
@@ -112,16 +111,13 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
             <p className="text-sm text-slate-600 dark:text-slate-300">{accountToasts.resetRequested.description}</p>
           </div>
         ) : (
-          <fetcher.Form
+          <EnhancedForm fetcher={fetcher}
             id={FORM_ID}
-            method="post"
             action="/lp/forgot-password"
-            noValidate={hydrated}
             onSubmit={onSubmit}
             onInput={onInput}
             className="mt-6 space-y-4"
           >
-            {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
             <EmailField
               formId={FORM_ID}
               label={c.email}
@@ -132,7 +128,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
             <Button type="submit" className="w-full" disabled={fetcher.state !== "idle"}>
               {fetcher.state !== "idle" ? c.submitting : c.submit}
             </Button>
-          </fetcher.Form>
+          </EnhancedForm>
         )}
         <CardFooterLink to="/lp/login">{c.backToLogin}</CardFooterLink>
       </Card>

@@ -9,14 +9,14 @@ import { useAccountFieldErrors } from "~/components/portal/use-account-field-err
 import { Button, buttonClass, Card } from "~/components/ui/form";
 import { toast } from "~/components/ui/toast-store";
 import { StaticToast } from "~/components/ui/toaster";
-import { useHydrated } from "~/components/ui/use-hydrated";
 import { accountMessages, accountToasts } from "~/content/accounts";
 import { accountFieldMessages, resetPasswordCopy } from "~/content/portal";
 import { isAppError } from "~/modules/http/app-error";
 import { isResetTokenValid, resetPassword } from "~/modules/lp-users/lp-users.server";
 import { ResetPasswordInput } from "~/modules/lp-users/schema";
 import { pageMeta } from "~/modules/seo/meta";
-import { ENHANCED_FIELD, isEnhanced } from "~/modules/toast/enhanced";
+import { EnhancedForm } from "~/components/ui/enhanced-form";
+import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { logError } from "~/modules/logging/log.server";
@@ -103,7 +103,6 @@ const passwordRule = {
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const c = resetPasswordCopy;
   const fetcher = useFetcher<FormOutcome>({ key: FORM_ID });
-  const hydrated = useHydrated();
   const navigate = useNavigate();
   const outcome = fetcher.data ?? actionData ?? undefined;
   const result = outcome?.result;
@@ -148,16 +147,13 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       {actionData?.toast ? <StaticToast announce={false} toast={{ id: "reset-result", variant: "default", ...actionData.toast }} /> : null}
       <Card>
         <AccountCardHeader icon={<KeyRound aria-hidden="true" className="size-6" />} title={c.title} intro={c.intro} />
-        <fetcher.Form
+        <EnhancedForm fetcher={fetcher}
           id={FORM_ID}
-          method="post"
           action={`/lp/reset-password?token=${encodeURIComponent(loaderData.token)}`}
-          noValidate={hydrated}
           onSubmit={onSubmit}
           onInput={onInput}
           className="mt-6 space-y-4"
         >
-          {hydrated ? <input type="hidden" name={ENHANCED_FIELD} value="1" /> : null}
           <input type="hidden" name="token" value={loaderData.token} />
           <NewPasswordField
             formId={FORM_ID}
@@ -169,7 +165,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           <Button type="submit" className="w-full" disabled={busy}>
             {busy ? c.submitting : c.submit}
           </Button>
-        </fetcher.Form>
+        </EnhancedForm>
         <CardFooterLink to="/lp/login">{c.backToLogin}</CardFooterLink>
       </Card>
     </div>
