@@ -32,7 +32,7 @@ import {
   MAIL_TIMEOUT_MS,
   mailedLinkToken,
   requestFundIILink,
-  revokeFromDashboard,
+  revokeFromAdmin,
   sha256Hex,
   tokenForms,
   tokenInCookie,
@@ -255,10 +255,10 @@ test.beforeAll(async () => {
   holders["fund-ii holder"] = fundII;
   holders["revoked holder"] = revoked;
   // The admin revokes one holder's request from the dashboard; the holder keeps the cookie.
-  await revokeFromDashboard(contexts.admin, await fundRequestId(contexts.admin, revoked.email, "fund-ii"));
+  await revokeFromAdmin(contexts.admin, await fundRequestId(contexts.admin, revoked.email, "fund-ii"));
   revokeTarget = { ...revokeTarget, id: await fundRequestId(contexts.admin, revokeTarget.email, "fund-ii"), token: revokeToken };
   resendTarget = { ...resendTarget, id: await fundRequestId(contexts.admin, resendTarget.email, "fund-ii"), token: resendToken };
-  await revokeFromDashboard(contexts.admin, resendTarget.id);
+  await revokeFromAdmin(contexts.admin, resendTarget.id);
   revokeTarget.hash = fundRequestRow(revokeTarget.id)!.access_token_hash;
   resendTarget.hash = fundRequestRow(resendTarget.id)!.access_token_hash;
   expect(revokeTarget.hash, "only the token's SHA-256 is stored").toBe(sha256Hex(revokeToken));

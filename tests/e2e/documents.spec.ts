@@ -30,7 +30,7 @@ import { literal, newAccount, newAdmin, newBrowserContext, signInAsAdmin, signIn
  * dashboard", §8, §9; DESIGN.md §3, §5), with JavaScript (the upload's
  * progress bar, toasts, window.confirm, the fetched download) and without it
  * (a plain multipart post with the outcome as a flash, the server's confirm
- * step, a plain download link): the admin uploads through the dashboard form,
+ * step, a plain download link): the admin uploads through the documents page form,
  * the investor finds the file in its category and gets back the same bytes,
  * the admin sees who opened it, deletes it, and it is gone for the investor.
  *
@@ -79,7 +79,7 @@ test("admin uploads a PDF → the investor finds it in its category → view and
   const doc = sampleDocument(testInfo, "Q3 Portfolio Report", 1_300_000);
   expect(doc.size).toBe("1.24 MB");
 
-  // 1. The admin uploads it through the dashboard form, under 'Reports'.
+  // 1. The admin uploads it through the documents page form, under 'Reports'.
   await signInAsAdmin(page, jsEnabled, admin, "documents");
   const form = uploadForm(page);
   await expect(form.heading).toBeVisible();
@@ -214,7 +214,7 @@ test("admin uploads a PDF → the investor finds it in its category → view and
     await expect(question).toContainText(doc.title);
     await expect(question).toContainText(doc.fileName);
     await question.getByRole("link", { name: "Cancel" }).click();
-    await expect(page).toHaveURL(/\/admin\/dashboard#published-documents$/);
+    await expect(page).toHaveURL(/\/admin\/documents#published-documents$/);
     await expect(question).toHaveCount(0);
   }
   expect(writes, "nothing was posted").toEqual([]);
@@ -236,7 +236,7 @@ test("admin uploads a PDF → the investor finds it in its category → view and
     await remove.click();
     await expect(question).toBeVisible();
     await question.getByRole("button", { name: "Delete document" }).click();
-    await expect(page).toHaveURL(/\/admin\/dashboard#published-documents$/);
+    await expect(page).toHaveURL(/\/admin\/documents#published-documents$/);
     await expect(question).toHaveCount(0);
   }
   await expectToast(page, DOC_TEXT.deleted.title, DOC_TEXT.deleted.description);
@@ -285,7 +285,7 @@ test("the upload form's errors: 'Title is required', 'File is required', and a t
     await expect(form.title).toBeFocused();
     await expect(toast(page)).toHaveCount(0);
   } else {
-    await expect(page).toHaveURL(/\/admin\/dashboard#upload-document$/);
+    await expect(page).toHaveURL(/\/admin\/documents#upload-document$/);
     await expectToast(page, DOC_TEXT.uploadFailed, DOC_TEXT.titleRequired);
   }
 
@@ -304,7 +304,7 @@ test("the upload form's errors: 'Title is required', 'File is required', and a t
   await expect(form.title).not.toHaveAttribute("aria-invalid", "true");
   // What was typed stays (without JavaScript it comes back from the server); the file must be chosen again.
   await expect(form.title).toHaveValue(title);
-  if (!jsEnabled) await expect(page).toHaveURL(/\/admin\/dashboard#upload-document$/);
+  if (!jsEnabled) await expect(page).toHaveURL(/\/admin\/documents#upload-document$/);
   if (jsEnabled) await expect(form.file).toBeFocused();
 
   // 3. Nothing was published.
@@ -341,7 +341,7 @@ test("with JavaScript a few-MB upload shows its progress bar, then the form rese
   await expect(form.category).toHaveValue("fund_documents");
   await expect(form.file).toHaveValue("");
   await expect(form.file).toHaveJSProperty("files.length", 0);
-  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  await expect(page).toHaveURL(/\/admin\/documents$/);
 
   // The panel reloaded by itself: the document is under 'Research' with its size.
   const panel = publishedPanel(page);

@@ -25,11 +25,11 @@ export function formRequest(path: string, fields: Record<string, string>): Reque
 type ActionLike<R> = (args: never) => Promise<R> | R;
 
 /**
- * The route pattern React Router hands a loader or action (`/api/documents/:id/view`):
- * the request's path, without a trailing slash, with each parameter's value put back as `:name`.
+ * The route pattern React Router hands a loader or action (`api/documents/:id/view`: the
+ * route paths joined, no leading or trailing slash), each parameter's value put back as `:name`.
  */
 export function routePattern(request: Request, params: Record<string, string>): string {
-  const segments = new URL(request.url).pathname.replace(/(.)\/$/, "$1").split("/");
+  const segments = new URL(request.url).pathname.replace(/^\/+|\/+$/g, "").split("/");
   return segments.map((segment) => Object.entries(params).find(([, value]) => value === segment)?.[0]).map((name, i) => (name ? `:${name}` : segments[i])).join("/");
 }
 

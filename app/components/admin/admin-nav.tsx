@@ -10,7 +10,8 @@ function NavLinks({ current, badges }: { current: AdminPageKey | null; badges: A
     <ul className="space-y-1">
       {ADMIN_PAGES.map((page) => {
         const active = page === current;
-        const count = page === "investors" || page === "fund-access" ? (badges[page] ?? 0) : 0;
+        const counted = page === "investors" || page === "fund-access" ? page : null;
+        const count = counted ? (badges[counted] ?? 0) : 0;
         return (
           <li key={page}>
             <Link
@@ -23,13 +24,12 @@ function NavLinks({ current, badges }: { current: AdminPageKey | null; badges: A
               }`}
             >
               <span>{adminNavCopy.pages[page]}</span>
-              {count > 0 && (page === "investors" || page === "fund-access") ? (
-                <span
-                  data-testid={`nav-badge-${page}`}
-                  className="rounded-full bg-brand-700 px-2 py-0.5 text-xs font-semibold text-white dark:bg-brand-300 dark:text-slate-950"
-                >
-                  <span aria-hidden="true">{count.toLocaleString("en-US")}</span>
-                  <span className="sr-only">{`, ${adminNavCopy.badge[page](count)}`}</span>
+              {counted && count > 0 ? (
+                <span className="rounded-full bg-brand-700 px-2 py-0.5 text-xs font-semibold text-white dark:bg-brand-300 dark:text-slate-950">
+                  <span aria-hidden="true" data-testid={`nav-badge-${page}`}>
+                    {count.toLocaleString("en-US")}
+                  </span>
+                  <span className="sr-only">{`, ${adminNavCopy.badge[counted](count)}`}</span>
                 </span>
               ) : null}
             </Link>

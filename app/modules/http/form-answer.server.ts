@@ -133,3 +133,23 @@ export async function runFormAction<T>(
   }
   return answerForm(formData, answer);
 }
+
+/**
+ * A Conform form's refusal, answered the same with and without JavaScript:
+ * the page renders the message under the form (`reply` builds the Conform
+ * result, leaving out secret fields) and as a toast titled `title`, with the
+ * failure's status and Retry-After.
+ */
+export function conformFailure<Result>(
+  formData: FormData,
+  error: unknown,
+  options: { title: string; fallback?: string; reply: (formErrors: string[]) => Result },
+) {
+  const failure = formFailure(error, options.fallback);
+  return answerForm(formData, {
+    httpStatus: failure.httpStatus,
+    toast: { title: options.title, description: failure.message, variant: "destructive" },
+    retryAfterSeconds: failure.retryAfterSeconds,
+    extra: { result: options.reply([failure.message]) },
+  });
+}

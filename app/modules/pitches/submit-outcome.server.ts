@@ -1,11 +1,10 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { isAppError } from "../http/app-error";
+import { formFailure } from "../http/form-answer.server";
 import { enforceRateLimit } from "../http/rate-limit.server";
 import type { ToastInput } from "../toast/toast";
 import { submitPitch } from "./pitches.server";
 import { PitchInput } from "./schema";
-import { logError } from "../logging/log.server";
 
 export const pitchToasts = {
   success: { title: "Success", description: "Your pitch has been submitted successfully!" },
@@ -37,14 +36,13 @@ export async function handlePitchForm(formData: FormData, clientAddress: string)
       result: submission.reply({ resetForm: true }),
     };
   } catch (error) {
-    const message = isAppError(error) ? error.message : pitchToasts.failure.description;
-    if (!isAppError(error)) logError(error);
+    const failure = formFailure(error, pitchToasts.failure.description);
     return {
       status: "error",
-      httpStatus: isAppError(error) ? error.status : 500,
-      toast: { title: pitchToasts.failure.title, description: message, variant: "destructive" },
-      result: submission.reply({ formErrors: [message] }),
-      retryAfterSeconds: isAppError(error) ? error.options.retryAfterSeconds : undefined,
+      httpStatus: failure.httpStatus,
+      toast: { title: pitchToasts.failure.title, description: failure.message, variant: "destructive" },
+      result: submission.reply({ formErrors: [failure.message] }),
+      retryAfterSeconds: failure.retryAfterSeconds,
     };
   }
 }

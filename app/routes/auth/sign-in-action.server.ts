@@ -4,11 +4,10 @@ import type { FormOutcome } from "~/components/portal/outcome";
 import { accountToasts } from "~/content/accounts";
 import { signInCopy } from "~/content/portal";
 import { signIn } from "~/modules/auth/sign-in.server";
-import { isAppError } from "~/modules/http/app-error";
+import { formFailure, retryAfterHeaders } from "~/modules/http/form-answer.server";
 import { LoginInput } from "~/modules/lp-users/schema";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
-import { logError } from "~/modules/logging/log.server";
 import { readFormData } from "~/modules/http/form-data.server";
 
 /** Where a signed-in user belongs. */
@@ -47,18 +46,13 @@ export async function signInFormAction(
     const outcome: FormOutcome = { status: "success", toast, result: submission.reply({ resetForm: true }), redirectTo: to };
     return data(outcome, { headers });
   } catch (error) {
-    if (!isAppError(error)) logError(error);
-    const message = isAppError(error) ? error.message : investor ? accountToasts.loginFailed.title : signInCopy.adminFallback;
-    const fields = isAppError(error) ? error.options.fields : undefined;
-    const retryAfter = isAppError(error) ? error.options.retryAfterSeconds : undefined;
+    const failure = formFailure(error, investor ? accountToasts.loginFailed.title : signInCopy.adminFallback);
     const outcome: FormOutcome = {
       status: "error",
-      toast: investor ? { title: accountToasts.loginFailed.title, description: message, variant: "destructive" } : null,
-      result: submission.reply({ hideFields: ["password"], ...(fields ? { fieldErrors: fields } : { formErrors: [message] }) }),
+      toast: investor ? { title: accountToasts.loginFailed.title, description: failure.message, variant: "destructive" } : null,
+      result: submission.reply({ hideFields: ["password"], ...(failure.fields ? { fieldErrors: failure.fields } : { formErrors: [failure.message] }) }),
     };
-    return data(outcome, {
-      status: isAppError(error) ? error.status : 500,
-      headers: retryAfter !== undefined ? { "Retry-After": String(retryAfter) } : undefined,
-    });
+    const headers = retryAfterHeaders(failure.retryAfterSeconds);
+    return data(outcome, { status: failure.httpStatus, ...(headers ? { headers } : {}) });
   }
 }

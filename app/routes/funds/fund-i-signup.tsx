@@ -11,13 +11,12 @@ import { fundAccessCopy } from "~/content/fund-access";
 import { setFundCookie } from "~/modules/fund-access/cookie.server";
 import { requestFundAccess } from "~/modules/fund-access/fund-access.server";
 import { FundAccessInput } from "~/modules/fund-access/schema";
-import { isAppError } from "~/modules/http/app-error";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { pageMeta } from "~/modules/seo/meta";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
-import { logError } from "~/modules/logging/log.server";
+import { conformFailure } from "~/modules/http/form-answer.server";
 import { readFormData } from "~/modules/http/form-data.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -53,17 +52,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     cookieToken = requestFundAccess(submission.value).cookieToken;
     if (!cookieToken) throw new Error("Fund I access came without a token");
   } catch (error) {
-    if (!isAppError(error)) logError(error);
-    const message = isAppError(error) ? error.message : fundAccessCopy.registrationFailed.fallback;
-    const retryAfter = isAppError(error) ? error.options.retryAfterSeconds : undefined;
-    const outcome: FormOutcome = {
-      status: "error",
-      toast: { title: fundAccessCopy.registrationFailed.title, description: message, variant: "destructive" },
-      result: submission.reply({ formErrors: [message] }),
-    };
-    return data(outcome, {
-      status: isAppError(error) ? error.status : 500,
-      headers: retryAfter !== undefined ? { "Retry-After": String(retryAfter) } : undefined,
+    return conformFailure(formData, error, {
+      title: fundAccessCopy.registrationFailed.title,
+      fallback: fundAccessCopy.registrationFailed.fallback,
+      reply: (formErrors) => submission.reply({ formErrors }),
     });
   }
   const headers = { "Set-Cookie": await setFundCookie("fund-i", cookieToken) };

@@ -10,13 +10,12 @@ import { StaticToast } from "~/components/ui/toaster";
 import { fundAccessCopy } from "~/content/fund-access";
 import { requestFundAccess } from "~/modules/fund-access/fund-access.server";
 import { FundAccessInput } from "~/modules/fund-access/schema";
-import { isAppError } from "~/modules/http/app-error";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { pageMeta } from "~/modules/seo/meta";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
-import { logError } from "~/modules/logging/log.server";
+import { conformFailure } from "~/modules/http/form-answer.server";
 import { readFormData } from "~/modules/http/form-data.server";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -52,17 +51,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     await enforceRateLimit("fundAccess", context.clientAddress);
     requestFundAccess(submission.value);
   } catch (error) {
-    if (!isAppError(error)) logError(error);
-    const message = isAppError(error) ? error.message : fundAccessCopy.registrationFailed.fallback;
-    const retryAfter = isAppError(error) ? error.options.retryAfterSeconds : undefined;
-    const outcome: FormOutcome = {
-      status: "error",
-      toast: { title: fundAccessCopy.registrationFailed.title, description: message, variant: "destructive" },
-      result: submission.reply({ formErrors: [message] }),
-    };
-    return data(outcome, {
-      status: isAppError(error) ? error.status : 500,
-      headers: retryAfter !== undefined ? { "Retry-After": String(retryAfter) } : undefined,
+    return conformFailure(formData, error, {
+      title: fundAccessCopy.registrationFailed.title,
+      fallback: fundAccessCopy.registrationFailed.fallback,
+      reply: (formErrors) => submission.reply({ formErrors }),
     });
   }
   const toast = { ...fundAccessCopy.fundIISignup.success };

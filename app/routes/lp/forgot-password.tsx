@@ -11,7 +11,6 @@ import { toast } from "~/components/ui/toast-store";
 import { StaticToast } from "~/components/ui/toaster";
 import { accountToasts } from "~/content/accounts";
 import { forgotPasswordCopy } from "~/content/portal";
-import { isAppError } from "~/modules/http/app-error";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { requestPasswordReset } from "~/modules/lp-users/lp-users.server";
 import { ForgotPasswordInput } from "~/modules/lp-users/schema";
@@ -21,8 +20,8 @@ import { EnhancedForm } from "~/components/ui/enhanced-form";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import type { loader as rootLoader } from "~/root";
-import { logError } from "~/modules/logging/log.server";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
+import { conformFailure } from "~/modules/http/form-answer.server";
 import { readFormData } from "~/modules/http/form-data.server";
 
 /** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
@@ -53,17 +52,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     await enforceRateLimit("reset", context.clientAddress);
     requestPasswordReset(submission.value);
   } catch (error) {
-    if (!isAppError(error)) logError(error);
-    const message = isAppError(error) ? error.message : forgotPasswordCopy.failedFallback;
-    const retryAfter = isAppError(error) ? error.options.retryAfterSeconds : undefined;
-    const outcome: FormOutcome = {
-      status: "error",
-      toast: { title: forgotPasswordCopy.failedTitle, description: message, variant: "destructive" },
-      result: submission.reply({ formErrors: [message] }),
-    };
-    return data(outcome, {
-      status: isAppError(error) ? error.status : 500,
-      headers: retryAfter !== undefined ? { "Retry-After": String(retryAfter) } : undefined,
+    return conformFailure(formData, error, {
+      title: forgotPasswordCopy.failedTitle,
+      fallback: forgotPasswordCopy.failedFallback,
+      reply: (formErrors) => submission.reply({ formErrors }),
     });
   }
   if (!isEnhanced(formData)) {

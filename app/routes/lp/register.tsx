@@ -9,15 +9,14 @@ import { Card } from "~/components/ui/form";
 import { StaticToast } from "~/components/ui/toaster";
 import { accountToasts } from "~/content/accounts";
 import { registerCopy } from "~/content/portal";
-import { isAppError } from "~/modules/http/app-error";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { registerInvestor } from "~/modules/lp-users/lp-users.server";
 import { RegisterInput } from "~/modules/lp-users/schema";
 import { pageMeta } from "~/modules/seo/meta";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
-import { logError } from "~/modules/logging/log.server";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
+import { conformFailure } from "~/modules/http/form-answer.server";
 import { readFormData } from "~/modules/http/form-data.server";
 
 /** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
@@ -25,14 +24,6 @@ export const headers = keepRetryAfter;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: registerCopy.title, description: registerCopy.description, path: "/lp/register", noindex: true });
-
-function failedToast(message: string | undefined) {
-  return {
-    title: accountToasts.registrationFailed.title,
-    description: message || accountToasts.registrationFailed.fallback,
-    variant: "destructive" as const,
-  };
-}
 
 /**
  * Request investor access (SPEC.md §2, §4, §8): validate, rate-limit, then
@@ -50,17 +41,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     await enforceRateLimit("register", context.clientAddress);
     await registerInvestor(submission.value);
   } catch (error) {
-    if (!isAppError(error)) logError(error);
-    const message = isAppError(error) ? error.message : undefined;
-    const retryAfter = isAppError(error) ? error.options.retryAfterSeconds : undefined;
-    const outcome: FormOutcome = {
-      status: "error",
-      toast: failedToast(message),
-      result: submission.reply({ hideFields: ["password"], formErrors: [message ?? accountToasts.registrationFailed.fallback] }),
-    };
-    return data(outcome, {
-      status: isAppError(error) ? error.status : 500,
-      headers: retryAfter !== undefined ? { "Retry-After": String(retryAfter) } : undefined,
+    return conformFailure(formData, error, {
+      title: accountToasts.registrationFailed.title,
+      fallback: accountToasts.registrationFailed.fallback,
+      reply: (formErrors) => submission.reply({ hideFields: ["password"], formErrors }),
     });
   }
   if (!enhanced) return redirectWithFlash("/lp/login", { toast: { ...accountToasts.registered } });

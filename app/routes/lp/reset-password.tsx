@@ -11,7 +11,6 @@ import { toast } from "~/components/ui/toast-store";
 import { StaticToast } from "~/components/ui/toaster";
 import { accountMessages, accountToasts } from "~/content/accounts";
 import { accountFieldMessages, resetPasswordCopy } from "~/content/portal";
-import { isAppError } from "~/modules/http/app-error";
 import { isResetTokenValid, resetPassword } from "~/modules/lp-users/lp-users.server";
 import { ResetPasswordInput } from "~/modules/lp-users/schema";
 import { pageMeta } from "~/modules/seo/meta";
@@ -19,8 +18,8 @@ import { EnhancedForm } from "~/components/ui/enhanced-form";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
-import { logError } from "~/modules/logging/log.server";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
+import { conformFailure } from "~/modules/http/form-answer.server";
 import { readFormData } from "~/modules/http/form-data.server";
 
 /** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
@@ -64,17 +63,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     await enforceRateLimit("resetSubmit", context.clientAddress);
     await resetPassword(submission.value);
   } catch (error) {
-    if (!isAppError(error)) logError(error);
-    const message = isAppError(error) ? error.message : accountMessages.resetInvalid;
-    const outcome: FormOutcome = {
-      status: "error",
-      toast: { title: resetPasswordCopy.failedTitle, description: message, variant: "destructive" },
-      result: submission.reply({ ...hide, formErrors: [message] }),
-    };
-    const retryAfter = isAppError(error) ? error.options.retryAfterSeconds : undefined;
-    return data(outcome, {
-      status: isAppError(error) ? error.status : 500,
-      headers: retryAfter !== undefined ? { "Retry-After": String(retryAfter) } : undefined,
+    return conformFailure(formData, error, {
+      title: resetPasswordCopy.failedTitle,
+      fallback: accountMessages.resetInvalid,
+      reply: (formErrors) => submission.reply({ ...hide, formErrors }),
     });
   }
   if (!isEnhanced(formData)) return redirectWithFlash("/lp/login", { toast: { ...accountToasts.passwordChanged } });

@@ -8,7 +8,9 @@ import { pageMeta } from "~/modules/seo/meta";
 
 /** /fund-i and /fund-ii share this module; the route's path says which fund to show. */
 export function loader({ pattern }: Route.LoaderArgs) {
-  const fund: FundKey | null = pattern === "/fund-ii" ? "fund-ii" : pattern === "/fund-i" ? "fund-i" : null;
+  // React Router's pattern joins the route paths: "fund-i" (no leading slash).
+  const path = pattern.replace(/^\//, "");
+  const fund: FundKey | null = path === "fund-ii" ? "fund-ii" : path === "fund-i" ? "fund-i" : null;
   if (!fund) throw data(null, { status: 404 });
   return { fund };
 }

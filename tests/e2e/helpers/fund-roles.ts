@@ -193,9 +193,9 @@ export async function fundRequestId(admin: APIRequestContext, email: string, fun
 }
 
 /** The admin revokes a request from the dashboard (the no-JavaScript form: a redirect back to the list). */
-export async function revokeFromDashboard(admin: APIRequestContext, requestId: string) {
+export async function revokeFromAdmin(admin: APIRequestContext, requestId: string) {
   const response = await admin.post("/admin/fund-access", { form: { intent: "revoke-fund-access", requestId } });
-  expect(response.status()).toBe(302);
+  expect(response.status()).toBe(303);
   expect(new URL(response.headers()["location"] ?? "", BASE_URL).pathname).toBe("/admin/fund-access");
   expect(fundRequestRow(requestId)?.revoked_at, "the request is revoked").toBeTruthy();
 }
