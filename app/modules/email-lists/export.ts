@@ -1,4 +1,5 @@
 import { DEFAULT_SORT, isListKey, LISTS, MISSING_COMPANY, type ListKey, type ListRow, type SortColumn, type SortState } from "./lists";
+import { exportDateTime, isoDay } from "../dates/format";
 
 /**
  * Writers for the admin e-mail lists (SPEC.md §2 'Email Lists (Copy & Export)'),
@@ -33,7 +34,7 @@ const ISO_PREFIX = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 /** '2026-03-05T14:07:09.123Z' → '2026-03-05 14:07' (UTC); anything else is written as it is. */
 export function exportDate(iso: string): string {
-  return ISO_PREFIX.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso;
+  return ISO_PREFIX.test(iso) ? exportDateTime(iso) : iso;
 }
 
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -113,5 +114,5 @@ export function exportHref(list: ListKey, format: ExportFormat, sort: SortState 
 
 /** 'lumen-ridge-{list}-{yyyy-MM-dd}.{csv|tsv}', the date in UTC. */
 export function exportFileName(list: ListKey, format: ExportFormat, date: Date): string {
-  return `lumen-ridge-${list}-${date.toISOString().slice(0, 10)}.${format}`;
+  return `lumen-ridge-${list}-${isoDay(date)}.${format}`;
 }

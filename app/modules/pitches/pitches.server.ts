@@ -2,6 +2,7 @@ import { getDb, type Db } from "../../../db/client";
 import { pitchSubmissions } from "../../../db/schema";
 import { pitchMails } from "../../content/mail";
 import { getEnv } from "../config/env.server";
+import { adminDateTime } from "../dates/format";
 import { kickMailer, queueMail, recentMailCount } from "../mail/mail.server";
 import type { PitchInput } from "./schema";
 
@@ -26,7 +27,7 @@ export function submitPitch(input: PitchInput, db: Db = getDb()): PitchSubmissio
       })
       .returning()
       .get();
-    queueMail(tx, { to: inbox, ...pitchMails.toInbox({ ...row, receivedAt: row.createdAt.toISOString() }) });
+    queueMail(tx, { to: inbox, ...pitchMails.toInbox({ ...row, receivedAt: `${adminDateTime(row.createdAt)} UTC` }) });
     // The acknowledgement goes to an address anyone can type: no visitor text in its
     // subject, and at most 3 a day per address (the pitch itself is always kept).
     const since = new Date(Date.now() - 24 * 60 * 60 * 1000);
