@@ -1,4 +1,5 @@
 import { and, count, desc, eq, max, sql } from "drizzle-orm";
+import type { SelectedFields } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../../db/client";
 import { accessLog, documents, fundAccessUsers, fundDocuments, lpUsers } from "../../../db/schema";
 import { securityEvent } from "../logging/log.server";
@@ -79,88 +80,83 @@ export type AccessEntry = {
   userAgent: string | null;
 };
 
+/** The columns of an entry, who included (an investor or admin, or a fund access holder). */
+const entryColumns = {
+  id: accessLog.id,
+  action: accessLog.action,
+  at: accessLog.createdAt,
+  actorKind: accessLog.actorKind,
+  ip: accessLog.ip,
+  userAgent: accessLog.userAgent,
+  lpName: lpUsers.name,
+  lpEmail: lpUsers.email,
+  fundName: fundAccessUsers.name,
+  fundEmail: fundAccessUsers.email,
+};
+
+/** Entries, newest first, joined to whoever made them (still known or not). */
+function entriesWithActors<Extra extends SelectedFields>(extra: Extra) {
+  return getDb()
+    .select({ ...entryColumns, ...extra })
+    .from(accessLog)
+    .leftJoin(lpUsers, and(eq(accessLog.actorKind, "lp_user"), eq(lpUsers.id, accessLog.actorId)))
+    .leftJoin(fundAccessUsers, and(eq(accessLog.actorKind, "fund_access_user"), eq(fundAccessUsers.id, accessLog.actorId)))
+    .$dynamic();
+}
+
+function toEntry(row: {
+  id: string;
+  action: AccessAction;
+  at: Date;
+  actorKind: Actor["kind"];
+  ip: string | null;
+  userAgent: string | null;
+  lpName: string | null;
+  lpEmail: string | null;
+  fundName: string | null;
+  fundEmail: string | null;
+}): AccessEntry {
+  return {
+    id: row.id,
+    action: row.action,
+    at: row.at,
+    actorKind: row.actorKind,
+    actorName: row.lpName ?? row.fundName ?? null,
+    actorEmail: row.lpEmail ?? row.fundEmail ?? null,
+    ip: row.ip,
+    userAgent: row.userAgent,
+  };
+}
+
 /** The newest entries of one document's history (and the total), who included when still known. */
 export function accessHistory(
   documentKind: DocumentKind,
   documentId: string,
   limit = 500,
 ): { entries: AccessEntry[]; total: number } {
-  const db = getDb();
   const where = and(eq(accessLog.documentKind, documentKind), eq(accessLog.documentId, documentId));
-  const rows = db
-    .select({
-      id: accessLog.id,
-      action: accessLog.action,
-      at: accessLog.createdAt,
-      actorKind: accessLog.actorKind,
-      ip: accessLog.ip,
-      userAgent: accessLog.userAgent,
-      lpName: lpUsers.name,
-      lpEmail: lpUsers.email,
-      fundName: fundAccessUsers.name,
-      fundEmail: fundAccessUsers.email,
-    })
-    .from(accessLog)
-    .leftJoin(lpUsers, and(eq(accessLog.actorKind, "lp_user"), eq(lpUsers.id, accessLog.actorId)))
-    .leftJoin(fundAccessUsers, and(eq(accessLog.actorKind, "fund_access_user"), eq(fundAccessUsers.id, accessLog.actorId)))
-    .where(where)
-    .orderBy(desc(accessLog.createdAt), desc(accessLog.id))
-    .limit(limit)
-    .all();
-  const total = db.select({ n: count() }).from(accessLog).where(where).get()?.n ?? 0;
-  return {
-    total,
-    entries: rows.map((row) => ({
-      id: row.id,
-      action: row.action,
-      at: row.at,
-      actorKind: row.actorKind,
-      actorName: row.lpName ?? row.fundName ?? null,
-      actorEmail: row.lpEmail ?? row.fundEmail ?? null,
-      ip: row.ip,
-      userAgent: row.userAgent,
-    })),
-  };
+  const rows = entriesWithActors({}).where(where).orderBy(desc(accessLog.createdAt), desc(accessLog.id)).limit(limit).all();
+  const total = getDb().select({ n: count() }).from(accessLog).where(where).get()?.n ?? 0;
+  return { total, entries: rows.map(toEntry) };
 }
 
 export type LatestAccess = AccessEntry & { documentKind: DocumentKind; documentId: string; documentTitle: string | null };
 
 /** The newest views and downloads of every document, with the document's title and who, when still known. */
 export function latestAccesses(limit = 10): LatestAccess[] {
-  return getDb()
-    .select({
-      id: accessLog.id,
-      action: accessLog.action,
-      at: accessLog.createdAt,
-      actorKind: accessLog.actorKind,
-      ip: accessLog.ip,
-      userAgent: accessLog.userAgent,
-      documentKind: accessLog.documentKind,
-      documentId: accessLog.documentId,
-      lpTitle: documents.title,
-      fundTitle: fundDocuments.title,
-      lpName: lpUsers.name,
-      lpEmail: lpUsers.email,
-      fundName: fundAccessUsers.name,
-      fundEmail: fundAccessUsers.email,
-    })
-    .from(accessLog)
+  return entriesWithActors({
+    documentKind: accessLog.documentKind,
+    documentId: accessLog.documentId,
+    lpTitle: documents.title,
+    fundTitle: fundDocuments.title,
+  })
     .leftJoin(documents, and(eq(accessLog.documentKind, "lp"), eq(documents.id, accessLog.documentId)))
     .leftJoin(fundDocuments, and(eq(accessLog.documentKind, "fund"), eq(fundDocuments.id, accessLog.documentId)))
-    .leftJoin(lpUsers, and(eq(accessLog.actorKind, "lp_user"), eq(lpUsers.id, accessLog.actorId)))
-    .leftJoin(fundAccessUsers, and(eq(accessLog.actorKind, "fund_access_user"), eq(fundAccessUsers.id, accessLog.actorId)))
     .orderBy(desc(accessLog.createdAt), desc(accessLog.id))
     .limit(limit)
     .all()
     .map((row) => ({
-      id: row.id,
-      action: row.action,
-      at: row.at,
-      actorKind: row.actorKind,
-      actorName: row.lpName ?? row.fundName ?? null,
-      actorEmail: row.lpEmail ?? row.fundEmail ?? null,
-      ip: row.ip,
-      userAgent: row.userAgent,
+      ...toEntry(row),
       documentKind: row.documentKind,
       documentId: row.documentId,
       documentTitle: row.lpTitle ?? row.fundTitle ?? null,
