@@ -181,8 +181,8 @@ for (const theme of THEMES) {
       await useSessionCookie(context, baseURL!, adminCookie);
       await page.setViewportSize({ width: 390, height: 844 });
       await visit("/admin/investors");
-      await page.getByText("Admin menu").click();
-      await expect(page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Investors" })).toHaveAttribute("aria-current", "page");
+      await page.getByTestId("admin-menu").locator("summary").click();
+      await expect(page.getByTestId("admin-menu").getByRole("link", { name: /^Investors/ })).toHaveAttribute("aria-current", "page");
       await expectTheme(page, theme);
       await expectNoViolations(page, testInfo);
     });

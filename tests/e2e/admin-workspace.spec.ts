@@ -39,7 +39,11 @@ const test = base.extend<{ isolated: (setup: (api: APIRequestContext) => Promise
 
 test.describe.configure({ timeout: 90_000 });
 
-const nav = (page: Page) => page.getByRole("navigation", { name: "Admin" }).filter({ visible: true });
+/** The sidebar (from the md width). */
+const nav = (page: Page) => page.getByTestId("admin-sidebar");
+/** The disclosure menu (below the md width) and its navigation. */
+const menu = (page: Page) => page.getByTestId("admin-menu");
+const menuNav = (page: Page) => menu(page).getByRole("navigation", { name: "Admin" });
 
 test("the sidebar leads to every page, marks the current one and counts what waits", async ({ isolated, jsEnabled }, testInfo) => {
   const { page } = await isolated(async (api) => {
@@ -52,9 +56,9 @@ test("the sidebar leads to every page, marks the current one and counts what wai
 
   const investors = nav(page).getByRole("link", { name: /^Investors/ });
   await expect(investors).toHaveAccessibleName(/^Investors\W+2 pending$/);
-  await expect(page.getByTestId("nav-badge-investors").filter({ visible: true })).toHaveText("2");
+  await expect(nav(page).getByTestId("nav-badge-investors")).toHaveText("2");
   await expect(nav(page).getByRole("link", { name: /^Fund II access/ })).toHaveAccessibleName(/^Fund II access\W+1 new this week$/);
-  await expect(page.getByTestId("nav-badge-fund-access").filter({ visible: true })).toHaveText("1");
+  await expect(nav(page).getByTestId("nav-badge-fund-access")).toHaveText("1");
   await expect(nav(page).getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
 
   for (const [key, name] of [
@@ -69,6 +73,7 @@ test("the sidebar leads to every page, marks the current one and counts what wai
     await expect(page.getByRole("heading", { level: 1, name: ADMIN_PAGES[key].heading })).toBeVisible();
     await expect(nav(page).getByRole("link", { name })).toHaveAttribute("aria-current", "page");
     await expect(nav(page).locator("[aria-current=page]")).toHaveCount(1);
+    await expect(menu(page)).toBeHidden();
     await waitHydrated(page, jsEnabled);
   }
 });
@@ -76,14 +81,17 @@ test("the sidebar leads to every page, marks the current one and counts what wai
 test("below the md width the navigation is a menu that opens without a script", async ({ isolated, jsEnabled }) => {
   const { page } = await isolated(async () => {});
   await page.setViewportSize({ width: 390, height: 844 });
-  await expect(page.getByText("Admin menu", { exact: true })).toBeVisible();
-  await page.getByText("Admin menu", { exact: true }).click();
-  await expect(nav(page).getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
-  await nav(page).getByRole("link", { name: "Email lists" }).click();
+  await expect(nav(page)).toBeHidden();
+  const summary = menu(page).locator("summary");
+  await expect(summary).toContainText("Admin menu");
+  await expect(menuNav(page).getByRole("link", { name: "Overview" })).toBeHidden();
+  await summary.click();
+  await expect(menuNav(page).getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
+  await menuNav(page).getByRole("link", { name: "Email lists" }).click();
   await expect(page.getByRole("heading", { level: 1, name: ADMIN_PAGES["email-lists"].heading })).toBeVisible();
   await waitHydrated(page, jsEnabled);
-  await page.getByText("Admin menu", { exact: true }).click();
-  await expect(nav(page).getByRole("link", { name: "Email lists" })).toHaveAttribute("aria-current", "page");
+  await menu(page).locator("summary").click();
+  await expect(menuNav(page).getByRole("link", { name: "Email lists" })).toHaveAttribute("aria-current", "page");
 });
 
 test("the overview lists the oldest pending requests and approves one in place", async ({ isolated }, testInfo) => {

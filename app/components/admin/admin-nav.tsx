@@ -1,4 +1,5 @@
-import { Link } from "react-router";
+import { useEffect, useRef } from "react";
+import { Link, useLocation } from "react-router";
 import { adminNavCopy, type AdminPageKey } from "~/content/admin-workspace";
 import { ADMIN_PAGES, ADMIN_PATHS } from "~/modules/admin/paths";
 
@@ -46,12 +47,18 @@ function NavLinks({ current, badges }: { current: AdminPageKey | null; badges: A
  * it a disclosure ('Admin menu') that opens without JavaScript.
  */
 export function AdminNav({ current, badges }: { current: AdminPageKey | null; badges: AdminBadges }) {
+  const menu = useRef<HTMLDetailsElement>(null);
+  const { pathname } = useLocation();
+  // The layout stays mounted across pages: the menu closes once its link has been followed.
+  useEffect(() => {
+    if (menu.current) menu.current.open = false;
+  }, [pathname]);
   return (
     <>
-      <nav aria-label={adminNavCopy.label} className="hidden md:sticky md:top-32 md:block md:self-start">
+      <nav aria-label={adminNavCopy.label} data-testid="admin-sidebar" className="hidden md:sticky md:top-32 md:block md:self-start">
         <NavLinks current={current} badges={badges} />
       </nav>
-      <details className="group rounded-lg border border-slate-200 md:hidden dark:border-slate-800">
+      <details ref={menu} data-testid="admin-menu" className="group rounded-lg border border-slate-200 md:hidden dark:border-slate-800">
         <summary className="cursor-pointer list-none px-4 py-3 text-sm font-semibold">
           {adminNavCopy.menu}
           <span className="sr-only">{current ? ` (${adminNavCopy.pages[current]})` : ""}</span>
