@@ -4,25 +4,15 @@ import { formatMegabytes, LP_CATEGORIES } from "~/modules/documents/constants";
 import { buttonClass } from "../ui/form";
 import { CategorySection } from "./category-section";
 import { DownloadButton } from "./download-button";
+import type { DocumentView } from "~/modules/documents/read";
 
 /**
  * An LP document as the investor list shows it: the read shape of SPEC.md §3
- * (LpDocument of modules/documents/documents.server.ts) plus `createdOn`, the
+ * (DocumentView of modules/documents/read.ts) plus `createdOn`, the
  * date the loader formatted on the server ('MMM d, yyyy', SPEC.md §9), so the
  * server and browser markup agree and no date library reaches the browser.
  */
-export type InvestorDocument = {
-  id: string;
-  title: string;
-  description: string | null;
-  category: string;
-  fileName: string;
-  /** Bytes, as a numeric string. */
-  fileSize: string;
-  /** ISO 8601. */
-  createdAt: string;
-  createdOn: string;
-};
+export type InvestorDocument = DocumentView;
 
 const noticeClass = "mt-4 rounded-md px-4 py-6 text-center text-sm";
 
