@@ -151,7 +151,7 @@ async function check(full: boolean, server: AppServer, t: Tally, mail: Mail, pro
   add({ method: "GET", path: "/lp/login", cookie: admin, expect: [302] }); // signed in: off to the dashboard
   add({ method: "GET", path: "/logout", expect: [302] });
   add({ method: "GET", path: "/theme", expect: [302] });
-  add({ method: "GET", path: "/admin/documents", cookie: admin, expect: [302] });
+  add({ method: "GET", path: "/admin/dashboard?pending.page=2", cookie: admin, expect: [302] }); // an old dashboard link, on to its page
   add({ method: "GET", path: "/admin/fund-documents", expect: [302] });
   add({ method: "GET", path: "/fund-ii/documents?token=not-a-real-token", client: "198.51.100.2", expect: [403] });
 

@@ -22,8 +22,14 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024;
 export const UPLOAD_BODY_LIMIT = 64 * 1024 * 1024;
 const UPLOAD_PATHS = new Set(["/api/documents", "/admin/documents", "/api/fund-documents", "/admin/fund-documents"]);
 
-export function bodyLimitFor(pathname: string): number {
-  return UPLOAD_PATHS.has(pathname) ? UPLOAD_BODY_LIMIT : DEFAULT_BODY_LIMIT;
+/**
+ * The body limit of a request: the upload ceiling for a multipart body to an
+ * upload path, the form and JSON limit for anything else (the documents page
+ * also takes plain form posts, which never need more).
+ */
+export function bodyLimitFor(pathname: string, contentType: string | undefined): number {
+  const multipart = (contentType ?? "").toLowerCase().startsWith("multipart/form-data");
+  return multipart && UPLOAD_PATHS.has(pathname) ? UPLOAD_BODY_LIMIT : DEFAULT_BODY_LIMIT;
 }
 
 export type AppOptions = {
@@ -33,7 +39,7 @@ export type AppOptions = {
   /** Serves static files; calls next() when the path is not a file. */
   serveStatic: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
   /** Per-path body limit; defaults to bodyLimitFor. */
-  bodyLimit?: (pathname: string) => number;
+  bodyLimit?: (pathname: string, contentType: string | undefined) => number;
   /** For /readyz: false until start-up is done and again while draining. */
   isReady?: () => boolean;
 };
@@ -114,7 +120,7 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
       return sendError(res, pathname, 403, "Cross-site requests are not allowed.");
     }
 
-    const limit = bodyLimit(pathname);
+    const limit = bodyLimit(pathname, req.headers["content-type"]);
     const declared = Number(req.headers["content-length"] ?? "0");
     if (declared > limit) {
       res.setHeader("Connection", "close");
