@@ -2,11 +2,11 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { newsletterCopy } from "~/content/newsletter";
 import { isAppError } from "../http/app-error";
+import { formFailure } from "../http/form-answer.server";
 import { enforceRateLimit } from "../http/rate-limit.server";
 import type { ToastInput } from "../toast/toast";
 import { subscribeToNewsletter } from "./newsletter.server";
 import { NewsletterInput } from "./schema";
-import { logError } from "../logging/log.server";
 
 export type NewsletterOutcome = {
   status: "success" | "error";
@@ -41,21 +41,13 @@ export async function handleNewsletterForm(formData: FormData, clientAddress: st
         result: submission.reply({ fieldErrors: { email: [newsletterCopy.toastDuplicate.description] } }),
       };
     }
-    if (isAppError(error) && error.code === "rate_limited") {
-      return {
-        status: "error",
-        httpStatus: 429,
-        toast: { title: "Error", description: error.message, variant: "destructive" },
-        result: submission.reply({ formErrors: [error.message] }),
-        retryAfterSeconds: error.options.retryAfterSeconds,
-      };
-    }
-    logError(error);
+    const failure = formFailure(error, newsletterCopy.toastFailure.description);
     return {
       status: "error",
-      httpStatus: 500,
-      toast: { ...newsletterCopy.toastFailure, variant: "destructive" },
-      result: submission.reply({ formErrors: [newsletterCopy.toastFailure.description] }),
+      httpStatus: failure.httpStatus,
+      toast: { title: newsletterCopy.toastFailure.title, description: failure.message, variant: "destructive" },
+      result: submission.reply({ formErrors: [failure.message] }),
+      retryAfterSeconds: failure.retryAfterSeconds,
     };
   }
 }
