@@ -51,7 +51,8 @@ export function FundISignupForm({ serverOutcome }: { serverOutcome?: FormOutcome
 
   const done = outcome?.status === "success";
   return (
-    <EnhancedForm fetcher={fetcher}
+    <EnhancedForm
+      fetcher={fetcher}
       id={FUND_I_FORM_ID}
       action="/fund-i/signup"
       onSubmit={onSubmit}

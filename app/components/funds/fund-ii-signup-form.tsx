@@ -38,7 +38,8 @@ export function FundIISignupForm({ serverOutcome }: { serverOutcome?: FormOutcom
   }, [fetcher.data]);
 
   return (
-    <EnhancedForm fetcher={fetcher}
+    <EnhancedForm
+      fetcher={fetcher}
       ref={formRef}
       id={FUND_II_FORM_ID}
       action="/fund-ii/signup"

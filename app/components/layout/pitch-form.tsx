@@ -104,7 +104,8 @@ export function PitchForm({ serverResult }: { serverResult?: SubmissionResult<st
   };
 
   return (
-    <EnhancedForm fetcher={fetcher}
+    <EnhancedForm
+      fetcher={fetcher}
       key={formKey}
       id={PITCH_FORM_ID}
       action="/process"

@@ -59,7 +59,8 @@ export function LoginForm({
   const busy = fetcher.state !== "idle" || outcome?.status === "success";
 
   return (
-    <EnhancedForm fetcher={fetcher}
+    <EnhancedForm
+      fetcher={fetcher}
       id={formId}
       action={action}
       onSubmit={onSubmit}

@@ -65,7 +65,8 @@ export function RegisterForm({ serverOutcome }: { serverOutcome?: FormOutcome | 
   const busy = fetcher.state !== "idle" || done;
 
   return (
-    <EnhancedForm fetcher={fetcher}
+    <EnhancedForm
+      fetcher={fetcher}
       id={FORM_ID}
       action="/lp/register"
       onSubmit={onSubmit}

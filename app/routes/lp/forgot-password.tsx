@@ -103,7 +103,8 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
             <p className="text-sm text-slate-600 dark:text-slate-300">{accountToasts.resetRequested.description}</p>
           </div>
         ) : (
-          <EnhancedForm fetcher={fetcher}
+          <EnhancedForm
+            fetcher={fetcher}
             id={FORM_ID}
             action="/lp/forgot-password"
             onSubmit={onSubmit}

@@ -139,7 +139,8 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       {actionData?.toast ? <StaticToast announce={false} toast={{ id: "reset-result", variant: "default", ...actionData.toast }} /> : null}
       <Card>
         <AccountCardHeader icon={<KeyRound aria-hidden="true" className="size-6" />} title={c.title} intro={c.intro} />
-        <EnhancedForm fetcher={fetcher}
+        <EnhancedForm
+          fetcher={fetcher}
           id={FORM_ID}
           action={`/lp/reset-password?token=${encodeURIComponent(loaderData.token)}`}
           onSubmit={onSubmit}
