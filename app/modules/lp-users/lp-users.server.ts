@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
 import { getDb, type Db } from "../../../db/client";
 import { lpUsers, passwordResets } from "../../../db/schema";
 import { accountMessages } from "../../content/accounts";
@@ -158,32 +158,35 @@ export function listUsersByStatus(status: UserStatus, db: Db = getDb()): LpUser[
 export const MAX_USER_PAGE_LIMIT = 1000;
 
 /**
- * The admin dashboard's lists: one window of a status's investors, in
- * listUsersByStatus's order, and how many there are in all. `offset` and
- * `limit` are cut to whole numbers, `limit` to at most MAX_USER_PAGE_LIMIT.
- * Only the window's rows are read (an index range) and the total is a count
- * over that range of the index, so the cost barely grows with the list (a
- * deep offset walks the index up to it).
+ * The admin's investor lists: one window of a status's investors, in
+ * listUsersByStatus's order, and how many there are in all (only those
+ * `matching` too, when given: the investors search). `offset` and `limit`
+ * are cut to whole numbers, `limit` to at most MAX_USER_PAGE_LIMIT. Without
+ * a search only the window's rows are read (an index range) and the total is
+ * a count over that range of the index, so the cost barely grows with the
+ * list (a deep offset walks the index up to it).
  */
 export function listUsersByStatusPage(
   status: UserStatus,
   page: { offset: number; limit: number },
   db: Db = getDb(),
+  matching?: SQL,
 ): { users: LpUser[]; total: number } {
   const offset = wholeNumber(page.offset, Number.MAX_SAFE_INTEGER);
   const limit = wholeNumber(page.limit, MAX_USER_PAGE_LIMIT);
+  const where = matching ? and(inStatus(status), matching) : inStatus(status);
   const users =
     limit === 0
       ? []
       : db
           .select()
           .from(lpUsers)
-          .where(inStatus(status))
+          .where(where)
           .orderBy(...newestFirst)
           .limit(limit)
           .offset(offset)
           .all();
-  const total = db.select({ n: count() }).from(lpUsers).where(inStatus(status)).get()?.n ?? 0;
+  const total = db.select({ n: count() }).from(lpUsers).where(where).get()?.n ?? 0;
   return { users, total };
 }
 
