@@ -131,10 +131,11 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
     const body: BodyState = { tooLarge: false, drain: () => {} };
     const request = toRequest(req, res, limit, body, env.TRUST_PROXY);
     const response = await handleRequest(request, { clientAddress: clientAddress(req, env.TRUST_PROXY) });
-    // The app may answer before reading the whole body (e.g. an upload refused by its declared
-    // size): read and discard the rest, so the client gets to see the answer. Only a body of a
-    // declared length within the limit is drained; any other is left unread, as before.
-    if (!req.complete && !body.tooLarge && declared > 0 && declared <= limit) body.drain();
+    // The app may answer before reading the whole body (e.g. an upload refused mid-way because
+    // the disk is full): read and discard the rest, so the client gets to see the answer. Only a
+    // body of a declared length within the limit is drained; any other is left unread, as before.
+    const early = !req.complete && !body.tooLarge && declared > 0 && declared <= limit;
+    if (early) body.drain();
 
     if (body.tooLarge) {
       res.setHeader("Connection", "close");
@@ -147,7 +148,7 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
       if (page) return sendCached(req, res, page, true);
       return sendResponse(req, res, new Response(buffer, response));
     }
-    return sendResponse(req, res, response);
+    return sendResponse(req, res, response, early ? bodyRead(req, EARLY_ANSWER_HOLD_MS) : undefined);
   }
 
   return Object.assign(listener, { pageCache });
@@ -292,7 +293,35 @@ function toRequest(req: IncomingMessage, res: ServerResponse, limit: number, sta
   return new Request(url, init);
 }
 
-async function sendResponse(req: IncomingMessage, res: ServerResponse, response: Response) {
+/** How long an answer sent before the whole request body arrived keeps the connection open for the rest. */
+const EARLY_ANSWER_HOLD_MS = 30_000;
+
+/** Settles when the request body has been read to its end (or broke off), or after `ms`. */
+function bodyRead(req: IncomingMessage, ms: number): Promise<void> {
+  if (req.complete) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      req.off("end", done);
+      req.off("close", done);
+      req.off("error", done);
+      resolve();
+    }
+    req.on("end", done);
+    req.on("close", done);
+    req.on("error", done);
+  });
+}
+
+/**
+ * Send the app's answer. With `held`, the answer came before the request body
+ * was all read: it is sent at once with its length, and the response ends only
+ * once `held` settles. Closing the connection (the client asked for that, or
+ * Node does after a refused body) with unread request bytes would reset it, and
+ * the client could lose an answer it had already been sent.
+ */
+async function sendResponse(req: IncomingMessage, res: ServerResponse, response: Response, held?: Promise<void>) {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") headers[name] = value;
@@ -302,6 +331,15 @@ async function sendResponse(req: IncomingMessage, res: ServerResponse, response:
   // Dynamic answers (forms, JSON, personal pages) are never stored by browsers or proxies.
   if (!("cache-control" in headers)) headers["cache-control"] = "no-store";
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  if (held) {
+    const buffer = Buffer.from(await response.arrayBuffer());
+    res.setHeader("content-length", buffer.byteLength);
+    res.writeHead(response.status);
+    if (buffer.byteLength > 0) res.write(buffer);
+    await held;
+    res.end();
+    return;
+  }
   res.writeHead(response.status);
   if (!response.body || req.method === "HEAD") {
     res.end();

@@ -416,3 +416,43 @@ describe("cross-site refusal", () => {
     expect(lines().filter((l) => l.event === "request.cross_site_refused")).toEqual([]);
   });
 });
+
+describe("an answer that comes before the whole request body", () => {
+  it("reaches the client, and the connection stays open until the client has sent the rest (no reset of an answer it has not read)", async () => {
+    const { port } = await startServer();
+    const boundary = "early-answer";
+    const total = 4 * 1024 * 1024;
+    const socket = net.connect(port, "127.0.0.1");
+    await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
+    const received: Buffer[] = [];
+    let ended = false;
+    let writeError: Error | null = null;
+    socket.on("data", (c: Buffer) => received.push(c));
+    socket.on("end", () => (ended = true));
+    socket.on("error", (error) => (writeError = error));
+    // The catch-all action answers without reading the body; the client asked to close afterwards.
+    socket.write(
+      `POST /api/documents HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n` +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${total}\r\n\r\n`,
+    );
+    socket.write(Buffer.alloc(64 * 1024, 0x61));
+    for (let i = 0; i < 100 && !Buffer.concat(received).includes("\r\n\r\n"); i++) await new Promise((r) => setTimeout(r, 20));
+    const head = Buffer.concat(received).toString("latin1");
+    expect(head).toMatch(/^HTTP\/1\.1 200 /);
+    expect(head).toContain('{"ok":true,"method":"POST"}');
+    // A moment later the connection is still open: the rest of the body can be sent.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(ended, "the server closed the connection before the body was all sent").toBe(false);
+    let sent = 64 * 1024;
+    while (sent < total && !writeError) {
+      const chunk = Buffer.alloc(Math.min(256 * 1024, total - sent), 0x61);
+      sent += chunk.length;
+      if (!socket.write(chunk)) await new Promise((r) => socket.once("drain", r));
+    }
+    for (let i = 0; i < 100 && !ended; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(writeError).toBeNull();
+    expect(sent).toBe(total);
+    expect(ended, "the server closes the connection once the body has been read").toBe(true);
+    socket.destroy();
+  });
+});
