@@ -338,12 +338,26 @@ type Captured = {
   contentType: string;
   contentEncoding: string | null;
   pageCache: string | null;
+  /** The response's own headers (not the per-connection or per-response ones), for the baseline to send too. */
+  pageHeaders: Record<string, string>;
   /** Body as sent with Accept-Encoding: br. */
   wire: Buffer;
   html: string;
   headBytes: number;
   error?: string;
 };
+
+/** Headers any server sends on its own, or that differ per response: not part of the page's answer. */
+const PER_RESPONSE_HEADERS = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length", "x-request-id"]);
+
+/** The headers that make up a page's answer (content, caching, security), as the baseline sends them too. */
+function pageHeaders(res: RawResponse): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(res.headers)) {
+    if (!PER_RESPONSE_HEADERS.has(name)) out[name] = header(res, name)!;
+  }
+  return out;
+}
 
 async function capture(origin: string, urlPath: string): Promise<Captured> {
   try {
@@ -354,6 +368,7 @@ async function capture(origin: string, urlPath: string): Promise<Captured> {
       contentType: header(res, "content-type") ?? "application/octet-stream",
       contentEncoding: header(res, "content-encoding") ?? null,
       pageCache: header(res, "x-page-cache") ?? null,
+      pageHeaders: pageHeaders(res),
       wire: res.body,
       html: decode(res).toString("utf8"),
       headBytes: headBytes(res),
@@ -365,6 +380,7 @@ async function capture(origin: string, urlPath: string): Promise<Captured> {
       contentType: "",
       contentEncoding: null,
       pageCache: null,
+      pageHeaders: {},
       wire: Buffer.alloc(0),
       html: "",
       headBytes: 0,
@@ -453,7 +469,7 @@ async function benchPages(opts: Options, serverEnv: ServerEnv, baseEnv: NodeJS.P
   const build = new ClientBuild(path.join(BUILD_DIR, "client"));
   const js = analysePages(pages, build, OUR_ORIGIN);
 
-  // Baseline: the same bytes from a bare node:http server, in its own process
+  // Baseline: the same bytes and headers from a bare node:http server, in its own process
   // (not in this one, where it would share an event loop with autocannon).
   const spec: StaticSpec = { host: HOST, port: opts.ports.base, routes: {} };
   for (const [i, p] of LOAD_PATHS.entries()) {
@@ -462,9 +478,9 @@ async function benchPages(opts: Options, serverEnv: ServerEnv, baseEnv: NodeJS.P
     if (c.status !== 200) throw new Error(`GET ${p} answered ${c.status}: the load needs a page that answers 200\n${ours.output()}`);
     const file = path.join(workDir, `body-${i}.bin`);
     fs.writeFileSync(file, c.wire);
-    const headers: Record<string, string> = { "Content-Type": c.contentType };
-    if (c.contentEncoding) headers["Content-Encoding"] = c.contentEncoding;
-    spec.routes[p] = { file, status: c.status, headers };
+    // The same answer: the page's headers too (content, caching and the security headers DESIGN.md §4
+    // asks of every response), so the ratio is what our server adds (decision 021).
+    spec.routes[p] = { file, status: c.status, headers: c.pageHeaders };
   }
   const specFile = path.join(workDir, "static-spec.json");
   fs.writeFileSync(specFile, JSON.stringify(spec));

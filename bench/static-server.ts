@@ -1,8 +1,9 @@
 /**
  * The benchmark's baseline: the cheapest possible HTTP server for a given
  * payload. A bare node:http server that answers each known path with bytes
- * captured from the real server (already compressed), with only
- * Content-Type, Content-Encoding and Content-Length.
+ * captured from the real server (already compressed), with the headers it
+ * captured with them (content, caching, security; decision 021) and
+ * Content-Length.
  *
  * Run by bench/run.ts as its own process, so that it does not share an event
  * loop with the load generator:
