@@ -1,12 +1,12 @@
 import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
 import { fundAccessCopy } from "~/content/fund-access";
-import { fundAccessMessages } from "~/modules/fund-access/constants";
-import { INVALID_EMAIL } from "~/modules/newsletter/constants";
+import { fundAccessMessages, INVALID_EMAIL } from "~/content/validation";
 import { EnhancedForm } from "../ui/enhanced-form";
-import { AccountField, EmailField, FormAlert } from "../portal/account-field";
+import { AccountField, FormAlert } from "../portal/account-field";
 import type { FormOutcome } from "../portal/outcome";
 import { Button } from "../ui/form";
+import { FundIdentityFields } from "./fund-identity-fields";
 import { useFundSignup } from "./use-fund-signup";
 
 /** SPEC.md §9: after 'Access Granted' the page goes to /fund-i/documents after 1 s. */
@@ -59,19 +59,7 @@ export function FundISignupForm({ serverOutcome }: { serverOutcome?: FormOutcome
       onInput={onInput}
       className="mt-6 space-y-4"
     >
-      <input type="hidden" name="fundId" value="fund-i" />
-      <AccountField
-        formId={FUND_I_FORM_ID}
-        name="name"
-        label={c.fields.name}
-        type="text"
-        required
-        maxLength={200}
-        autoComplete="name"
-        defaultValue={initial("name")}
-        errors={errorsFor("name")}
-      />
-      <EmailField formId={FUND_I_FORM_ID} label={c.fields.email} defaultValue={initial("email")} errors={errorsFor("email")} />
+      <FundIdentityFields fundId="fund-i" formId={FUND_I_FORM_ID} emailLabel={c.fields.email} initial={initial} errorsFor={errorsFor} />
       <AccountField
         formId={FUND_I_FORM_ID}
         name="company"

@@ -2,7 +2,8 @@ import { LoaderCircle, TriangleAlert } from "lucide-react";
 import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { Link, useNavigate, useRevalidator } from "react-router";
 import { fundAccessCopy } from "~/content/fund-access";
-import { FUND_II_TOKEN_STORAGE_KEY, fundAccessMessages } from "~/modules/fund-access/constants";
+import { fundAccessMessages } from "~/content/validation";
+import { FUND_II_TOKEN_STORAGE_KEY } from "~/modules/fund-access/constants";
 
 /** SPEC.md §9: after a token failure the page goes to /fund-ii/signup after 2 s. */
 export const TOKEN_FAILURE_REDIRECT_MS = 2000;

@@ -1,13 +1,13 @@
 import { LoaderCircle } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { fundAccessCopy } from "~/content/fund-access";
-import { fundAccessMessages } from "~/modules/fund-access/constants";
-import { INVALID_EMAIL } from "~/modules/newsletter/constants";
+import { fundAccessMessages, INVALID_EMAIL } from "~/content/validation";
 import { EnhancedForm } from "../ui/enhanced-form";
-import { AccountField, EmailField, FormAlert } from "../portal/account-field";
+import { FormAlert } from "../portal/account-field";
 import type { FormOutcome } from "../portal/outcome";
 import { Button } from "../ui/form";
 import { ConfirmCheckbox } from "./confirm-checkbox";
+import { FundIdentityFields } from "./fund-identity-fields";
 import { useFundSignup } from "./use-fund-signup";
 
 export const FUND_II_FORM_ID = "fund-ii-signup";
@@ -47,24 +47,13 @@ export function FundIISignupForm({ serverOutcome }: { serverOutcome?: FormOutcom
       onInput={onInput}
       className="mt-6 space-y-4"
     >
-      <input type="hidden" name="fundId" value="fund-ii" />
-      <AccountField
+      <FundIdentityFields
+        fundId="fund-ii"
         formId={FUND_II_FORM_ID}
-        name="name"
-        label={c.fields.name}
-        type="text"
-        required
-        maxLength={200}
-        autoComplete="name"
-        defaultValue={initial("name")}
-        errors={errorsFor("name")}
-      />
-      <EmailField
-        formId={FUND_II_FORM_ID}
-        label={c.fields.businessEmail}
-        autoComplete="work email"
-        defaultValue={initial("email")}
-        errors={errorsFor("email")}
+        emailLabel={c.fields.businessEmail}
+        emailAutoComplete="work email"
+        initial={initial}
+        errorsFor={errorsFor}
       />
       <ConfirmCheckbox
         formId={FUND_II_FORM_ID}
