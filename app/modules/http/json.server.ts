@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { requestMessages } from "~/content/validation";
 import { AppError, isAppError, type FieldErrors } from "./app-error";
 import { logError } from "../logging/log.server";
 
@@ -16,19 +17,24 @@ export function jsonError(error: AppError): Response {
   return new Response(JSON.stringify(body), { status: error.status, headers });
 }
 
+/** 405 for a method the endpoint does not take, naming the one it does (`Allow`). */
+export function methodNotAllowed(allow: string): Response {
+  return Response.json({ error: requestMessages.methodNotAllowed }, { status: 405, headers: { Allow: allow } });
+}
+
 /** Read a JSON body of at most `limit` bytes; bad JSON or a wrong content type is a 4xx AppError. */
 export async function readJsonBody(request: Request, limit = MAX_JSON_BYTES): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) {
-    throw new AppError("unsupported_media_type", "Content-Type must be application/json");
+    throw new AppError("unsupported_media_type", requestMessages.notJson);
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) throw new AppError("payload_too_large", "Request body is too large");
+  if (declared > limit) throw new AppError("payload_too_large", requestMessages.bodyTooLarge);
   const buffer = await readLimited(request, limit);
   try {
     return JSON.parse(new TextDecoder().decode(buffer));
   } catch {
-    throw new AppError("bad_request", "Request body must be valid JSON");
+    throw new AppError("bad_request", requestMessages.invalidJson);
   }
 }
 
@@ -43,7 +49,7 @@ async function readLimited(request: Request, limit: number): Promise<Uint8Array>
     total += value.byteLength;
     if (total > limit) {
       await reader.cancel().catch(() => {});
-      throw new AppError("payload_too_large", "Request body is too large");
+      throw new AppError("payload_too_large", requestMessages.bodyTooLarge);
     }
     chunks.push(value);
   }
@@ -59,7 +65,7 @@ async function readLimited(request: Request, limit: number): Promise<Uint8Array>
 /** Validate a parsed JSON body with a zod schema; failures become a 400 with field messages. */
 export function parseJsonInput<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new AppError("bad_request", "Request body must be a JSON object");
+    throw new AppError("bad_request", requestMessages.notJsonObject);
   }
   const result = schema.safeParse(body);
   if (result.success) return result.data;
@@ -68,7 +74,7 @@ export function parseJsonInput<S extends z.ZodType>(schema: S, body: unknown): z
     const key = issue.path.map(String).join(".") || "body";
     (fields[key] ??= []).push(issue.message);
   }
-  const first = result.error.issues[0]?.message ?? "Invalid request";
+  const first = result.error.issues[0]?.message ?? requestMessages.invalidRequest;
   throw new AppError("bad_request", first, { fields });
 }
 
@@ -83,7 +89,7 @@ export async function handleJson(run: () => Promise<Response>): Promise<Response
     if (error instanceof Response) return error;
     if (isAppError(error)) return jsonError(error);
     logError(error);
-    return Response.json({ error: "Something went wrong. Please try again later." }, { status: 500 });
+    return Response.json({ error: requestMessages.serverError }, { status: 500 });
   }
 }
 

@@ -1,8 +1,7 @@
 import type { Route } from "./+types/documents";
 import { requireApiAdmin, requireApiUser } from "~/modules/auth/guards.server";
 import { lpDocuments } from "~/modules/documents/documents.server";
-import { AppError } from "~/modules/http/app-error";
-import { handleJson } from "~/modules/http/json.server";
+import { handleJson, methodNotAllowed } from "~/modules/http/json.server";
 
 /** GET /api/documents (approved investors and admins): the LP documents, newest first. */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -19,7 +18,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   return handleJson(async () => {
     const admin = await requireApiAdmin(request);
-    if (request.method !== "POST") throw new AppError("method_not_allowed", "Method not allowed");
+    if (request.method !== "POST") throw methodNotAllowed("POST");
     const row = await lpDocuments.upload(admin, request);
     return Response.json(lpDocuments.read(row, "bytes"), { status: 201 });
   });

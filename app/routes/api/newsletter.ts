@@ -1,6 +1,5 @@
 import type { Route } from "./+types/newsletter";
-import { AppError } from "~/modules/http/app-error";
-import { handleJson, parseJsonInput, readJsonBody } from "~/modules/http/json.server";
+import { handleJson, methodNotAllowed, parseJsonInput, readJsonBody } from "~/modules/http/json.server";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { subscribeToNewsletter } from "~/modules/newsletter/newsletter.server";
 import { NewsletterInput } from "~/modules/newsletter/schema";
@@ -8,7 +7,7 @@ import { NewsletterInput } from "~/modules/newsletter/schema";
 /** POST /api/newsletter { email } → 201 { id, email, createdAt }; 400/409/413/415/429 → { error }. */
 export async function action({ request, context }: Route.ActionArgs) {
   return handleJson(async () => {
-    if (request.method !== "POST") throw new AppError("method_not_allowed", "Method not allowed");
+    if (request.method !== "POST") throw methodNotAllowed("POST");
     const input = parseJsonInput(NewsletterInput, await readJsonBody(request));
     await enforceRateLimit("newsletter", context.clientAddress);
     const subscription = subscribeToNewsletter(input);
@@ -20,5 +19,5 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export function loader() {
-  return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  return methodNotAllowed("POST");
 }

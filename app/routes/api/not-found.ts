@@ -1,6 +1,8 @@
+import { requestMessages } from "~/content/validation";
+
 /** Unknown API paths answer JSON, not the HTML 404 page. */
 function notFound() {
-  return Response.json({ error: "Not found" }, { status: 404 });
+  return Response.json({ error: requestMessages.notFound }, { status: 404 });
 }
 
 export const loader = notFound;

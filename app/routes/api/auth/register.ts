@@ -1,7 +1,6 @@
 import type { Route } from "./+types/register";
 import { accountToasts } from "~/content/accounts";
-import { AppError } from "~/modules/http/app-error";
-import { handleJson, parseJsonInput, readJsonBody } from "~/modules/http/json.server";
+import { handleJson, methodNotAllowed, parseJsonInput, readJsonBody } from "~/modules/http/json.server";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { registerInvestor } from "~/modules/lp-users/lp-users.server";
 import { RegisterInput } from "~/modules/lp-users/schema";
@@ -12,7 +11,7 @@ import { RegisterInput } from "~/modules/lp-users/schema";
  */
 export async function action({ request, context }: Route.ActionArgs) {
   return handleJson(async () => {
-    if (request.method !== "POST") throw new AppError("method_not_allowed", "Method not allowed");
+    if (request.method !== "POST") throw methodNotAllowed("POST");
     const input = parseJsonInput(RegisterInput, await readJsonBody(request));
     await enforceRateLimit("register", context.clientAddress);
     await registerInvestor(input);
@@ -21,5 +20,5 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export function loader() {
-  return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  return methodNotAllowed("POST");
 }

@@ -1,6 +1,5 @@
 import type { Route } from "./+types/user-status";
-import { AppError } from "~/modules/http/app-error";
-import { handleJson, parseJsonInput, readJsonBody } from "~/modules/http/json.server";
+import { handleJson, methodNotAllowed, parseJsonInput, readJsonBody } from "~/modules/http/json.server";
 import { requireApiAdmin } from "~/modules/auth/guards.server";
 import { setUserStatus, toListedUser } from "~/modules/lp-users/lp-users.server";
 import { StatusInput } from "~/modules/lp-users/schema";
@@ -9,7 +8,7 @@ import { StatusInput } from "~/modules/lp-users/schema";
 export async function action({ request, params }: Route.ActionArgs) {
   return handleJson(async () => {
     const admin = await requireApiAdmin(request);
-    if (request.method !== "PATCH") throw new AppError("method_not_allowed", "Method not allowed");
+    if (request.method !== "PATCH") throw methodNotAllowed("PATCH");
     const input = parseJsonInput(StatusInput, await readJsonBody(request));
     const { user } = setUserStatus(admin, params.id, input.status);
     return Response.json(toListedUser(user));
@@ -17,5 +16,5 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export function loader() {
-  return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "PATCH" } });
+  return methodNotAllowed("PATCH");
 }

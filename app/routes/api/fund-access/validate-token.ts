@@ -2,8 +2,7 @@ import type { Route } from "./+types/validate-token";
 import { setFundCookie } from "~/modules/fund-access/cookie.server";
 import { validateFundToken } from "~/modules/fund-access/fund-access.server";
 import { ValidateTokenInput } from "~/modules/fund-access/schema";
-import { AppError } from "~/modules/http/app-error";
-import { handleJson, parseJsonInput, readJsonBody } from "~/modules/http/json.server";
+import { handleJson, methodNotAllowed, parseJsonInput, readJsonBody } from "~/modules/http/json.server";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 
 /**
@@ -12,7 +11,7 @@ import { enforceRateLimit } from "~/modules/http/rate-limit.server";
  */
 export async function action({ request, context }: Route.ActionArgs) {
   return handleJson(async () => {
-    if (request.method !== "POST") throw new AppError("method_not_allowed", "Method not allowed");
+    if (request.method !== "POST") throw methodNotAllowed("POST");
     const input = parseJsonInput(ValidateTokenInput, await readJsonBody(request));
     await enforceRateLimit("tokenCheck", context.clientAddress);
     const { valid } = validateFundToken(input.token);
@@ -23,5 +22,5 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export function loader() {
-  return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  return methodNotAllowed("POST");
 }

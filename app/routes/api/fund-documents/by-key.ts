@@ -1,9 +1,10 @@
 import type { Route } from "./+types/by-key";
+import { fundAccessMessages } from "~/content/validation";
 import { requireApiAdmin } from "~/modules/auth/guards.server";
 import { isFundId } from "~/modules/fund-access/constants";
 import { fundDocuments, fundViewers, mayRead } from "~/modules/documents/documents.server";
 import { AppError } from "~/modules/http/app-error";
-import { handleJson } from "~/modules/http/json.server";
+import { handleJson, methodNotAllowed } from "~/modules/http/json.server";
 
 /**
  * /api/fund-documents/{fund-i|fund-ii} and /api/fund-documents/{id} share a
@@ -17,10 +18,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     const fundId = params.key;
     if (!isFundId(fundId)) {
       await requireApiAdmin(request);
-      return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "DELETE" } });
+      return methodNotAllowed("DELETE");
     }
     const viewer = (await fundViewers(request)).find((v) => mayRead(v, fundId));
-    if (!viewer) throw new AppError("unauthorized", "Access token required");
+    if (!viewer) throw new AppError("unauthorized", fundAccessMessages.tokenRequired);
     // SPEC.md §3: text for the fund pages' readers, bytes for the admin list.
     const size = viewer.kind === "holder" ? "text" : "bytes";
     return Response.json(fundDocuments.list(fundId).map((row) => fundDocuments.read(row, size)));
@@ -30,7 +31,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   return handleJson(async () => {
     const admin = await requireApiAdmin(request);
-    if (request.method !== "DELETE") throw new AppError("method_not_allowed", "Method not allowed");
+    if (request.method !== "DELETE") throw methodNotAllowed("DELETE");
     const row = await fundDocuments.delete(admin, params.key);
     return Response.json({ success: true, id: row.id });
   });

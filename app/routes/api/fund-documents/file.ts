@@ -1,4 +1,5 @@
 import type { Route } from "./+types/file";
+import { fundAccessMessages } from "~/content/validation";
 import { requestMeta } from "~/modules/access-log/access-log.server";
 import { fundDocuments, fundViewers } from "~/modules/documents/documents.server";
 import { AppError } from "~/modules/http/app-error";
@@ -12,7 +13,7 @@ import { handleJson } from "~/modules/http/json.server";
 export async function loader({ request, params, pattern, context }: Route.LoaderArgs) {
   return handleJson(async () => {
     const viewers = await fundViewers(request);
-    if (viewers.length === 0) throw new AppError("unauthorized", "Access token required");
+    if (viewers.length === 0) throw new AppError("unauthorized", fundAccessMessages.tokenRequired);
     const action = pattern.includes("/view/") ? "view" : "download";
     return fundDocuments.serve(viewers, params.id, action, request, requestMeta(request, context.clientAddress));
   });

@@ -1,8 +1,7 @@
 import type { Route } from "./+types/index";
 import { requireApiAdmin } from "~/modules/auth/guards.server";
 import { fundDocuments } from "~/modules/documents/documents.server";
-import { AppError } from "~/modules/http/app-error";
-import { handleJson } from "~/modules/http/json.server";
+import { handleJson, methodNotAllowed } from "~/modules/http/json.server";
 
 /**
  * POST /api/fund-documents (admin), multipart: title, description?, category, fundId, file
@@ -11,12 +10,12 @@ import { handleJson } from "~/modules/http/json.server";
 export async function action({ request }: Route.ActionArgs) {
   return handleJson(async () => {
     const admin = await requireApiAdmin(request);
-    if (request.method !== "POST") throw new AppError("method_not_allowed", "Method not allowed");
+    if (request.method !== "POST") throw methodNotAllowed("POST");
     const row = await fundDocuments.upload(admin, request);
     return Response.json(fundDocuments.read(row, "bytes"), { status: 201 });
   });
 }
 
 export function loader() {
-  return Response.json({ error: "Method not allowed" }, { status: 405, headers: { Allow: "POST" } });
+  return methodNotAllowed("POST");
 }
