@@ -1,7 +1,7 @@
 /**
  * Copy of the document screens (SPEC.md §2, §8): the investor list, the admin
  * upload form, the published documents panel and a document's access history.
- * The upload rules' messages are in modules/documents/constants.ts.
+ * The upload rules' messages are in ./validation.ts.
  */
 
 export const investorDocumentsCopy = {

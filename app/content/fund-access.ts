@@ -3,8 +3,7 @@ import { firm } from "./firm";
 /**
  * The fund sign-ups and fund document pages (SPEC.md §2, §8): /fund-i/signup,
  * /fund-ii/signup, /fund-i/documents, /fund-ii/documents. Quoted SPEC texts
- * are letter for letter; the field rules' messages are in
- * modules/fund-access/constants.ts.
+ * are letter for letter; the field rules' messages are in ./validation.ts.
  */
 export const fundAccessCopy = {
   registrationFailed: { title: "Registration Failed", fallback: "An error occurred during registration" },

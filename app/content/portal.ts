@@ -5,14 +5,6 @@ import { firm } from "./firm";
  * the account flows themselves (errors, toasts) are in ./accounts.ts.
  */
 
-/**
- * The browser-side wording of the account forms' checks. The same texts as the
- * server's zod schemas (modules/lp-users/schema.ts), which stay the authority;
- * kept here, free of zod, so the forms load no validation library. (The
- * e-mail message is INVALID_EMAIL of modules/newsletter/constants.ts.)
- */
-export { accountFieldMessages } from "~/modules/lp-users/constants";
-
 export const signInCopy = {
   investor: {
     title: "Investor Portal",

@@ -48,3 +48,9 @@ export const processContent = {
     again: "Submit Another Pitch",
   },
 } as const;
+
+/** The toasts of a pitch submission (SPEC.md §8). */
+export const pitchToasts = {
+  success: { title: "Success", description: "Your pitch has been submitted successfully!" },
+  failure: { title: "Error", description: "Failed to submit pitch. Please try again." },
+} as const;

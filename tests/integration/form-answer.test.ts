@@ -1,7 +1,8 @@
 import type { UNSAFE_DataWithResponseInit as DataWithResponseInit } from "react-router";
 import { describe, expect, it } from "vitest";
 import { AppError } from "~/modules/http/app-error";
-import { runFormAction, UNEXPECTED_FAILURE } from "~/modules/http/form-answer.server";
+import { requestMessages } from "~/content/validation";
+import { runFormAction } from "~/modules/http/form-answer.server";
 import { readFlash } from "~/modules/toast/flash.server";
 import { expectData, expectRedirect, requestWithCookie } from "../helpers/http";
 
@@ -68,6 +69,6 @@ describe("a form's answer", () => {
     };
     const answer = expectData<{ toast: { description: string } }>(await runFormAction(form({}, true), crash, options));
     expect(answer.status).toBe(500);
-    expect(answer.data.toast.description).toBe(UNEXPECTED_FAILURE);
+    expect(answer.data.toast.description).toBe(requestMessages.formFailed);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FORM_UNREADABLE } from "~/modules/http/form-data.server";
+import { requestMessages } from "~/content/validation";
 import { resetRateLimitsForTests } from "~/modules/http/rate-limit.server";
 import { action as documentsAction } from "~/routes/api/documents";
 import { action as adminLoginAction } from "~/routes/admin/login";
@@ -55,7 +55,7 @@ beforeAll(() => {
 describe("page actions given a body that is not a form", () => {
   for (const [path, action] of PAGE_ACTIONS) {
     for (const [what, make] of NOT_A_FORM) {
-      it(`${path}: ${what} → 400 '${FORM_UNREADABLE}'`, async () => {
+      it(`${path}: ${what} → 400 '${requestMessages.formUnreadable}'`, async () => {
         const sample = make();
         const request = new Request(`http://localhost:3000${path}`, {
           method: "POST",
@@ -64,7 +64,7 @@ describe("page actions given a body that is not a form", () => {
         });
         await expect(callRoute(action, request)).rejects.toMatchObject({
           type: "DataWithResponseInit",
-          data: { error: FORM_UNREADABLE },
+          data: { error: requestMessages.formUnreadable },
           init: { status: 400 },
         });
       });

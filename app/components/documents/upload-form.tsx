@@ -1,14 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useRevalidator, useRouteLoaderData } from "react-router";
-import {
-  DEFAULT_CATEGORY,
-  DESCRIPTION_MAX,
-  formatMegabytes,
-  MAX_UPLOAD_BYTES,
-  TITLE_MAX,
-  UPLOAD_ACCEPT,
-  uploadMessages,
-} from "~/modules/documents/constants";
+import { uploadMessages } from "~/content/validation";
+import { DEFAULT_CATEGORY, DESCRIPTION_MAX, formatMegabytes, MAX_UPLOAD_BYTES, TITLE_MAX, UPLOAD_ACCEPT } from "~/modules/documents/constants";
 import type { ToastInput } from "~/modules/toast/toast";
 import type { loader as rootLoader } from "~/root";
 import { Button, FieldError, inputClass, Label } from "../ui/form";

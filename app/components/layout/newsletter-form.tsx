@@ -3,7 +3,7 @@ import { CheckCircle2 } from "lucide-react";
 import { useEffect } from "react";
 import { useFetcher, useLocation, useRouteLoaderData } from "react-router";
 import { newsletterCopy } from "~/content/newsletter";
-import { INVALID_EMAIL } from "~/modules/newsletter/constants";
+import { INVALID_EMAIL } from "~/content/validation";
 import { EnhancedForm } from "../ui/enhanced-form";
 import type { ToastInput } from "~/modules/toast/toast";
 import type { loader as rootLoader } from "~/root";

@@ -3,7 +3,8 @@ import { CheckCircle2 } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
 import { Link, useFetcher, useRouteLoaderData } from "react-router";
 import { processContent } from "~/content/process";
-import { PITCH_LIMITS, PITCH_MESSAGES, PITCH_STAGES } from "~/modules/pitches/constants";
+import { pitchMessages } from "~/content/validation";
+import { PITCH_LIMITS, PITCH_STAGES } from "~/modules/pitches/constants";
 import { EnhancedForm } from "../ui/enhanced-form";
 import type { ToastInput } from "~/modules/toast/toast";
 import type { loader as rootLoader } from "~/root";
@@ -17,12 +18,12 @@ type Outcome = { status: "success" | "error"; toast: ToastInput | null; result: 
 export const PITCH_FORM_ID = "pitch-form";
 
 const messages = {
-  name: { valueMissing: PITCH_MESSAGES.name },
-  email: { valueMissing: PITCH_MESSAGES.email, typeMismatch: PITCH_MESSAGES.email },
-  company: { valueMissing: PITCH_MESSAGES.company },
-  stage: { valueMissing: PITCH_MESSAGES.stage },
-  deckUrl: { typeMismatch: PITCH_MESSAGES.deckUrl, tooLong: PITCH_MESSAGES.deckUrl },
-  message: { valueMissing: PITCH_MESSAGES.message },
+  name: { valueMissing: pitchMessages.name },
+  email: { valueMissing: pitchMessages.email, typeMismatch: pitchMessages.email },
+  company: { valueMissing: pitchMessages.company },
+  stage: { valueMissing: pitchMessages.stage },
+  deckUrl: { typeMismatch: pitchMessages.deckUrl, tooLong: pitchMessages.deckUrl },
+  message: { valueMissing: pitchMessages.message },
 };
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useFetcher, useNavigate } from "react-router";
-import { accountFieldMessages, registerCopy } from "~/content/portal";
-import { INVALID_EMAIL } from "~/modules/newsletter/constants";
+import { registerCopy } from "~/content/portal";
+import { accountFieldMessages, INVALID_EMAIL } from "~/content/validation";
 import { EnhancedForm } from "../ui/enhanced-form";
 import { Button } from "../ui/form";
 import { toast } from "../ui/toast-store";

@@ -1,4 +1,5 @@
 import { redirect } from "react-router";
+import { requestMessages } from "~/content/validation";
 import { AppError } from "../http/app-error";
 import { jsonError } from "../http/json.server";
 import type { LpUser } from "./session.server";
@@ -46,15 +47,15 @@ export async function requireAdmin(request: Request): Promise<LpUser> {
 /** JSON endpoints for any signed-in portal user (approved investor or admin): 401 otherwise. */
 export async function requireApiUser(request: Request): Promise<LpUser> {
   const user = await getSessionUser(request);
-  if (!user) throw jsonError(new AppError("unauthorized", "Authentication required"));
-  if (!canUseInvestorPortal(user)) throw jsonError(new AppError("forbidden", "Your account is not approved"));
+  if (!user) throw jsonError(new AppError("unauthorized", requestMessages.authRequired));
+  if (!canUseInvestorPortal(user)) throw jsonError(new AppError("forbidden", requestMessages.notApproved));
   return user;
 }
 
 /** JSON endpoints for admins: 401 when signed out, 403 when not an admin. */
 export async function requireApiAdmin(request: Request): Promise<LpUser> {
   const user = await getSessionUser(request);
-  if (!user) throw jsonError(new AppError("unauthorized", "Authentication required"));
-  if (!user.isAdmin) throw jsonError(new AppError("forbidden", "Admin access required"));
+  if (!user) throw jsonError(new AppError("unauthorized", requestMessages.authRequired));
+  if (!user.isAdmin) throw jsonError(new AppError("forbidden", requestMessages.adminRequired));
   return user;
 }

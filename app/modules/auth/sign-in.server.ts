@@ -1,4 +1,5 @@
 import { Authenticator } from "remix-auth";
+import { requestMessages } from "~/content/validation";
 import { FormStrategy } from "remix-auth-form";
 import { AppError, isAppError } from "../http/app-error";
 import { assertNotLimited, clearFailures, enforceRateLimit, recordFailure } from "../http/rate-limit.server";
@@ -19,7 +20,7 @@ authenticator.use(
     if (!parsed.success) {
       const fields: Record<string, string[]> = {};
       for (const issue of parsed.error.issues) (fields[String(issue.path[0] ?? "form")] ??= []).push(issue.message);
-      throw new AppError("bad_request", parsed.error.issues[0]?.message ?? "Invalid request", { fields });
+      throw new AppError("bad_request", parsed.error.issues[0]?.message ?? requestMessages.invalidRequest, { fields });
     }
     const account = parsed.data.email;
     await assertNotLimited("loginAccount", account);

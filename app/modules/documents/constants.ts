@@ -1,6 +1,7 @@
 /**
  * Document rules shared by the server and the browser (zod-free, so forms can
  * check before sending without loading a validation library). SPEC.md §3, §5, §9.
+ * Their messages are in content/validation.ts.
  * One set of rules for LP and fund documents; where they differ (categories,
  * the fundId field) the difference is data here.
  */
@@ -36,22 +37,6 @@ export const UPLOAD_ACCEPT = ".pdf,.doc,.docx,.xls,.xlsx,.ppt,.pptx";
 
 export const TITLE_MAX = 200;
 export const DESCRIPTION_MAX = 2000;
-
-export const uploadMessages = {
-  titleRequired: "Title is required",
-  titleTooLong: `Title must be at most ${TITLE_MAX} characters`,
-  descriptionTooLong: `Description must be at most ${DESCRIPTION_MAX} characters`,
-  categoryInvalid: "Choose one of the listed categories",
-  fileRequired: "File is required",
-  fileEmpty: "The file is empty",
-  fileTooLarge: "File size must be less than 50MB",
-  fileType: "File type must be PDF, Word, Excel, or PowerPoint",
-  notMultipart: "Content-Type must be multipart/form-data",
-  malformed: "The upload could not be read. Please try again.",
-  storageFull: "There is no room to store this file right now. Please try again later, or tell the site's administrator.",
-  documentNotFound: "Document not found",
-  fileNotFound: "File not found",
-} as const;
 
 /** Bytes as megabytes with 2 decimals (SPEC.md §9), e.g. "1.25 MB". */
 export function formatMegabytes(bytes: number): string {

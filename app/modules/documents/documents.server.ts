@@ -14,7 +14,8 @@ import { securityEvent } from "../logging/log.server";
 import { acceptUpload, zodFields, type AcceptedFile } from "../storage/accept-upload.server";
 import { fileResponse } from "../storage/file-response.server";
 import { removeStoredFile, storedFilePath, type StorageArea } from "../storage/storage.server";
-import { MAX_UPLOAD_BYTES, uploadMessages } from "./constants";
+import { uploadMessages } from "~/content/validation";
+import { MAX_UPLOAD_BYTES } from "./constants";
 import { toDocumentRead, type DocumentRead, type DocumentView, type FileSizeAs, type FundDocumentRead } from "./read";
 import { DocumentId, FundUploadFields, LpUploadFields } from "./schema";
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { FUND_IDS } from "../fund-access/constants";
-import { DEFAULT_CATEGORY, DESCRIPTION_MAX, FUND_CATEGORIES, LP_CATEGORIES, TITLE_MAX, uploadMessages } from "./constants";
+import { uploadMessages } from "~/content/validation";
+import { DEFAULT_CATEGORY, DESCRIPTION_MAX, FUND_CATEGORIES, LP_CATEGORIES, TITLE_MAX } from "./constants";
 
 type Categories = readonly { value: string }[];
 
@@ -41,7 +42,7 @@ export const FundUploadFields = uploadFieldsSchema(FUND_CATEGORIES).extend({
   fundId: z.preprocess(
     (v) => (v === "" ? undefined : v),
     z
-      .enum(FUND_IDS, { error: "Fund must be fund-i or fund-ii" })
+      .enum(FUND_IDS, { error: uploadMessages.fundInvalid })
       .optional()
       .transform((v) => v ?? "fund-ii"),
   ),

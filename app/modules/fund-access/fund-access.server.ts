@@ -9,7 +9,8 @@ import { AppError } from "../http/app-error";
 import { kickMailer, queueMail, recentMailCount } from "../mail/mail.server";
 import type { LpUser } from "../auth/session.server";
 import { hashToken, newToken } from "../auth/tokens.server";
-import { fundAccessMessages, type FundId } from "./constants";
+import { fundAccessMessages } from "~/content/validation";
+import type { FundId } from "./constants";
 import type { FundAccessInput } from "./schema";
 import { securityEvent } from "../logging/log.server";
 
@@ -119,7 +120,7 @@ export function requestFundAccess(input: FundAccessInput): FundAccessOutcome {
   });
 
   if (input.fundId === "fund-i") {
-    if (!granted) throw new AppError("forbidden", "Access to these documents has been withdrawn. Please contact us.");
+    if (!granted) throw new AppError("forbidden", fundAccessMessages.accessWithdrawn);
     return { fundId: "fund-i", cookieToken: token };
   }
   return { fundId: "fund-ii", cookieToken: null };

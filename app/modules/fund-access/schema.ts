@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { emailField } from "../newsletter/schema";
-import { FUND_IDS, fundAccessMessages } from "./constants";
+import { fundAccessMessages } from "~/content/validation";
+import { FUND_IDS } from "./constants";
 
 const optionalText = (max: number, message: string) =>
   z
@@ -24,10 +25,10 @@ export const FundAccessInput = z
       .string({ error: fundAccessMessages.nameRequired })
       .trim()
       .min(1, fundAccessMessages.nameRequired)
-      .max(200, "Name is too long"),
+      .max(200, fundAccessMessages.nameTooLong),
     email: emailField,
-    fundId: z.enum(FUND_IDS, { error: "Fund must be fund-i or fund-ii" }),
-    company: optionalText(200, "Company is too long"),
+    fundId: z.enum(FUND_IDS, { error: fundAccessMessages.fundInvalid }),
+    company: optionalText(200, fundAccessMessages.companyTooLong),
     phone: optionalText(40, fundAccessMessages.phoneInvalid).refine(
       (v) => v === null || /^\+?[0-9 ()./-]{5,40}$/.test(v),
       fundAccessMessages.phoneInvalid,

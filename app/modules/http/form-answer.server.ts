@@ -1,13 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { data } from "react-router";
+import { requestMessages } from "~/content/validation";
 import { logError } from "../logging/log.server";
 import { isEnhanced } from "../toast/enhanced";
 import { redirectWithFlash } from "../toast/flash.server";
 import type { FormFlash, ToastInput } from "../toast/toast";
 import { isAppError, type FieldErrors } from "./app-error";
-
-/** What a form shows when something unexpected failed (the error itself is logged, never shown). */
-export const UNEXPECTED_FAILURE = "Something went wrong. Please try again.";
 
 /** A refused or failed operation, as a form shows it. */
 export type FormFailure = {
@@ -23,7 +21,7 @@ export type FormFailure = {
  * An error as a form shows it: an AppError keeps its status, message, field
  * errors and Retry-After; anything else is logged and reads as `fallback` with 500.
  */
-export function formFailure(error: unknown, fallback = UNEXPECTED_FAILURE): FormFailure {
+export function formFailure(error: unknown, fallback: string = requestMessages.formFailed): FormFailure {
   if (isAppError(error)) {
     return {
       httpStatus: error.status,

@@ -1,6 +1,5 @@
 import { data } from "react-router";
-
-export const FORM_UNREADABLE = "The form could not be read. Please try again.";
+import { requestMessages } from "~/content/validation";
 
 /**
  * A page action's form fields. A body that is not a form (another content
@@ -11,6 +10,6 @@ export async function readFormData(request: Request): Promise<FormData> {
   try {
     return await request.formData();
   } catch {
-    throw data({ error: FORM_UNREADABLE }, { status: 400 });
+    throw data({ error: requestMessages.formUnreadable }, { status: 400 });
   }
 }

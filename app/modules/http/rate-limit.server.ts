@@ -1,4 +1,5 @@
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { rateLimitMessages } from "~/content/validation";
 import { AppError } from "./app-error";
 import { securityEvent } from "../logging/log.server";
 
@@ -7,27 +8,23 @@ import { securityEvent } from "../logging/log.server";
  * one VPS, so memory is the right store. Keys are the client address.
  */
 export const RATE_LIMITS = {
-  newsletter: { points: 20, duration: 15 * 60, message: "Too many subscription attempts. Please try again later." },
-  pitch: { points: 10, duration: 15 * 60, message: "Too many pitch submissions. Please try again later." },
+  newsletter: { points: 20, duration: 15 * 60, message: rateLimitMessages.newsletter },
+  pitch: { points: 10, duration: 15 * 60, message: rateLimitMessages.pitch },
   /** Sign-in attempts per client address. */
-  login: { points: 20, duration: 15 * 60, message: "Too many sign-in attempts. Please wait a few minutes and try again." },
+  login: { points: 20, duration: 15 * 60, message: rateLimitMessages.login },
   /**
    * Failed sign-ins per account. The window slides, so a stranger can hold an
    * account for at most 15 minutes after they stop: never a permanent lockout.
    */
-  loginAccount: {
-    points: 10,
-    duration: 15 * 60,
-    message: "Too many sign-in attempts. Please wait a few minutes and try again.",
-  },
-  register: { points: 10, duration: 60 * 60, message: "Too many registration attempts. Please try again later." },
-  reset: { points: 5, duration: 60 * 60, message: "Too many password reset requests. Please try again later." },
+  loginAccount: { points: 10, duration: 15 * 60, message: rateLimitMessages.login },
+  register: { points: 10, duration: 60 * 60, message: rateLimitMessages.register },
+  reset: { points: 5, duration: 60 * 60, message: rateLimitMessages.reset },
   /** Setting a new password with a reset link (each attempt costs a bcrypt hash). */
-  resetSubmit: { points: 10, duration: 15 * 60, message: "Too many attempts. Please try again later." },
+  resetSubmit: { points: 10, duration: 15 * 60, message: rateLimitMessages.resetSubmit },
   /** Fund I and Fund II sign-ups. */
-  fundAccess: { points: 10, duration: 60 * 60, message: "Too many access requests. Please try again later." },
+  fundAccess: { points: 10, duration: 60 * 60, message: rateLimitMessages.fundAccess },
   /** Fund token checks (the page with a token, and the validate endpoint): guessing is hopeless, and stays slow. */
-  tokenCheck: { points: 30, duration: 15 * 60, message: "Too many attempts. Please try again later." },
+  tokenCheck: { points: 30, duration: 15 * 60, message: rateLimitMessages.tokenCheck },
 } as const;
 
 export type RateLimitBucket = keyof typeof RATE_LIMITS;

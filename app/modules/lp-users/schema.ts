@@ -1,27 +1,26 @@
 import { z } from "zod";
-import { emailField, INVALID_EMAIL } from "../newsletter/schema";
+import { accountFieldMessages, INVALID_EMAIL } from "~/content/validation";
+import { emailField } from "../newsletter/schema";
 
-import { accountFieldMessages, PASSWORD_MAX_BYTES, PASSWORD_MIN } from "./constants";
+import { PASSWORD_MAX_BYTES, PASSWORD_MIN } from "./constants";
 
 export { PASSWORD_MAX_BYTES, PASSWORD_MIN };
-export const PASSWORD_TOO_SHORT = accountFieldMessages.passwordTooShort;
-export const PASSWORD_TOO_LONG = accountFieldMessages.passwordTooLong;
 
 export const passwordField = z
-  .string({ error: PASSWORD_TOO_SHORT })
-  .min(PASSWORD_MIN, PASSWORD_TOO_SHORT)
-  .refine((value) => new TextEncoder().encode(value).byteLength <= PASSWORD_MAX_BYTES, PASSWORD_TOO_LONG);
+  .string({ error: accountFieldMessages.passwordTooShort })
+  .min(PASSWORD_MIN, accountFieldMessages.passwordTooShort)
+  .refine((value) => new TextEncoder().encode(value).byteLength <= PASSWORD_MAX_BYTES, accountFieldMessages.passwordTooLong);
 
 const nameField = z
   .string({ error: accountFieldMessages.nameRequired })
   .trim()
   .min(1, accountFieldMessages.nameRequired)
-  .max(200, "Name is too long");
+  .max(200, accountFieldMessages.nameTooLong);
 
 const optionalCompany = z
   .string()
   .trim()
-  .max(200, "Company is too long")
+  .max(200, accountFieldMessages.companyTooLong)
   .optional()
   .transform((v) => (v ? v : undefined));
 
@@ -40,7 +39,7 @@ export const LoginInput = z.object({
   password: z
     .string({ error: accountFieldMessages.passwordRequired })
     .min(1, accountFieldMessages.passwordRequired)
-    .max(1024, "Password is too long"),
+    .max(1024, accountFieldMessages.passwordInputTooLong),
 });
 export type LoginInput = z.infer<typeof LoginInput>;
 
@@ -49,7 +48,7 @@ export type UserStatus = (typeof USER_STATUSES)[number];
 
 /** PATCH /api/auth/users/{id}/status */
 export const StatusInput = z.object({
-  status: z.enum(["approved", "rejected"], { error: "Status must be approved or rejected" }),
+  status: z.enum(["approved", "rejected"], { error: accountFieldMessages.statusInvalid }),
 });
 export type StatusInput = z.infer<typeof StatusInput>;
 
@@ -57,7 +56,7 @@ export const ForgotPasswordInput = z.object({ email: emailField });
 export type ForgotPasswordInput = z.infer<typeof ForgotPasswordInput>;
 
 export const ResetPasswordInput = z.object({
-  token: z.string({ error: "This reset link is invalid or has expired." }).min(10).max(200),
+  token: z.string({ error: accountFieldMessages.resetLinkInvalid }).min(10).max(200),
   password: passwordField,
 });
 export type ResetPasswordInput = z.infer<typeof ResetPasswordInput>;

@@ -1,7 +1,8 @@
 import { getDb, type Db } from "../../../db/client";
 import { newsletterSubscribers } from "../../../db/schema";
 import { AppError } from "../http/app-error";
-import { ALREADY_SUBSCRIBED, type NewsletterInput } from "./schema";
+import { ALREADY_SUBSCRIBED } from "~/content/validation";
+import type { NewsletterInput } from "./schema";
 
 export type Subscription = { id: string; email: string; createdAt: Date };
 

@@ -1,8 +1,6 @@
 import { z } from "zod";
 
-import { ALREADY_SUBSCRIBED, INVALID_EMAIL } from "./constants";
-
-export { ALREADY_SUBSCRIBED, INVALID_EMAIL };
+import { INVALID_EMAIL } from "~/content/validation";
 
 /** An e-mail address, trimmed and lower-cased so duplicates are caught. */
 export const emailField = z

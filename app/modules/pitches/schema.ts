@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { emailField } from "../newsletter/schema";
-import { PITCH_LIMITS, PITCH_MESSAGES, PITCH_STAGES } from "./constants";
+import { pitchMessages } from "~/content/validation";
+import { PITCH_LIMITS, PITCH_STAGES } from "./constants";
 
 export { PITCH_STAGES };
 
@@ -9,10 +10,10 @@ const required = (message: string, max: number) =>
 
 /** A founder's pitch. id and createdAt are never taken from the request. */
 export const PitchInput = z.object({
-  name: required(PITCH_MESSAGES.name, PITCH_LIMITS.name),
+  name: required(pitchMessages.name, PITCH_LIMITS.name),
   email: emailField,
-  company: required(PITCH_MESSAGES.company, PITCH_LIMITS.company),
-  stage: z.enum(PITCH_STAGES, { error: PITCH_MESSAGES.stage }),
+  company: required(pitchMessages.company, PITCH_LIMITS.company),
+  stage: z.enum(PITCH_STAGES, { error: pitchMessages.stage }),
   deckUrl: z
     .union(
       [
@@ -20,13 +21,13 @@ export const PitchInput = z.object({
         z
           .string()
           .trim()
-          .max(PITCH_LIMITS.deckUrl, PITCH_MESSAGES.deckUrl)
-          .pipe(z.url({ protocol: /^https?$/, error: PITCH_MESSAGES.deckUrl })),
+          .max(PITCH_LIMITS.deckUrl, pitchMessages.deckUrl)
+          .pipe(z.url({ protocol: /^https?$/, error: pitchMessages.deckUrl })),
       ],
-      { error: PITCH_MESSAGES.deckUrl },
+      { error: pitchMessages.deckUrl },
     )
     .optional()
     .transform((v) => (v ? v : undefined)),
-  message: required(PITCH_MESSAGES.message, PITCH_LIMITS.message),
+  message: required(pitchMessages.message, PITCH_LIMITS.message),
 });
 export type PitchInput = z.infer<typeof PitchInput>;

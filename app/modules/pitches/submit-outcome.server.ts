@@ -1,15 +1,11 @@
 import type { SubmissionResult } from "@conform-to/react";
+import { pitchToasts } from "~/content/process";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { formFailure } from "../http/form-answer.server";
 import { enforceRateLimit } from "../http/rate-limit.server";
 import type { ToastInput } from "../toast/toast";
 import { submitPitch } from "./pitches.server";
 import { PitchInput } from "./schema";
-
-export const pitchToasts = {
-  success: { title: "Success", description: "Your pitch has been submitted successfully!" },
-  failure: { title: "Error", description: "Failed to submit pitch. Please try again." },
-} as const;
 
 export type PitchOutcome = {
   status: "success" | "error";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { uploadMessages } from "../documents/constants";
+import { uploadMessages } from "~/content/validation";
 import { AppError, type FieldErrors } from "../http/app-error";
 import { checkFileType } from "./file-type.server";
 import { cleanFileName, EXTENSION_FOR_TYPE } from "./file-name";

@@ -1,6 +1,7 @@
 import { open, stat, type FileHandle } from "node:fs/promises";
 import contentDisposition from "content-disposition";
 import parseRange from "range-parser";
+import { uploadMessages } from "~/content/validation";
 import { AppError } from "../http/app-error";
 
 /**
@@ -96,7 +97,7 @@ export async function fileResponse(request: Request, file: StoredFile): Promise<
     size = info.size;
     mtimeMs = info.mtimeMs;
   } catch {
-    throw new AppError("not_found", "File not found");
+    throw new AppError("not_found", uploadMessages.fileNotFound);
   }
 
   const etag = `"${file.id}-${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}"`;
@@ -137,7 +138,7 @@ export async function fileResponse(request: Request, file: StoredFile): Promise<
       headers.set("Content-Range", `bytes */${size}`);
       headers.set("Content-Type", "application/json; charset=utf-8");
       return {
-        response: new Response(JSON.stringify({ error: "Range not satisfiable" }), { status: 416, headers }),
+        response: new Response(JSON.stringify({ error: uploadMessages.rangeNotSatisfiable }), { status: 416, headers }),
         countsAsAccess: false,
       };
     }

@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebStream } from "node:stream/web";
 import busboy from "busboy";
-import { uploadMessages } from "../documents/constants";
+import { uploadMessages } from "~/content/validation";
 import { AppError } from "../http/app-error";
 import { logError } from "../logging/log.server";
 import { incomingPath, prepareIncoming, removeQuietly, storageRoot } from "./storage.server";
@@ -88,7 +88,7 @@ export async function receiveUpload(request: Request, options: ReceiveOptions): 
 
   parser.on("field", (name, value, info) => {
     if (!options.fieldNames.includes(name) || name in fields) return;
-    if (info.valueTruncated) return fail(new AppError("bad_request", `${name} is too long`, { fields: { [name]: [`${name} is too long`] } }));
+    if (info.valueTruncated) return fail(new AppError("bad_request", uploadMessages.fieldTooLong(name), { fields: { [name]: [uploadMessages.fieldTooLong(name)] } }));
     fields[name] = value;
   });
 
@@ -133,9 +133,9 @@ export async function receiveUpload(request: Request, options: ReceiveOptions): 
     );
   });
 
-  parser.on("filesLimit", () => fail(new AppError("bad_request", "Upload one file at a time")));
-  parser.on("partsLimit", () => fail(new AppError("bad_request", "Too many form fields")));
-  parser.on("fieldsLimit", () => fail(new AppError("bad_request", "Too many form fields")));
+  parser.on("filesLimit", () => fail(new AppError("bad_request", uploadMessages.oneFileOnly)));
+  parser.on("partsLimit", () => fail(new AppError("bad_request", uploadMessages.tooManyFields)));
+  parser.on("fieldsLimit", () => fail(new AppError("bad_request", uploadMessages.tooManyFields)));
 
   const source = Readable.fromWeb(request.body as NodeWebStream<Uint8Array>);
   try {

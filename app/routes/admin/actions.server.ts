@@ -6,9 +6,8 @@ import { STATUS_INTENT } from "~/components/portal/status-actions";
 import { accountMessages, accountToasts } from "~/content/accounts";
 import { documentToasts } from "~/content/documents";
 import { fundAccessToasts, fundDocumentToasts } from "~/content/fund-admin";
-import { uploadMessages } from "~/modules/documents/constants";
 import { fundDocuments, lpDocuments } from "~/modules/documents/documents.server";
-import { fundAccessMessages } from "~/modules/fund-access/constants";
+import { fundAccessMessages, requestMessages, uploadMessages } from "~/content/validation";
 import { resendFundAccessLink, revokeFundAccess } from "~/modules/fund-access/fund-access.server";
 import { AppError } from "~/modules/http/app-error";
 import { failureAnswer, answerForm, runFormAction } from "~/modules/http/form-answer.server";
@@ -103,7 +102,7 @@ export async function answerAdminIntent(admin: LpUser, formData: FormData, page:
   if (!run) {
     return answerForm(
       formData,
-      failureAnswer({ httpStatus: 400, message: "Unknown action" }, { title: accountToasts.updateFailed.title, redirectTo: page }),
+      failureAnswer({ httpStatus: 400, message: requestMessages.unknownAction }, { title: accountToasts.updateFailed.title, redirectTo: page }),
     );
   }
   return INTENTS[run](admin, formData, page);

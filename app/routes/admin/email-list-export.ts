@@ -1,3 +1,4 @@
+import { requestMessages } from "~/content/validation";
 import type { Route } from "./+types/email-list-export";
 import { requireApiAdmin } from "~/modules/auth/guards.server";
 import { now } from "~/modules/config/clock.server";
@@ -20,7 +21,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return handleJson(async () => {
     await requireApiAdmin(request);
     const target = parseExportFile(params.file);
-    if (!target) throw new AppError("not_found", "Not found");
+    if (!target) throw new AppError("not_found", requestMessages.notFound);
     const url = new URL(request.url);
     const sort = parseSort(target.list, url.searchParams.get("sort"), url.searchParams.get("dir"));
     const rows = readAllRows(target.list, sort);

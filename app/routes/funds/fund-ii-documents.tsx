@@ -7,7 +7,7 @@ import { FundIIDocumentList } from "~/components/funds/fund-ii-document-list";
 import { fundAccessCopy } from "~/content/fund-access";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { fundDocuments } from "~/modules/documents/documents.server";
-import { fundAccessMessages } from "~/modules/fund-access/constants";
+import { fundAccessMessages } from "~/content/validation";
 import { clearFundCookie, readFundCookie, setFundCookie } from "~/modules/fund-access/cookie.server";
 import { checkFundToken, findAccessByToken } from "~/modules/fund-access/fund-access.server";
 import { isAppError } from "~/modules/http/app-error";

@@ -14,7 +14,7 @@ import { forgotPasswordCopy } from "~/content/portal";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { requestPasswordReset } from "~/modules/lp-users/lp-users.server";
 import { ForgotPasswordInput } from "~/modules/lp-users/schema";
-import { INVALID_EMAIL } from "~/modules/newsletter/constants";
+import { INVALID_EMAIL } from "~/content/validation";
 import { pageMeta } from "~/modules/seo/meta";
 import { EnhancedForm } from "~/components/ui/enhanced-form";
 import { isEnhanced } from "~/modules/toast/enhanced";

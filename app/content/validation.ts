@@ -1,0 +1,102 @@
+import { DESCRIPTION_MAX, TITLE_MAX } from "~/modules/documents/constants";
+import { accountMessages } from "./accounts";
+
+/**
+ * What a form or an endpoint says when it refuses an input (SPEC.md §8 where it
+ * quotes them): the field messages of the input rules, the request refusals
+ * and the rate-limit answers. The rules themselves (lengths, formats) live in
+ * the modules' zod-free constants and schemas.
+ */
+
+export const INVALID_EMAIL = "Invalid email address";
+export const ALREADY_SUBSCRIBED = "Email already subscribed";
+
+export const accountFieldMessages = {
+  passwordRequired: "Password is required",
+  passwordTooShort: "Password must be at least 8 characters",
+  passwordTooLong: "Password must be at most 72 bytes (about 72 letters, fewer with accents or emoji)",
+  /** A sign-in password far beyond any real one (never hashed). */
+  passwordInputTooLong: "Password is too long",
+  nameRequired: "Name is required",
+  nameTooLong: "Name is too long",
+  companyTooLong: "Company is too long",
+  statusInvalid: "Status must be approved or rejected",
+  resetLinkInvalid: "This reset link is invalid or has expired.",
+} as const;
+
+export const fundAccessMessages = {
+  nameRequired: "Name is required",
+  nameTooLong: "Name is too long",
+  companyTooLong: "Company is too long",
+  fundInvalid: "Fund must be fund-i or fund-ii",
+  accreditedRequired: "You must confirm that you are an accredited/qualified investor",
+  phoneInvalid: "Enter a valid phone number",
+  tokenRequired: "Access token required",
+  tokenInvalid: "Invalid access token",
+  validationFailed: "Failed to validate access",
+  registrationFailed: "An error occurred during registration",
+  requestNotFound: "Access request not found",
+  accessWithdrawn: "Access to these documents has been withdrawn. Please contact us.",
+} as const;
+
+export const pitchMessages = {
+  name: "Name is required",
+  email: INVALID_EMAIL,
+  company: "Company is required",
+  stage: "Please choose a stage",
+  deckUrl: "Invalid URL",
+  message: "Message is required",
+} as const;
+
+export const uploadMessages = {
+  titleRequired: "Title is required",
+  titleTooLong: `Title must be at most ${TITLE_MAX} characters`,
+  descriptionTooLong: `Description must be at most ${DESCRIPTION_MAX} characters`,
+  categoryInvalid: "Choose one of the listed categories",
+  fundInvalid: fundAccessMessages.fundInvalid,
+  fileRequired: "File is required",
+  fileEmpty: "The file is empty",
+  fileTooLarge: "File size must be less than 50MB",
+  fileType: "File type must be PDF, Word, Excel, or PowerPoint",
+  notMultipart: "Content-Type must be multipart/form-data",
+  malformed: "The upload could not be read. Please try again.",
+  oneFileOnly: "Upload one file at a time",
+  tooManyFields: "Too many form fields",
+  fieldTooLong: (name: string) => `${name} is too long`,
+  storageFull: "There is no room to store this file right now. Please try again later, or tell the site's administrator.",
+  documentNotFound: "Document not found",
+  fileNotFound: "File not found",
+  rangeNotSatisfiable: "Range not satisfiable",
+} as const;
+
+/** Refusals of a request as a whole (JSON endpoints, guards, unreadable bodies). */
+export const requestMessages = {
+  authRequired: "Authentication required",
+  notApproved: "Your account is not approved",
+  adminRequired: "Admin access required",
+  notJson: "Content-Type must be application/json",
+  bodyTooLarge: "Request body is too large",
+  invalidJson: "Request body must be valid JSON",
+  notJsonObject: "Request body must be a JSON object",
+  invalidRequest: "Invalid request",
+  methodNotAllowed: "Method not allowed",
+  notFound: "Not found",
+  unknownAction: "Unknown action",
+  formUnreadable: "The form could not be read. Please try again.",
+  /** A form whose action failed unexpectedly (the user can try again at once). */
+  formFailed: "Something went wrong. Please try again.",
+  /** A JSON endpoint that failed unexpectedly. */
+  serverError: "Something went wrong. Please try again later.",
+} as const;
+
+/** The answer of a rate limit, per limited action (429, with Retry-After). */
+export const rateLimitMessages = {
+  newsletter: "Too many subscription attempts. Please try again later.",
+  pitch: "Too many pitch submissions. Please try again later.",
+  login: accountMessages.tooManyLogins,
+  register: accountMessages.tooManyRegistrations,
+  reset: accountMessages.tooManyResets,
+  resetSubmit: "Too many attempts. Please try again later.",
+  fundAccess: "Too many access requests. Please try again later.",
+  tokenCheck: "Too many attempts. Please try again later.",
+} as const;
