@@ -7,7 +7,7 @@ export default defineConfig({
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
   },
   test: {
-    include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
+    include: ["tests/unit/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts"],
     environment: "node",
     setupFiles: ["tests/setup.ts"],
     // Each test file runs in its own isolated module graph with its own SQLite file (see tests/setup.ts).
