@@ -10,7 +10,6 @@ import { DEFAULT_SORT, LIST_KEYS, parseSort, type ListKey, type SortState } from
  */
 
 export const EMAIL_LISTS_PATH = ADMIN_PATHS["email-lists"];
-export const EMAIL_LISTS_SECTION_ID = "email-lists";
 /** At most this many rows per table on a page, so the page does not grow with a list. */
 export const EMAIL_LIST_PAGE_SIZE = 50;
 /** Pages past this are read as this one (keeps the offset a sane number). */

@@ -340,14 +340,6 @@ async function checkAgainstManifest(manifest: BackupManifest, dbFile: string, up
   return problems;
 }
 
-/** Verify a backup folder in place (manifest, sizes, sha256, integrity_check). */
-export async function verifyBackup(dir: string): Promise<{ manifest: BackupManifest; problems: string[] }> {
-  const manifest = await readManifest(dir);
-  const problems = await checkAgainstManifest(manifest, path.join(dir, DB_FILE), path.join(dir, UPLOADS));
-  if (problems.length === 0) problems.push(...integrityProblems(path.join(dir, DB_FILE)));
-  return { manifest, problems };
-}
-
 function integrityProblems(file: string): string[] {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {

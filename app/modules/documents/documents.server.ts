@@ -200,9 +200,6 @@ function createDocumentStore<T extends DocumentTable, Scope extends DocumentScop
   };
 }
 
-export type LpDocumentRow = typeof lpTable.$inferSelect;
-export type FundDocumentRow = typeof fundTable.$inferSelect;
-
 /** The LP documents of the investor portal: one scope, seven categories, the LP read shape. */
 export const lpDocuments = createDocumentStore<typeof lpTable, "lp", DocumentRead>({
   kind: "lp",
