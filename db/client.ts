@@ -29,8 +29,11 @@ export function openDatabase(file: string): Db {
 
 /** Lower case, accents removed: what a search compares ('Ångström' and 'angstrom' match). */
 export function foldForSearch(text: string): string {
+  // Most rows are plain ASCII: nothing to decompose (a search scans every row of a list).
+  if (ASCII.test(text)) return text.toLowerCase();
   return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 }
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** Apply the committed drizzle-kit migrations (idempotent). */
 export function runMigrations(db: Db) {

@@ -58,6 +58,12 @@ export const lpUsers = sqliteTable(
       .notNull()
       .default("pending"),
     createdAt: createdAt(),
+    /**
+     * Name, e-mail and company, lower case without accents, one per line: what
+     * the admin's investor search scans. Kept by triggers on every insert and
+     * change (migration 0007), so no write path can forget it.
+     */
+    searchText: text("search_text"),
   },
   (t) => [
     index("lp_users_status_idx").on(t.status),
@@ -71,6 +77,8 @@ export const lpUsers = sqliteTable(
     index("lp_users_admin_created_at_idx").on(t.isAdmin, t.createdAt),
     index("lp_users_status_email_idx").on(t.status, t.isAdmin, sql`${t.email} collate nocase`),
     index("lp_users_status_created_at_idx").on(t.status, t.isAdmin, t.createdAt),
+    // The investor search's count per status compares each row's folded text in this index alone.
+    index("lp_users_status_search_idx").on(t.status, t.isAdmin, t.searchText),
   ],
 );
 

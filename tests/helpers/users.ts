@@ -32,7 +32,7 @@ export async function insertUser(
   overrides: Partial<Pick<LpUser, "email" | "name" | "company" | "status" | "isAdmin">> = {},
 ): Promise<LpUser> {
   const email = overrides.email ?? uniqueEmail(overrides.isAdmin ? "admin" : "investor");
-  return getDb()
+  const inserted = getDb()
     .insert(lpUsers)
     .values({
       email,
@@ -42,8 +42,10 @@ export async function insertUser(
       isAdmin: overrides.isAdmin ?? false,
       passwordHash: await fixturePasswordHash(),
     })
-    .returning()
+    .returning({ id: lpUsers.id })
     .get();
+  // Read back: RETURNING shows the row before the insert trigger filled search_text.
+  return getDb().select().from(lpUsers).where(eq(lpUsers.id, inserted.id)).get()!;
 }
 
 export const insertAdmin = (overrides: Parameters<typeof insertUser>[0] = {}) =>

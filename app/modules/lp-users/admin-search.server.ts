@@ -1,4 +1,4 @@
-import { or, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { foldForSearch, getDb, type Db } from "../../../db/client";
 import { lpUsers } from "../../../db/schema";
 import { cleanInvestorQuery } from "./investor-search";
@@ -10,19 +10,21 @@ function likeContains(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Name, e-mail or company contains the folded term (case and accents ignored). */
-function matches(term: string): SQL | undefined {
-  const pattern = likeContains(foldForSearch(term));
-  const contains = (column: SQL) => sql`fold_search(${column}) like ${pattern} escape '\\'`;
-  return or(contains(sql`${lpUsers.name}`), contains(sql`${lpUsers.email}`), contains(sql`coalesce(${lpUsers.company}, '')`));
+/**
+ * Name, e-mail or company contains the folded term (case and accents ignored),
+ * read from the row's search_text (the three fields folded, one per line, so
+ * a cleaned query, which has no line break, never matches across two).
+ */
+function matches(term: string): SQL {
+  return sql`${lpUsers.searchText} like ${likeContains(foldForSearch(term))} escape '\\'`;
 }
 
 /**
  * One window of a status's investors for the admin's investors page, newest
  * first, with the total: all of them, or those whose name, e-mail or company
  * contains `query` whatever its case and accents ('eva' finds 'Éva').
- * A search reads the status's rows through its index and folds each row's
- * three fields to compare them (no index on folded text; decision 020).
+ * A search reads the status's rows through its index and compares each row's
+ * folded search_text (no index can serve a "contains"; decision 020).
  */
 export function listInvestorsPage(
   status: UserStatus,
