@@ -44,6 +44,9 @@ export default [
     route("admin/email-lists", "routes/admin/email-lists.tsx"),
     // E-mail list exports (resource route, guarded on its own): {list}.csv download, {list}.tsv for Copy All.
     route("admin/email-lists/:file", "routes/admin/email-list-export.ts"),
+    // The audit trail, and its CSV export (resource route, guarded on its own).
+    route("admin/activity", "routes/admin/activity.tsx"),
+    route("admin/activity.csv", "routes/admin/activity-export.ts"),
   ]),
   // Ends the session (POST) and goes to /lp/login.
   route("logout", "routes/auth/logout.tsx"),

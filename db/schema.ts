@@ -224,3 +224,38 @@ export const passwordResets = sqliteTable(
   },
   (t) => [index("password_resets_user_idx").on(t.userId)],
 );
+
+/**
+ * The audit trail (DESIGN.md §4): every security event and admin action, newest
+ * read first. Append-only from the app: a trigger refuses updates, and deletes of
+ * rows younger than 30 days (only the daily retention deletes; migration 0008).
+ * The id is the rowid, so (at, id) orders rows written in the same millisecond.
+ */
+export const auditEvents = sqliteTable(
+  "audit_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+    /** The signed-in user who acted; both null for a visitor. */
+    actorId: text("actor_id"),
+    actorEmail: text("actor_email"),
+    event: text("event").notNull(),
+    /** What the event is about: a user, a document, a fund access request, a session, a list. */
+    targetType: text("target_type"),
+    targetId: text("target_id"),
+    /** How a person recognizes the target (an e-mail, a title); shown and searched with the id. */
+    targetLabel: text("target_label"),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+    requestId: text("request_id"),
+    /** JSON object; secrets redacted before writing. */
+    details: text("details").notNull().default("{}"),
+  },
+  (t) => [
+    index("audit_events_at_idx").on(t.at),
+    index("audit_events_event_at_idx").on(t.event, t.at),
+    index("audit_events_actor_at_idx").on(t.actorEmail, t.at),
+    index("audit_events_target_id_at_idx").on(t.targetId, t.at),
+    index("audit_events_target_label_at_idx").on(sql`${t.targetLabel} collate nocase`, t.at),
+  ],
+);

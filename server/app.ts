@@ -6,7 +6,8 @@ import compression from "compression";
 import type { ServerBuild } from "react-router";
 import { createRequestHandler } from "react-router";
 import type { Env } from "../app/modules/config/env.server";
-import { log, logError, securityEvent, withRequestContext } from "../app/modules/logging/log.server";
+import { audit } from "../app/modules/audit/audit.server";
+import { log, logError, USER_AGENT_MAX, withRequestContext } from "../app/modules/logging/log.server";
 import { getDb } from "../db/client";
 import { PageCache, negotiateEncoding, type CachedPage } from "./page-cache";
 import { clientAddress, isCrossOriginRequest, loggablePath, securityHeaders, setSecurityHeaders } from "./security";
@@ -95,7 +96,8 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
     if (pathname === "/healthz") return healthz(res);
     if (pathname === "/readyz") return readyz(res, options.isReady, env.STORAGE_DIR);
 
-    withRequestContext({ requestId, ip }, () => {
+    const userAgent = req.headers["user-agent"]?.slice(0, USER_AGENT_MAX);
+    withRequestContext({ requestId, ip, userAgent }, () => {
       compress(req as never, res as never, () => {
         options.serveStatic(req, res, () => {
           handleApp(req, res, pathname, cacheKey).catch((error) => {
@@ -110,11 +112,13 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
 
   async function handleApp(req: IncomingMessage, res: ServerResponse, pathname: string, cacheKey: string | null) {
     if (isCrossOriginRequest(req, appOrigin)) {
-      securityEvent("request.cross_site_refused", {
-        method: req.method,
-        path: pathname,
-        origin: req.headers.origin ?? null,
-        secFetchSite: req.headers["sec-fetch-site"] ?? null,
+      audit(getDb(), "request.cross_site_refused", {
+        details: {
+          method: req.method,
+          path: pathname,
+          origin: req.headers.origin ?? null,
+          secFetchSite: req.headers["sec-fetch-site"] ?? null,
+        },
       });
       req.resume();
       return sendError(res, pathname, 403, "Cross-site requests are not allowed.");

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import http from "node:http";
+import { startAuditRetention } from "../app/modules/audit/audit.server";
 import { EnvError, getEnv } from "../app/modules/config/env.server";
 import { hasAnyAdmin } from "../app/modules/lp-users/lp-users.server";
 import { flushMailer, startMailWorker } from "../app/modules/mail/mail.server";
@@ -48,6 +49,7 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
     log("warn", "SMTP_URL is not set: mails are only logged, and access and reset links (kept out of production logs) reach nobody.");
   }
   const stopMail = startMailWorker();
+  const stopRetention = startAuditRetention();
 
   let ready = false;
   const listener = createAppListener({ env, build, mode, serveStatic, isReady: () => ready });
@@ -68,6 +70,7 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
     ready = false;
     log("info", `${signal}: draining in-flight requests`);
     stopMail();
+    stopRetention();
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
     force.unref();
     server.close(() => {

@@ -1,6 +1,6 @@
 /** The admin workspace: its navigation and the overview's blocks. Page titles come from SPEC.md where it names them. */
 
-export type AdminPageKey = "overview" | "investors" | "documents" | "fund-access" | "email-lists";
+export type AdminPageKey = "overview" | "investors" | "documents" | "fund-access" | "email-lists" | "activity";
 
 export const adminNavCopy = {
   label: "Admin",
@@ -11,6 +11,7 @@ export const adminNavCopy = {
     documents: "Documents",
     "fund-access": "Fund II access",
     "email-lists": "Email lists",
+    activity: "Activity",
   } satisfies Record<AdminPageKey, string>,
   /** What a badge counts, read after the link's name. */
   badge: {

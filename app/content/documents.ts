@@ -72,4 +72,8 @@ export const accessHistoryCopy = {
   columns: { when: "When", who: "Who", action: "Action", ip: "IP address", browser: "Browser" },
   actions: { view: "Viewed", download: "Downloaded" },
   unknownUser: "Deleted user",
+  notRecorded: "Not recorded",
+  caption: (title: string) => `Accesses of ${title}, newest first`,
+  tableLabel: "Access history table",
+  timesInUtc: "Times are in UTC.",
 } as const;

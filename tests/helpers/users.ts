@@ -98,7 +98,7 @@ export function cookiePair(setCookie: string | null): string {
 
 /** Start a session for a user the way a successful sign-in does; returns the Cookie header value. */
 export async function sessionCookieFor(user: LpUser): Promise<string> {
-  return cookiePair(await createUserSession(new Request(`${ORIGIN}/lp/login`, { method: "POST" }), user));
+  return cookiePair(await createUserSession(new Request(`${ORIGIN}/lp/login`, { method: "POST" }), user, { portal: "test" }));
 }
 
 type RouteFn = (args: never) => Promise<Response> | Response;

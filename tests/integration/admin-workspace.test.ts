@@ -72,9 +72,9 @@ describe("the overview's reads", () => {
     const fund = insertFundDocument(PDF);
     const holder = fundRequest("fund-ii", 0, "Hal Holder");
     const meta = { ip: "10.0.0.1", userAgent: "test" };
-    recordAccess({ action: "view", documentKind: "lp", documentId: lp.id, actor: { kind: "lp_user", id: investor.id }, meta });
-    recordAccess({ action: "download", documentKind: "fund", documentId: fund.id, actor: { kind: "fund_access_user", id: holder.id }, meta });
-    recordAccess({ action: "view", documentKind: "lp", documentId: "deleted-id", actor: { kind: "lp_user", id: "gone" }, meta });
+    recordAccess({ action: "view", documentKind: "lp", document: lp, actor: { kind: "lp_user", id: investor.id, email: investor.email }, meta });
+    recordAccess({ action: "download", documentKind: "fund", document: fund, actor: { kind: "fund_access_user", id: holder.id, email: holder.email }, meta });
+    recordAccess({ action: "view", documentKind: "lp", document: { id: "deleted-id", title: "Deleted" }, actor: { kind: "lp_user", id: "gone", email: "gone@example.test" }, meta });
     const entries = latestAccesses(10);
     expect(entries).toHaveLength(3);
     const of = (documentId: string) => entries.find((entry) => entry.documentId === documentId);

@@ -409,7 +409,7 @@ describe("access log", () => {
     await fetchFile(other.id, "download");
     await fetchFile(other.id, "download", { headers: { Range: "bytes=10-" } }); // resumed: not a new download
     // A Fund document access with the same id is another kind and is not mixed in.
-    recordAccess({ action: "view", documentKind: "fund", documentId: doc.id, actor: { kind: "fund_access_user", id: "x" }, meta: { ip: null, userAgent: null } });
+    recordAccess({ action: "view", documentKind: "fund", document: doc, actor: { kind: "fund_access_user", id: "x", email: "x@example.test" }, meta: { ip: null, userAgent: null } });
 
     const summary = summarizeAccess("lp");
     const lastOf = (id: string) => Math.max(...allAccessLog().filter((r) => r.documentId === id && r.documentKind === "lp").map((r) => r.createdAt.getTime()));

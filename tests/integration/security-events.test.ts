@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { getDb } from "../../db/client";
+import { auditEvents } from "../../db/schema";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { countSessions } from "~/modules/auth/session.server";
 import { resetRateLimitsForTests } from "~/modules/http/rate-limit.server";
@@ -56,7 +59,7 @@ import {
  */
 
 type Line = Record<string, unknown> & { time: string; level: string; msg: string; event?: string };
-type Ctx = { requestId: string; ip: string; /** Index range of the sink's lines written during the request. */ from: number; to: number };
+type Ctx = { requestId: string; ip: string; userAgent: string; /** Index range of the sink's lines written during the request. */ from: number; to: number };
 
 const IP = TEST_CLIENT_ADDRESS;
 const NEW_PASSWORD = "a brand new passphrase for the reset";
@@ -103,7 +106,7 @@ afterEach(async () => {
 
 /** Run one "request" as server/app.ts does: inside a request context with a fresh id and the client address. */
 async function inRequest<T>(run: () => Promise<T> | T): Promise<{ result: T; ctx: Ctx }> {
-  const context = { requestId: randomUUID(), ip: IP };
+  const context = { requestId: randomUUID(), ip: IP, userAgent: "security-events-test/1.0" };
   const from = raw.length;
   const result = await withRequestContext(context, async () => run());
   return { result, ctx: { ...context, from, to: raw.length } };
@@ -141,6 +144,15 @@ function expectEvent(event: string, ctx: Ctx, fields: Record<string, unknown>, l
   // Every other line of the request (errors, mail, other events) carries its id too.
   for (const other of during) expect(other.requestId).toBe(ctx.requestId);
   expect(line.time).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  // The audit trail holds the same event, tied to the same request, with the line's fields as details.
+  const rows = getDb()
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.requestId, ctx.requestId), eq(auditEvents.event, event)))
+    .all();
+  expect(rows, `one ${event} audit row`).toHaveLength(1);
+  expect(rows[0]).toMatchObject({ ip: ctx.ip, userAgent: ctx.userAgent });
+  expect(JSON.parse(rows[0]!.details)).toMatchObject(fields);
   return line;
 }
 

@@ -6,12 +6,12 @@ import {
   exportFileName,
   exportHeaders,
   exportHref,
-  neutralizeFormula,
   parseExportFile,
   toCsv,
   toTsv,
 } from "~/modules/email-lists/export";
 import { DEFAULT_SORT, LIST_KEYS, type ListRow } from "~/modules/email-lists/lists";
+import { neutralizeFormula } from "~/modules/export/csv";
 
 const BOM = "\uFEFF";
 const DATE = "2026-03-05T14:07:09.123Z";

@@ -2,13 +2,14 @@ import { and, count, desc, eq, max, sql } from "drizzle-orm";
 import type { SelectedFields } from "drizzle-orm/sqlite-core";
 import { getDb } from "../../../db/client";
 import { accessLog, documents, fundAccessUsers, fundDocuments, lpUsers } from "../../../db/schema";
-import { securityEvent } from "../logging/log.server";
+import { audit } from "../audit/audit.server";
 
 /** Who viewed or downloaded which document, when, from where (DESIGN.md §5). */
 
 export type AccessAction = "view" | "download";
 export type DocumentKind = "lp" | "fund";
-export type Actor = { kind: "lp_user" | "fund_access_user"; id: string };
+/** An investor or admin account, or a fund access holder (by its request); with the e-mail the audit trail shows. */
+export type Actor = { kind: "lp_user" | "fund_access_user"; id: string; email: string };
 export type RequestMeta = { ip: string | null; userAgent: string | null };
 
 const USER_AGENT_MAX = 512;
@@ -21,28 +22,33 @@ export function requestMeta(request: Request, clientAddress: string | null | und
 export function recordAccess(entry: {
   action: AccessAction;
   documentKind: DocumentKind;
-  documentId: string;
+  document: { id: string; title: string };
   actor: Actor;
   meta: RequestMeta;
 }): void {
-  getDb()
-    .insert(accessLog)
-    .values({
-      action: entry.action,
-      documentKind: entry.documentKind,
-      documentId: entry.documentId,
-      actorKind: entry.actor.kind,
-      actorId: entry.actor.id,
-      ip: entry.meta.ip,
-      userAgent: entry.meta.userAgent,
-    })
-    .run();
-  securityEvent("document.accessed", {
-    action: entry.action,
-    kind: entry.documentKind,
-    documentId: entry.documentId,
-    actorKind: entry.actor.kind,
-    actorId: entry.actor.id,
+  getDb().transaction((tx) => {
+    tx.insert(accessLog)
+      .values({
+        action: entry.action,
+        documentKind: entry.documentKind,
+        documentId: entry.document.id,
+        actorKind: entry.actor.kind,
+        actorId: entry.actor.id,
+        ip: entry.meta.ip,
+        userAgent: entry.meta.userAgent,
+      })
+      .run();
+    audit(tx, "document.accessed", {
+      actor: { id: entry.actor.id, email: entry.actor.email },
+      target: { type: "document", id: entry.document.id, label: entry.document.title },
+      details: {
+        action: entry.action,
+        kind: entry.documentKind,
+        documentId: entry.document.id,
+        actorKind: entry.actor.kind,
+        actorId: entry.actor.id,
+      },
+    });
   });
 }
 

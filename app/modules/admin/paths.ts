@@ -1,7 +1,7 @@
 import type { AdminPageKey } from "~/content/admin-workspace";
 
 /** The admin workspace's pages, in the navigation's order. */
-export const ADMIN_PAGES = ["overview", "investors", "documents", "fund-access", "email-lists"] as const satisfies readonly AdminPageKey[];
+export const ADMIN_PAGES = ["overview", "investors", "documents", "fund-access", "email-lists", "activity"] as const satisfies readonly AdminPageKey[];
 
 export const ADMIN_PATHS = {
   overview: "/admin/dashboard",
@@ -9,6 +9,7 @@ export const ADMIN_PATHS = {
   documents: "/admin/documents",
   "fund-access": "/admin/fund-access",
   "email-lists": "/admin/email-lists",
+  activity: "/admin/activity",
 } as const satisfies Record<AdminPageKey, string>;
 
 /** The page a path belongs to (a document's access history belongs to Documents). */

@@ -5,7 +5,7 @@ import { lpUsers, sessions } from "../../../db/schema";
 import { now } from "../config/clock.server";
 import { getEnv } from "../config/env.server";
 import { hashToken, newToken } from "./tokens.server";
-import { securityEvent } from "../logging/log.server";
+import { audit } from "../audit/audit.server";
 
 /**
  * Sign-in sessions (DESIGN.md §4). The signed, HttpOnly cookie carries a random
@@ -65,25 +65,37 @@ async function readToken(request: Request): Promise<string | null> {
  * request already carried is ended first (rotation), so a planted cookie never
  * becomes a signed-in one. Returns the Set-Cookie header.
  */
-export async function createUserSession(request: Request, user: LpUser, db: Db = getDb()): Promise<string> {
+export async function createUserSession(
+  request: Request,
+  user: LpUser,
+  signInDetails: Record<string, unknown>,
+  db: Db = getDb(),
+): Promise<string> {
   const previous = await readToken(request);
-  if (previous) db.delete(sessions).where(eq(sessions.tokenHash, hashToken(previous))).run();
   const token = newToken();
   const at = now();
-  db.insert(sessions)
-    .values({
-      tokenHash: hashToken(token),
-      userId: user.id,
-      role: roleOf(user),
-      createdAt: at,
-      lastSeenAt: at,
-      expiresAt: new Date(at.getTime() + SESSION_ABSOLUTE_MS),
-    })
-    .run();
-  // Housekeeping: forget sessions that can no longer be used.
-  db.delete(sessions)
-    .where(or(lt(sessions.expiresAt, at), lt(sessions.lastSeenAt, new Date(at.getTime() - SESSION_IDLE_MS))))
-    .run();
+  db.transaction((tx) => {
+    if (previous) tx.delete(sessions).where(eq(sessions.tokenHash, hashToken(previous))).run();
+    tx.insert(sessions)
+      .values({
+        tokenHash: hashToken(token),
+        userId: user.id,
+        role: roleOf(user),
+        createdAt: at,
+        lastSeenAt: at,
+        expiresAt: new Date(at.getTime() + SESSION_ABSOLUTE_MS),
+      })
+      .run();
+    // Housekeeping: forget sessions that can no longer be used.
+    tx.delete(sessions)
+      .where(or(lt(sessions.expiresAt, at), lt(sessions.lastSeenAt, new Date(at.getTime() - SESSION_IDLE_MS))))
+      .run();
+    audit(tx, "auth.sign_in", {
+      actor: { id: user.id, email: user.email },
+      target: { type: "user", id: user.id, label: user.email },
+      details: { userId: user.id, email: user.email, ...signInDetails },
+    });
+  });
   const session = await sessionStorage().getSession();
   session.set("token", token);
   session.set("role", roleOf(user));
@@ -122,15 +134,25 @@ export async function getSessionUser(request: Request, db: Db = getDb()): Promis
 export async function endSession(request: Request, db: Db = getDb()): Promise<string> {
   const token = await readToken(request);
   if (token) {
-    const ended = db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token))).returning({ userId: sessions.userId }).all();
-    if (ended[0]) securityEvent("auth.sign_out", { userId: ended[0].userId });
+    db.transaction((tx) => {
+      const ended = tx
+        .select({ id: sessions.id, userId: lpUsers.id, email: lpUsers.email })
+        .from(sessions)
+        .innerJoin(lpUsers, eq(lpUsers.id, sessions.userId))
+        .where(eq(sessions.tokenHash, hashToken(token)))
+        .get();
+      if (!ended) return;
+      tx.delete(sessions).where(eq(sessions.id, ended.id)).run();
+      const user = { id: ended.userId, email: ended.email };
+      audit(tx, "auth.sign_out", { actor: user, target: { type: "user", id: user.id, label: user.email }, details: { userId: user.id } });
+    });
   }
   const session = await sessionStorage().getSession(request.headers.get("Cookie"));
   return sessionStorage().destroySession(session);
 }
 
 /** End every session of a user (revocation, password change). */
-export function endAllSessions(userId: string, db: Db = getDb()) {
+export function endAllSessions(userId: string, db: Pick<Db, "delete"> = getDb()) {
   db.delete(sessions).where(eq(sessions.userId, userId)).run();
 }
 

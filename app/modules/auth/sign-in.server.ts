@@ -6,7 +6,8 @@ import { assertNotLimited, clearFailures, enforceRateLimit, recordFailure } from
 import { assertMaySignIn, verifyCredentials, type LpUser } from "../lp-users/lp-users.server";
 import { LoginInput } from "../lp-users/schema";
 import { createUserSession } from "./session.server";
-import { securityEvent } from "../logging/log.server";
+import { getDb } from "../../../db/client";
+import { audit } from "../audit/audit.server";
 
 /**
  * Sign-in through remix-auth's FormStrategy: the form's e-mail and password
@@ -30,7 +31,10 @@ authenticator.use(
       return user;
     } catch (error) {
       if (isAppError(error) && error.code === "unauthorized") {
-        securityEvent("auth.sign_in_failed", { email: account, reason: "wrong e-mail or password" });
+        audit(getDb(), "auth.sign_in_failed", {
+          target: { type: "user", label: account },
+          details: { email: account, reason: "wrong e-mail or password" },
+        });
         await recordFailure("loginAccount", account);
       }
       throw error;
@@ -56,11 +60,13 @@ export async function signIn(
   try {
     assertMaySignIn(user, { adminOnly });
   } catch (error) {
-    securityEvent("auth.sign_in_failed", { userId: user.id, email: user.email, reason: isAppError(error) ? error.code : "refused" });
+    audit(getDb(), "auth.sign_in_failed", {
+      target: { type: "user", id: user.id, label: user.email },
+      details: { userId: user.id, email: user.email, reason: isAppError(error) ? error.code : "refused" },
+    });
     throw error;
   }
-  const setCookie = await createUserSession(request, user);
-  securityEvent("auth.sign_in", { userId: user.id, email: user.email, isAdmin: user.isAdmin, portal: adminOnly ? "admin" : "any" });
+  const setCookie = await createUserSession(request, user, { isAdmin: user.isAdmin, portal: adminOnly ? "admin" : "any" });
   return { user, setCookie };
 }
 

@@ -44,6 +44,12 @@ export const envSchema = z
     TRUST_PROXY: booleanish,
     /** Log level: "silent" turns request logs off (used by tests and the benchmark). */
     LOG_LEVEL: z.enum(["info", "silent"]).default("info"),
+    /** Audit rows older than this many days are deleted once a day (at least 30: the table refuses younger deletes). */
+    AUDIT_RETENTION_DAYS: z.coerce
+      .number({ message: "AUDIT_RETENTION_DAYS must be a whole number of days" })
+      .int({ message: "AUDIT_RETENTION_DAYS must be a whole number of days" })
+      .min(30, { message: "AUDIT_RETENTION_DAYS must be at least 30" })
+      .default(730),
   })
   .transform((env, ctx) => {
     const problem = sessionSecretProblem(env.SESSION_SECRET, env.NODE_ENV);

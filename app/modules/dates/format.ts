@@ -27,6 +27,11 @@ export function adminDateTime(value: DateLike, zone = DISPLAY_TIME_ZONE): string
   return format(inZone(value, zone), "MMM dd, yyyy HH:mm");
 }
 
+/** Admin time to the second (the activity page): 'MMM dd, yyyy HH:mm:ss' ('Mar 05, 2026 14:07:09'). */
+export function adminTimestamp(value: DateLike, zone = DISPLAY_TIME_ZONE): string {
+  return format(inZone(value, zone), "MMM dd, yyyy HH:mm:ss");
+}
+
 /** Public and investor pages, SPEC.md §9: 'MMM d, yyyy' ('Mar 5, 2026'). */
 export function publicDate(value: DateLike, zone = DISPLAY_TIME_ZONE): string {
   return format(inZone(value, zone), "MMM d, yyyy");
@@ -35,6 +40,11 @@ export function publicDate(value: DateLike, zone = DISPLAY_TIME_ZONE): string {
 /** Spreadsheet exports: 'yyyy-MM-dd HH:mm' ('2026-03-05 14:07'). */
 export function exportDateTime(value: DateLike, zone = DISPLAY_TIME_ZONE): string {
   return format(inZone(value, zone), "yyyy-MM-dd HH:mm");
+}
+
+/** Spreadsheet exports to the second (the activity export): 'yyyy-MM-dd HH:mm:ss'. */
+export function exportTimestamp(value: DateLike, zone = DISPLAY_TIME_ZONE): string {
+  return format(inZone(value, zone), "yyyy-MM-dd HH:mm:ss");
 }
 
 /** File names and keys: 'yyyy-MM-dd'. */

@@ -10,7 +10,7 @@ import { FUND_IDS, type FundId } from "../fund-access/constants";
 import { getFundAccess } from "../fund-access/cookie.server";
 import type { FundAccessRequest } from "../fund-access/fund-access.server";
 import { AppError } from "../http/app-error";
-import { securityEvent } from "../logging/log.server";
+import { audit, type AuditTarget } from "../audit/audit.server";
 import { acceptUpload, zodFields, type AcceptedFile } from "../storage/accept-upload.server";
 import { fileResponse } from "../storage/file-response.server";
 import { removeStoredFile, storedFilePath, type StorageArea } from "../storage/storage.server";
@@ -47,7 +47,14 @@ export function mayRead(viewer: Viewer, scope: DocumentScope): boolean {
 
 /** The access log's name for whoever read a file. */
 function actorOf(viewer: Viewer): Actor {
-  return viewer.kind === "user" ? { kind: "lp_user", id: viewer.user.id } : { kind: "fund_access_user", id: viewer.access.id };
+  return viewer.kind === "user"
+    ? { kind: "lp_user", id: viewer.user.id, email: viewer.user.email }
+    : { kind: "fund_access_user", id: viewer.access.id, email: viewer.access.email };
+}
+
+/** A document as the audit trail names it. */
+function documentTarget(row: { id: string; title: string }): AuditTarget {
+  return { type: "document", id: row.id, label: row.title };
 }
 
 /**
@@ -141,29 +148,42 @@ function createDocumentStore<T extends DocumentTable, Scope extends DocumentScop
           parseFields: zodFields(config.upload.schema),
         },
         (fields, file) =>
-          getDb()
-            .insert(table)
-            .values({ ...fields, ...file, uploadedBy: admin.id } as DocumentTable["$inferInsert"])
-            .returning()
-            .get() as Row,
+          getDb().transaction((tx) => {
+            const inserted = tx
+              .insert(table)
+              .values({ ...fields, ...file, uploadedBy: admin.id } as DocumentTable["$inferInsert"])
+              .returning()
+              .get() as Row;
+            audit(tx, "document.uploaded", {
+              actor: { id: admin.id, email: admin.email },
+              target: documentTarget(inserted),
+              details: {
+                actorId: admin.id,
+                kind: config.scopeOf(inserted),
+                documentId: inserted.id,
+                category: inserted.category,
+                bytes: inserted.fileSize,
+                mimeType: inserted.mimeType,
+              },
+            });
+            return inserted;
+          }),
       );
-      securityEvent("document.uploaded", {
-        actorId: admin.id,
-        kind: config.scopeOf(row),
-        documentId: row.id,
-        category: row.category,
-        bytes: row.fileSize,
-        mimeType: row.mimeType,
-      });
       return row;
     },
 
     /** The JSON delete route and the admin pages: the row goes, then the file (already gone is fine). */
     async delete(admin: LpUser, id: string): Promise<Row> {
       const row = find(id);
-      getDb().delete(table).where(eq(table.id, row.id)).run();
+      getDb().transaction((tx) => {
+        tx.delete(table).where(eq(table.id, row.id)).run();
+        audit(tx, "document.deleted", {
+          actor: { id: admin.id, email: admin.email },
+          target: documentTarget(row),
+          details: { actorId: admin.id, kind: config.scopeOf(row), documentId: row.id, title: row.title },
+        });
+      });
       await removeStoredFile(row.filePath);
-      securityEvent("document.deleted", { actorId: admin.id, kind: config.scopeOf(row), documentId: row.id, title: row.title });
       return row;
     },
 
@@ -193,7 +213,7 @@ function createDocumentStore<T extends DocumentTable, Scope extends DocumentScop
         disposition: action === "view" ? "inline" : "attachment",
       });
       if (answer.countsAsAccess) {
-        recordAccess({ action, documentKind: config.kind, documentId: row.id, actor: actorOf(viewer), meta });
+        recordAccess({ action, documentKind: config.kind, document: row, actor: actorOf(viewer), meta });
       }
       return answer.response;
     },

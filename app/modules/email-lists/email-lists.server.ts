@@ -2,6 +2,10 @@ import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { getDb, type Db } from "../../../db/client";
 import { fundAccessUsers, lpUsers, newsletterSubscribers } from "../../../db/schema";
+import { audit } from "../audit/audit.server";
+import type { LpUser } from "../auth/session.server";
+import { now } from "../config/clock.server";
+import { exportFileName, toCsv, toTsv, type ExportFormat } from "./export";
 import { LISTS, type ListKey, type ListRow, type SortColumn, type SortState } from "./lists";
 
 /**
@@ -168,4 +172,27 @@ export function readAllRows(list: ListKey, sort: SortState, db: Db = getDb()): L
 function wholeNumber(value: number, max: number): number {
   if (Number.isNaN(value) || value <= 0) return 0;
   return Math.min(Math.floor(value), max);
+}
+
+/**
+ * An admin's export of a whole list: the CSV download or the TSV Copy All puts
+ * on the clipboard, recorded in the audit trail (who took which list, how many rows).
+ */
+export function exportList(
+  admin: Pick<LpUser, "id" | "email">,
+  target: { list: ListKey; format: ExportFormat },
+  sort: SortState,
+  db: Db = getDb(),
+): { text: string; fileName: string } {
+  const rows = readAllRows(target.list, sort, db);
+  const csv = target.format === "csv";
+  audit(db, csv ? "email_list.exported" : "email_list.copied", {
+    actor: { id: admin.id, email: admin.email },
+    target: { type: "email_list", id: target.list, label: target.list },
+    details: { list: target.list, format: target.format, rows: rows.length, sort: `${sort.column} ${sort.direction}` },
+  });
+  return {
+    text: csv ? toCsv(target.list, rows) : toTsv(target.list, rows),
+    fileName: exportFileName(target.list, target.format, now()),
+  };
 }

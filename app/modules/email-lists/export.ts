@@ -1,5 +1,6 @@
 import { DEFAULT_SORT, isListKey, LISTS, MISSING_COMPANY, type ListKey, type ListRow, type SortColumn, type SortState } from "./lists";
 import { exportDateTime, isoDay } from "../dates/format";
+import { CSV_BOM, csvCell, neutralizeFormula } from "../export/csv";
 
 /**
  * Writers for the admin e-mail lists (SPEC.md §2 'Email Lists (Copy & Export)'),
@@ -14,9 +15,7 @@ import { exportDateTime, isoDay } from "../dates/format";
  *   CSV file and in the copied TSV alike (pasting into a sheet parses formulas too).
  * - TSV (Copy All): a header row, then one line per row, lines joined by '\n'
  *   with no trailing newline; tabs and line breaks inside values become spaces.
- * - CSV (Download CSV): UTF-8 byte order mark (so Excel reads accents right),
- *   RFC 4180: CRLF after every record, fields with a comma, a double quote or
- *   a line break quoted, quotes doubled.
+ * - CSV (Download CSV): as every export writes it (modules/export/csv.ts).
  */
 
 export type ExportFormat = "csv" | "tsv";
@@ -28,20 +27,11 @@ export const EXPORT_HEADERS: Record<SortColumn, string> = {
   date: "Date (UTC)",
 };
 
-const BOM = "\uFEFF";
-
 const ISO_PREFIX = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 /** '2026-03-05T14:07:09.123Z' → '2026-03-05 14:07' (UTC); anything else is written as it is. */
 export function exportDate(iso: string): string {
   return ISO_PREFIX.test(iso) ? exportDateTime(iso) : iso;
-}
-
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** A leading ' for a value a spreadsheet would run as a formula (= + - @, tab, CR first). */
-export function neutralizeFormula(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
 const CELL: Record<SortColumn, (row: ListRow) => string> = {
@@ -67,14 +57,6 @@ function tsvCell(value: string): string {
   return TSV_NEEDS_WORK.test(value) ? neutralizeFormula(value.replace(TSV_BREAKS, " ")) : value;
 }
 
-const CSV_NEEDS_WORK = /[",\r\n]|^[=+\-@\t]/;
-const CSV_QUOTE = /[",\r\n]/;
-function csvCell(value: string): string {
-  if (!CSV_NEEDS_WORK.test(value)) return value;
-  const safe = neutralizeFormula(value);
-  return CSV_QUOTE.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 /** Every record of a list, each cell escaped with `cell`, cells joined by `separator`. */
 function records(list: ListKey, rows: readonly ListRow[], cell: (value: string) => string, separator: string): string[] {
   const getters = LISTS[list].columns.map((column) => CELL[column]);
@@ -96,7 +78,7 @@ export function toTsv(list: ListKey, rows: readonly ListRow[]): string {
 
 /** The CSV file: BOM, header record, every row; CRLF after each record (RFC 4180). */
 export function toCsv(list: ListKey, rows: readonly ListRow[]): string {
-  return `${BOM}${records(list, rows, csvCell, ",").join("\r\n")}\r\n`;
+  return `${CSV_BOM}${records(list, rows, csvCell, ",").join("\r\n")}\r\n`;
 }
 
 /** The export route's file parameter: '{list}.csv' or '{list}.tsv'; anything else is null. */

@@ -12,7 +12,12 @@ import { hashToken, newToken } from "../auth/tokens.server";
 import { fundAccessMessages } from "~/content/validation";
 import type { FundId } from "./constants";
 import type { FundAccessInput } from "./schema";
-import { securityEvent } from "../logging/log.server";
+import { audit, type AuditTarget } from "../audit/audit.server";
+
+/** A fund access request as the audit trail names it. */
+function requestTarget(row: { id: string; email: string }): AuditTarget {
+  return { type: "fund_access_request", id: row.id, label: row.email };
+}
 
 /**
  * Fund access (SPEC.md §4, DESIGN.md §4). Each request holds one access
@@ -94,11 +99,20 @@ export function requestFundAccess(input: FundAccessInput): FundAccessOutcome {
       .from(fundAccessUsers)
       .where(and(eq(fundAccessUsers.email, input.email), eq(fundAccessUsers.fundId, input.fundId)))
       .get();
+    const record = (outcome: string, row: { id: string } | undefined) =>
+      audit(tx, input.fundId === "fund-i" ? "fund.access_granted" : "fund.access_requested", {
+        target: row ? requestTarget({ id: row.id, email: input.email }) : { type: "fund_access_request", label: input.email },
+        details: { fundId: input.fundId, email: input.email, outcome },
+      });
     if (existing?.revokedAt) {
       if (input.fundId === "fund-ii" && !mailCapped) queueWithdrawnMail(tx, existing);
+      record("withdrawn", existing);
       return false;
     }
-    if (input.fundId === "fund-ii" && mailCapped) return false;
+    if (input.fundId === "fund-ii" && mailCapped) {
+      record("daily mail cap", existing);
+      return false;
+    }
     const values = {
       name: input.name,
       company: input.company ?? existing?.company ?? null,
@@ -110,14 +124,10 @@ export function requestFundAccess(input: FundAccessInput): FundAccessOutcome {
       ? tx.update(fundAccessUsers).set(values).where(eq(fundAccessUsers.id, existing.id)).returning().get()
       : tx.insert(fundAccessUsers).values({ ...values, email: input.email, fundId: input.fundId }).returning().get();
     if (row.fundId === "fund-ii") queueLinkMail(tx, row, token);
+    record(input.fundId === "fund-i" ? "granted" : "link mailed", row);
     return true;
   });
   kickMailer();
-  securityEvent(input.fundId === "fund-i" ? "fund.access_granted" : "fund.access_requested", {
-    fundId: input.fundId,
-    email: input.email,
-    outcome: granted ? (input.fundId === "fund-i" ? "granted" : "link mailed") : mailCapped ? "daily mail cap" : "withdrawn",
-  });
 
   if (input.fundId === "fund-i") {
     if (!granted) throw new AppError("forbidden", fundAccessMessages.accessWithdrawn);
@@ -149,8 +159,14 @@ export function findAccessByToken(token: unknown, fundId: FundId): FundAccessReq
  */
 export function checkFundToken(token: unknown, fundId: FundId, via: "link" | "api"): FundAccessRequest | null {
   const request = findAccessByToken(token, fundId);
-  if (request) securityEvent("fund.token_validated", { fundId, accessRequestId: request.id, email: request.email, via });
-  else securityEvent("fund.token_refused", { fundId, via });
+  if (request) {
+    audit(getDb(), "fund.token_validated", {
+      target: requestTarget(request),
+      details: { fundId, accessRequestId: request.id, email: request.email, via },
+    });
+  } else {
+    audit(getDb(), "fund.token_refused", { details: { fundId, via } });
+  }
   return request;
 }
 
@@ -220,14 +236,20 @@ function getRequest(id: string): FundAccessRequest {
 /** Admin: stop a request's link and cookies at once. */
 export function revokeFundAccess(admin: LpUser, id: string): FundAccessRequest {
   const row = getRequest(id);
-  const revoked = getDb()
-    .update(fundAccessUsers)
-    .set({ revokedAt: row.revokedAt ?? now(), accessTokenHash: hashToken(newToken()) })
-    .where(eq(fundAccessUsers.id, row.id))
-    .returning()
-    .get();
-  securityEvent("fund.access_revoked", { actorId: admin.id, accessRequestId: row.id, fundId: row.fundId, email: row.email });
-  return revoked;
+  return getDb().transaction((tx) => {
+    const revoked = tx
+      .update(fundAccessUsers)
+      .set({ revokedAt: row.revokedAt ?? now(), accessTokenHash: hashToken(newToken()) })
+      .where(eq(fundAccessUsers.id, row.id))
+      .returning()
+      .get();
+    audit(tx, "fund.access_revoked", {
+      actor: { id: admin.id, email: admin.email },
+      target: requestTarget(row),
+      details: { actorId: admin.id, accessRequestId: row.id, fundId: row.fundId, email: row.email },
+    });
+    return revoked;
+  });
 }
 
 /** Admin: restore access if revoked and e-mail a fresh link (older links stop working). */
@@ -243,9 +265,13 @@ export function resendFundAccessLink(admin: LpUser, id: string): FundAccessReque
       .returning()
       .get();
     queueLinkMail(tx, next, token);
+    audit(tx, "fund.link_resent", {
+      actor: { id: admin.id, email: admin.email },
+      target: requestTarget(row),
+      details: { actorId: admin.id, accessRequestId: row.id, fundId: row.fundId, email: row.email, wasRevoked: !!row.revokedAt },
+    });
     return next;
   });
   kickMailer();
-  securityEvent("fund.link_resent", { actorId: admin.id, accessRequestId: row.id, fundId: row.fundId, email: row.email, wasRevoked: !!row.revokedAt });
   return updated;
 }

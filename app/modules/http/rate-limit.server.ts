@@ -1,7 +1,8 @@
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { rateLimitMessages } from "~/content/validation";
 import { AppError } from "./app-error";
-import { securityEvent } from "../logging/log.server";
+import { getDb } from "../../../db/client";
+import { audit } from "../audit/audit.server";
 
 /**
  * Per-client limits on the endpoints that strangers can hit. One process on
@@ -52,7 +53,7 @@ export async function enforceRateLimit(bucket: RateLimitBucket, clientKey: strin
 }
 
 function rateLimited(bucket: RateLimitBucket, msBeforeNext: number): AppError {
-  securityEvent("request.rate_limited", { bucket, retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)) });
+  audit(getDb(), "request.rate_limited", { details: { bucket, retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)) } });
   return new AppError("rate_limited", RATE_LIMITS[bucket].message, {
     retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)),
   });

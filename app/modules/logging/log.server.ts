@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { AuditEventName } from "../audit/events";
 import { processWide } from "../config/process-wide.server";
 
 /**
@@ -15,17 +16,26 @@ import { processWide } from "../config/process-wide.server";
 
 export type LogLevel = "info" | "warn" | "error";
 type Fields = Record<string, unknown>;
-type RequestContext = { requestId: string; ip: string };
+/** The longest user agent kept (longer ones are cut). */
+export const USER_AGENT_MAX = 512;
+
+/** What every line and audit row written during a request knows about it. */
+export type RequestContext = { requestId: string; ip: string; userAgent?: string };
 
 const requestContext = processWide("log.requestContext", () => new AsyncLocalStorage<RequestContext>());
 
-/** Run `fn` with a request id (and client address) that every log line inside it carries. */
+/** Run `fn` with a request id (and client address, user agent) that every log line and audit row inside it carries. */
 export function withRequestContext<T>(context: RequestContext, fn: () => T): T {
   return requestContext.run(context, fn);
 }
 
 export function currentRequestId(): string | undefined {
   return requestContext.getStore()?.requestId;
+}
+
+/** The request being handled, if any (scripts and timers have none). */
+export function currentRequest(): RequestContext | undefined {
+  return requestContext.getStore();
 }
 
 const SECRET_FIELD = /token|password|secret|cookie|authorization|hash|^link$/i;
@@ -87,27 +97,8 @@ export function logError(error: unknown, msg = "unexpected error", fields: Field
   log("error", msg, { ...fields, error: detail });
 }
 
-/** The security events we log (kept in one list so operators can alert on them). */
-export type SecurityEventName =
-  | "auth.sign_in"
-  | "auth.sign_in_failed"
-  | "auth.sign_out"
-  | "auth.register"
-  | "auth.password_reset_requested"
-  | "auth.password_reset"
-  | "user.status_changed"
-  | "document.uploaded"
-  | "document.deleted"
-  /** A view or download that starts a file (what the access log records). */
-  | "document.accessed"
-  | "fund.access_granted"
-  | "fund.access_requested"
-  | "fund.token_validated"
-  | "fund.token_refused"
-  | "fund.access_revoked"
-  | "fund.link_resent"
-  | "request.cross_site_refused"
-  | "request.rate_limited";
+/** The security events we log: one list, shared with the audit trail (modules/audit/events.ts). */
+export type SecurityEventName = AuditEventName;
 
 const WARN_EVENTS = new Set<SecurityEventName>([
   "auth.sign_in_failed",

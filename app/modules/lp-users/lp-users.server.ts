@@ -11,7 +11,12 @@ import { endAllSessions, type LpUser } from "../auth/session.server";
 import { hashToken, newToken } from "../auth/tokens.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import type { ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput, UserStatus } from "./schema";
-import { securityEvent } from "../logging/log.server";
+import { audit, type AuditTarget } from "../audit/audit.server";
+
+/** An account as the audit trail names it. */
+function userTarget(user: Pick<LpUser, "id" | "email">): AuditTarget {
+  return { type: "user", id: user.id, label: user.email };
+}
 
 export type { LpUser };
 
@@ -86,8 +91,13 @@ export async function registerInvestor(input: RegisterInput, db: Db = getDb()): 
   const existing = findUserByEmail(input.email, db);
   if (existing) {
     await hashPassword(input.password); // spend the same time as registering a new account
-    securityEvent("auth.register", { userId: existing.id, email: existing.email, outcome: "already registered" });
-    queueMail(db, { to: existing.email, ...accountMails.alreadyRegistered(existing, appUrl) });
+    db.transaction((tx) => {
+      audit(tx, "auth.register", {
+        target: userTarget(existing),
+        details: { userId: existing.id, email: existing.email, outcome: "already registered" },
+      });
+      queueMail(tx, { to: existing.email, ...accountMails.alreadyRegistered(existing, appUrl) });
+    });
     kickMailer();
     return;
   }
@@ -100,7 +110,7 @@ export async function registerInvestor(input: RegisterInput, db: Db = getDb()): 
       .returning()
       .get();
     if (!user) return; // registered a moment ago by a concurrent request: same answer
-    securityEvent("auth.register", { userId: user.id, email: user.email, outcome: "pending review" });
+    audit(tx, "auth.register", { target: userTarget(user), details: { userId: user.id, email: user.email, outcome: "pending review" } });
     for (const to of adminRecipients(tx as unknown as Db)) {
       queueMail(tx, { to, ...accountMails.newRequest(user, `${appUrl}/admin/dashboard`) });
     }
@@ -216,10 +226,14 @@ export function setUserStatus(
     if (status === "approved") {
       queueMail(tx, { to: row.email, ...accountMails.approved(row, getEnv().APP_URL) });
     }
+    if (status !== "approved") endAllSessions(userId, tx);
+    audit(tx, "user.status_changed", {
+      actor: { id: actor.id, email: actor.email },
+      target: userTarget(row),
+      details: { actorId: actor.id, userId, email: row.email, from: target.status, to: status },
+    });
     return row;
   });
-  if (status !== "approved") endAllSessions(userId, db);
-  securityEvent("user.status_changed", { actorId: actor.id, userId, email: updated.email, from: target.status, to: status });
   kickMailer();
   return { user: updated, previous: target.status };
 }
@@ -231,17 +245,26 @@ export function setUserStatus(
 export function requestPasswordReset(input: ForgotPasswordInput, db: Db = getDb()): void {
   const user = findUserByEmail(input.email, db);
   if (!user) {
-    securityEvent("auth.password_reset_requested", { email: input.email, outcome: "no such account" });
+    audit(db, "auth.password_reset_requested", {
+      target: { type: "user", label: input.email },
+      details: { email: input.email, outcome: "no such account" },
+    });
     return;
   }
   // At most 3 reset mails an hour per account, however many addresses ask.
   if (recentMailCount(db, user.email, accountMails.resetSubject, new Date(now().getTime() - RESET_TOKEN_TTL_MS)) >= 3) {
-    securityEvent("auth.password_reset_requested", { userId: user.id, email: user.email, outcome: "hourly cap reached" });
+    audit(db, "auth.password_reset_requested", {
+      target: userTarget(user),
+      details: { userId: user.id, email: user.email, outcome: "hourly cap reached" },
+    });
     return;
   }
-  securityEvent("auth.password_reset_requested", { userId: user.id, email: user.email, outcome: "link sent" });
   const token = newToken();
   db.transaction((tx) => {
+    audit(tx, "auth.password_reset_requested", {
+      target: userTarget(user),
+      details: { userId: user.id, email: user.email, outcome: "link sent" },
+    });
     tx.insert(passwordResets)
       .values({ userId: user.id, tokenHash: hashToken(token), expiresAt: new Date(now().getTime() + RESET_TOKEN_TTL_MS) })
       .run();
@@ -284,9 +307,10 @@ export async function resetPassword(input: ResetPasswordInput, db: Db = getDb())
       .set({ usedAt: now() })
       .where(and(eq(passwordResets.userId, reset.userId), isNull(passwordResets.usedAt)))
       .run();
-    return tx.update(lpUsers).set({ passwordHash }).where(eq(lpUsers.id, reset.userId)).returning().get();
+    const updated = tx.update(lpUsers).set({ passwordHash }).where(eq(lpUsers.id, reset.userId)).returning().get();
+    endAllSessions(updated.id, tx);
+    audit(tx, "auth.password_reset", { target: userTarget(updated), details: { userId: updated.id, email: updated.email } });
+    return updated;
   });
-  endAllSessions(user.id, db);
-  securityEvent("auth.password_reset", { userId: user.id, email: user.email });
   return user;
 }

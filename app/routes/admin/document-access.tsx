@@ -4,35 +4,13 @@ import type { Route } from "./+types/document-access";
 import { accessHistoryCopy, publishedDocumentsCopy } from "~/content/documents";
 import { accessHistory, summarizeAccess } from "~/modules/access-log/access-log.server";
 import { requireAdmin } from "~/modules/auth/guards.server";
+import { adminDateTime } from "~/modules/dates/format";
 import { categoryLabel, formatMegabytes } from "~/modules/documents/constants";
 import { lpDocuments } from "~/modules/documents/documents.server";
 import { isAppError } from "~/modules/http/app-error";
 import { pageMeta } from "~/modules/seo/meta";
 
-/** Texts of this page that content/documents.ts does not have. */
-const pageText = {
-  notRecorded: "Not recorded",
-  caption: (title: string) => `Accesses of ${title}, newest first`,
-  tableLabel: "Access history table",
-  timesInUtc: "Times are in UTC.",
-} as const;
-
 const BACK_HREF = "/admin/documents#published-documents";
-
-/** 'MMM dd, yyyy HH:mm' in UTC (said under the table), so the time does not depend on the server's time zone. */
-function formatUtc(date: Date): string {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: "UTC",
-    year: "numeric",
-    month: "short",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(date);
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
-  return `${part("month")} ${part("day")}, ${part("year")} ${part("hour")}:${part("minute")}`;
-}
 
 /**
  * /admin/documents/{id}/access: who viewed or downloaded one LP document, when,
@@ -64,7 +42,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     total: history.total,
     entries: history.entries.map((entry) => ({
       id: entry.id,
-      when: formatUtc(entry.at),
+      when: adminDateTime(entry.at),
       whenIso: entry.at.toISOString(),
       name: entry.actorName,
       email: entry.actorEmail,
@@ -99,7 +77,7 @@ function NotRecorded() {
   return (
     <>
       <span aria-hidden="true">—</span>
-      <span className="sr-only">{pageText.notRecorded}</span>
+      <span className="sr-only">{accessHistoryCopy.notRecorded}</span>
     </>
   );
 }
@@ -143,16 +121,16 @@ export default function DocumentAccess({ loaderData }: Route.ComponentProps) {
         <>
           <p className="mt-6 text-sm text-slate-600 dark:text-slate-300">
             {total > entries.length ? `${accessHistoryCopy.showing(entries.length, total)} ` : null}
-            {pageText.timesInUtc}
+            {accessHistoryCopy.timesInUtc}
           </p>
           <div
             role="region"
-            aria-label={pageText.tableLabel}
+            aria-label={accessHistoryCopy.tableLabel}
             tabIndex={0}
             className="mt-4 overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800"
           >
             <table className="w-full min-w-[48rem] text-left text-sm">
-              <caption className="sr-only">{pageText.caption(document.title)}</caption>
+              <caption className="sr-only">{accessHistoryCopy.caption(document.title)}</caption>
               <thead className="bg-slate-50 text-slate-700 dark:bg-slate-900 dark:text-slate-200">
                 <tr>
                   <th scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">

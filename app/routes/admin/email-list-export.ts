@@ -1,9 +1,8 @@
 import { requestMessages } from "~/content/validation";
 import type { Route } from "./+types/email-list-export";
 import { requireApiAdmin } from "~/modules/auth/guards.server";
-import { now } from "~/modules/config/clock.server";
-import { readAllRows } from "~/modules/email-lists/email-lists.server";
-import { exportFileName, parseExportFile, toCsv, toTsv } from "~/modules/email-lists/export";
+import { exportList } from "~/modules/email-lists/email-lists.server";
+import { parseExportFile } from "~/modules/email-lists/export";
 import { parseSort } from "~/modules/email-lists/lists";
 import { AppError } from "~/modules/http/app-error";
 import { handleJson } from "~/modules/http/json.server";
@@ -19,15 +18,14 @@ import { handleJson } from "~/modules/http/json.server";
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   return handleJson(async () => {
-    await requireApiAdmin(request);
+    const admin = await requireApiAdmin(request);
     const target = parseExportFile(params.file);
     if (!target) throw new AppError("not_found", requestMessages.notFound);
     const url = new URL(request.url);
     const sort = parseSort(target.list, url.searchParams.get("sort"), url.searchParams.get("dir"));
-    const rows = readAllRows(target.list, sort);
-    const fileName = exportFileName(target.list, target.format, now());
+    const { text, fileName } = exportList(admin, target, sort);
     const csv = target.format === "csv";
-    return new Response(csv ? toCsv(target.list, rows) : toTsv(target.list, rows), {
+    return new Response(text, {
       headers: {
         "Content-Type": csv ? "text/csv; charset=utf-8" : "text/tab-separated-values; charset=utf-8",
         "Content-Disposition": `${csv ? "attachment" : "inline"}; filename="${fileName}"`,

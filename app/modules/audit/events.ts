@@ -1,0 +1,38 @@
+/**
+ * The security events and admin actions the product records (log line and
+ * audit row alike), one list so operators can alert on the names and the
+ * activity page can offer them as a filter. Zod-free, no server imports.
+ */
+export const AUDIT_EVENTS = [
+  "auth.sign_in",
+  "auth.sign_in_failed",
+  "auth.sign_out",
+  "auth.register",
+  "auth.password_reset_requested",
+  "auth.password_reset",
+  "user.status_changed",
+  "document.uploaded",
+  "document.deleted",
+  /** A view or download that starts a file (what the access log records). */
+  "document.accessed",
+  "fund.access_granted",
+  "fund.access_requested",
+  "fund.token_validated",
+  "fund.token_refused",
+  "fund.access_revoked",
+  "fund.link_resent",
+  "email_list.exported",
+  "email_list.copied",
+  "audit.exported",
+  "request.cross_site_refused",
+  "request.rate_limited",
+] as const;
+
+export type AuditEventName = (typeof AUDIT_EVENTS)[number];
+
+export function isAuditEvent(value: string): value is AuditEventName {
+  return (AUDIT_EVENTS as readonly string[]).includes(value);
+}
+
+/** What an event can be about. */
+export type AuditTargetType = "user" | "document" | "fund_access_request" | "email_list" | "audit_trail";

@@ -1,0 +1,339 @@
+import { Download } from "lucide-react";
+import { data, Form, Link } from "react-router";
+import type { Route } from "./+types/activity";
+import { PageLink } from "~/components/ui/pager";
+import { Button, buttonClass, FieldError, inputClass, Label } from "~/components/ui/form";
+import { activityCopy as c, activityFilterMessages, auditEventLabels } from "~/content/activity";
+import { ADMIN_PATHS } from "~/modules/admin/paths";
+import { listActivity, type AuditRow } from "~/modules/audit/activity.server";
+import { AUDIT_EVENTS, isAuditEvent } from "~/modules/audit/events";
+import { ActivityFilters, FILTER_PARAMS, formatCursor, parseCursor, type ActivityCursor } from "~/modules/audit/schema";
+import { requireAdmin } from "~/modules/auth/guards.server";
+import { adminTimestamp } from "~/modules/dates/format";
+import { pageMeta } from "~/modules/seo/meta";
+
+const PAGE = ADMIN_PATHS.activity;
+const EXPORT = `${PAGE}.csv`;
+
+type FilterName = (typeof FILTER_PARAMS)[number];
+type TypedFilters = Record<FilterName, string>;
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: c.title, description: c.intro, path: PAGE, noindex: true });
+
+/** A row as the table shows it. */
+function view(row: AuditRow) {
+  let details: [string, string][] = [];
+  try {
+    const parsed = JSON.parse(row.details) as Record<string, unknown>;
+    details = Object.entries(parsed).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)]);
+  } catch {
+    details = [["details", row.details]];
+  }
+  return {
+    id: row.id,
+    whenIso: row.at.toISOString(),
+    when: adminTimestamp(row.at),
+    event: row.event,
+    eventLabel: isAuditEvent(row.event) ? auditEventLabels[row.event] : row.event,
+    actor: row.actorEmail,
+    target: row.targetType ? { type: row.targetType, id: row.targetId, label: row.targetLabel } : null,
+    ip: row.ip,
+    userAgent: row.userAgent,
+    requestId: row.requestId,
+    details,
+  };
+}
+
+/**
+ * /admin/activity: the audit trail, newest first, filtered by a GET form
+ * (event, actor, target, a range of UTC days) that works without JavaScript,
+ * paged by keyset links (`before` / `after` a row), with a CSV export of
+ * everything the filters match. Bad filters answer 400 with field messages.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const params = new URL(request.url).searchParams;
+  const typed = Object.fromEntries(FILTER_PARAMS.map((name) => [name, params.get(name) ?? ""])) as TypedFilters;
+  const parsed = ActivityFilters.safeParse(typed);
+  const cursorParam = params.get("before") ?? params.get("after");
+  const before = parseCursor(params.get("before"));
+  const after = parseCursor(params.get("after"));
+  if (!parsed.success || (cursorParam !== null && !before && !after)) {
+    const errors: Partial<Record<FilterName | "cursor", string[]>> = {};
+    for (const issue of parsed.error?.issues ?? []) (errors[issue.path[0] as FilterName] ??= []).push(issue.message);
+    if (cursorParam !== null && !before && !after) errors.cursor = [activityFilterMessages.cursor];
+    return data({ typed, errors, filtered: true, rows: [], newer: null, older: null }, { status: 400 });
+  }
+  const page = listActivity(parsed.data, { before, after });
+  const filtered = Object.values(parsed.data).some((value) => value !== undefined);
+  return { typed, errors: null, filtered, rows: page.rows.map(view), newer: page.newer, older: page.older };
+}
+
+/** This page's address with the filters as typed and, for paging, a cursor. */
+function hrefWith(typed: TypedFilters, path: string, cursor?: { name: "before" | "after"; at: ActivityCursor }): string {
+  const params = new URLSearchParams();
+  for (const name of FILTER_PARAMS) if (typed[name]) params.set(name, typed[name]);
+  if (cursor) params.set(cursor.name, formatCursor(cursor.at));
+  const query = params.toString();
+  return `${path}${query ? `?${query}` : ""}`;
+}
+
+function Field({
+  name,
+  label,
+  hint,
+  errors,
+  children,
+}: {
+  name: string;
+  label: string;
+  hint?: string;
+  errors: string[] | undefined;
+  children: (describedBy: string | undefined, invalid: boolean) => React.ReactNode;
+}) {
+  const hintId = hint ? `activity-${name}-hint` : undefined;
+  const errorId = errors?.length ? `activity-${name}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  return (
+    <div>
+      <Label htmlFor={`activity-${name}`}>{label}</Label>
+      {children(describedBy, !!errorId)}
+      {hint ? (
+        <p id={hintId} className="mt-1 text-xs text-slate-600 dark:text-slate-300">
+          {hint}
+        </p>
+      ) : null}
+      <FieldError id={`activity-${name}-error`} errors={errors} />
+    </div>
+  );
+}
+
+function Filters({ typed, errors }: { typed: TypedFilters; errors: Partial<Record<string, string[]>> | null }) {
+  const f = c.filters;
+  const anyFilter = FILTER_PARAMS.some((name) => typed[name]);
+  return (
+    <Form method="get" action={PAGE} role="search" aria-label={f.label} className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+      <Field name="event" label={f.event} errors={errors?.event}>
+        {(describedBy, invalid) => (
+          <select
+            id="activity-event"
+            name="event"
+            defaultValue={typed.event}
+            aria-describedby={describedBy}
+            aria-invalid={invalid || undefined}
+            className={inputClass}
+          >
+            <option value="">{f.anyEvent}</option>
+            {AUDIT_EVENTS.map((event) => (
+              <option key={event} value={event}>
+                {auditEventLabels[event]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field name="actor" label={f.actor} hint={f.actorHint} errors={errors?.actor}>
+        {(describedBy, invalid) => (
+          <input
+            id="activity-actor"
+            name="actor"
+            type="text"
+            inputMode="email"
+            autoComplete="off"
+            defaultValue={typed.actor}
+            aria-describedby={describedBy}
+            aria-invalid={invalid || undefined}
+            className={inputClass}
+          />
+        )}
+      </Field>
+      <Field name="target" label={f.target} hint={f.targetHint} errors={errors?.target}>
+        {(describedBy, invalid) => (
+          <input
+            id="activity-target"
+            name="target"
+            type="text"
+            autoComplete="off"
+            defaultValue={typed.target}
+            aria-describedby={describedBy}
+            aria-invalid={invalid || undefined}
+            className={inputClass}
+          />
+        )}
+      </Field>
+      <Field name="from" label={f.from} errors={errors?.from}>
+        {(describedBy, invalid) => (
+          <input
+            id="activity-from"
+            name="from"
+            type="date"
+            defaultValue={typed.from}
+            aria-describedby={describedBy}
+            aria-invalid={invalid || undefined}
+            className={inputClass}
+          />
+        )}
+      </Field>
+      <Field name="to" label={f.to} errors={errors?.to}>
+        {(describedBy, invalid) => (
+          <input
+            id="activity-to"
+            name="to"
+            type="date"
+            defaultValue={typed.to}
+            aria-describedby={describedBy}
+            aria-invalid={invalid || undefined}
+            className={inputClass}
+          />
+        )}
+      </Field>
+      <div className="flex items-end gap-3">
+        <Button type="submit">{f.submit}</Button>
+        {anyFilter ? (
+          <Link to={PAGE} className={buttonClass("secondary")}>
+            {f.clear}
+          </Link>
+        ) : null}
+      </div>
+    </Form>
+  );
+}
+
+function NotRecorded() {
+  return (
+    <>
+      <span aria-hidden="true">{c.none}</span>
+      <span className="sr-only">{c.notRecorded}</span>
+    </>
+  );
+}
+
+type ViewRow = ReturnType<typeof view>;
+
+function ActivityTable({ rows }: { rows: ViewRow[] }) {
+  return (
+    <div role="region" aria-label={c.tableLabel} tabIndex={0} className="mt-4 overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+      <table className="w-full min-w-[56rem] text-left text-sm">
+        <caption className="sr-only">{c.caption}</caption>
+        <thead className="bg-slate-50 text-slate-700 dark:bg-slate-900 dark:text-slate-200">
+          <tr>
+            {(["when", "event", "actor", "target", "from", "details"] as const).map((column) => (
+              <th key={column} scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">
+                {c.columns[column]}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+          {rows.map((row) => (
+            <tr key={row.id} className="align-top" data-testid="activity-row">
+              <td className="px-4 py-3 whitespace-nowrap tabular-nums">
+                <time dateTime={row.whenIso}>{row.when}</time>
+              </td>
+              <td className="px-4 py-3">
+                <span className="block font-medium">{row.eventLabel}</span>
+                <code className="block text-xs text-slate-600 dark:text-slate-300">{row.event}</code>
+              </td>
+              <td className="px-4 py-3 break-all">{row.actor ?? <span className="italic">{c.visitor}</span>}</td>
+              <td className="px-4 py-3 break-all">
+                {row.target ? (
+                  <>
+                    <span className="block">{row.target.label ?? row.target.id}</span>
+                    <span className="block text-xs text-slate-600 dark:text-slate-300">
+                      {row.target.type}
+                      {row.target.id && row.target.id !== row.target.label ? ` · ${row.target.id}` : ""}
+                    </span>
+                  </>
+                ) : (
+                  <NotRecorded />
+                )}
+              </td>
+              <td className="max-w-56 px-4 py-3 text-xs">
+                <span className="block font-mono break-all">{row.ip ?? <NotRecorded />}</span>
+                {row.userAgent ? <span className="mt-1 block break-words text-slate-600 dark:text-slate-300">{row.userAgent}</span> : null}
+                {row.requestId ? (
+                  <span className="mt-1 block font-mono break-all text-slate-600 dark:text-slate-300">
+                    {c.requestId} {row.requestId}
+                  </span>
+                ) : null}
+              </td>
+              <td className="max-w-xs px-4 py-3 text-xs">
+                {row.details.length > 0 ? (
+                  <dl className="grid grid-cols-[auto_1fr] gap-x-2">
+                    {row.details.map(([key, value]) => (
+                      <div key={key} className="contents">
+                        <dt className="text-slate-600 dark:text-slate-300">{key}</dt>
+                        <dd className="break-all">{value}</dd>
+                      </div>
+                    ))}
+                  </dl>
+                ) : (
+                  <NotRecorded />
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export default function Activity({ loaderData }: Route.ComponentProps) {
+  const { typed, errors, filtered, rows, newer, older } = loaderData;
+  return (
+    <div>
+      <h1 className="text-3xl font-bold tracking-tight">{c.title}</h1>
+      <p className="mt-2 text-slate-700 dark:text-slate-200">{c.intro}</p>
+      <Filters typed={typed} errors={errors} />
+      {errors ? (
+        <p role="alert" className="mt-6 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+          {errors.cursor?.[0] ?? c.invalid}
+        </p>
+      ) : (
+        <>
+          <div className="mt-6 flex flex-wrap items-center justify-between gap-3">
+            <p className="text-sm text-slate-600 dark:text-slate-300">{c.timesInUtc}</p>
+            <div className="flex flex-col items-end">
+              <a href={hrefWith(typed, EXPORT)} download className={buttonClass("secondary")} aria-describedby="activity-export-hint">
+                <Download aria-hidden="true" className="size-4" />
+                {c.export}
+              </a>
+              <p id="activity-export-hint" className="mt-1 text-xs text-slate-600 dark:text-slate-300">
+                {c.exportHint}
+              </p>
+            </div>
+          </div>
+          {rows.length === 0 ? (
+            <p role="status" className="mt-4 rounded-md border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300">
+              {filtered ? c.noMatch : c.empty}
+            </p>
+          ) : (
+            <ActivityTable rows={rows} />
+          )}
+          {newer || older ? (
+            <nav aria-label={c.paging.label} className="mt-4 flex flex-wrap items-center justify-end gap-2">
+              {newer ? (
+                <Link to={hrefWith(typed, PAGE)} className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
+                  {c.paging.newest}
+                </Link>
+              ) : null}
+              <PageLink
+                to={newer ? hrefWith(typed, PAGE, { name: "after", at: newer }) : hrefWith(typed, PAGE)}
+                label={c.title}
+                direction="previous"
+                disabled={!newer}
+              />
+              <PageLink
+                to={older ? hrefWith(typed, PAGE, { name: "before", at: older }) : hrefWith(typed, PAGE)}
+                label={c.title}
+                direction="next"
+                disabled={!older}
+              />
+            </nav>
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}
