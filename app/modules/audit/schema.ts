@@ -33,7 +33,15 @@ export const ActivityFilters = z
     from: day,
     to: day,
   })
-  .refine((f) => !f.from || !f.to || f.from <= f.to, { message: m.range, path: ["to"] });
+  .refine((f) => !f.from || !f.to || f.from <= f.to, {
+    message: m.range,
+    path: ["to"],
+    // Checked whenever both days are good, whatever else is wrong, so every message shows at once.
+    when: ({ value }) => {
+      const days = value as { from?: unknown; to?: unknown };
+      return day.safeParse(days.from).success && day.safeParse(days.to).success;
+    },
+  });
 
 export type ActivityFilters = z.output<typeof ActivityFilters>;
 
