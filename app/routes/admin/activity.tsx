@@ -1,4 +1,5 @@
 import { Download } from "lucide-react";
+import type { ComponentProps, ReactNode } from "react";
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/activity";
 import { PageLink } from "~/components/ui/pager";
@@ -78,32 +79,46 @@ function hrefWith(typed: TypedFilters, path: string, cursor?: { name: "before" |
   return `${path}${query ? `?${query}` : ""}`;
 }
 
+/** One filter: its label, control (a text or date input unless `select` is given), hint and message. */
 function Field({
   name,
   label,
+  typed,
   hint,
   errors,
-  children,
+  input,
+  select,
 }: {
-  name: string;
+  name: FilterName;
   label: string;
+  typed: TypedFilters;
   hint?: string;
-  errors: string[] | undefined;
-  children: (describedBy: string | undefined, invalid: boolean) => React.ReactNode;
+  errors: Partial<Record<string, string[]>> | null;
+  input?: ComponentProps<"input">;
+  select?: ReactNode;
 }) {
-  const hintId = hint ? `activity-${name}-hint` : undefined;
-  const errorId = errors?.length ? `activity-${name}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  const id = `activity-${name}`;
+  const messages = errors?.[name];
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = messages?.length ? `${id}-error` : undefined;
+  const control = {
+    id,
+    name,
+    defaultValue: typed[name],
+    "aria-describedby": [hintId, errorId].filter(Boolean).join(" ") || undefined,
+    "aria-invalid": errorId ? true : undefined,
+    className: inputClass,
+  };
   return (
     <div>
-      <Label htmlFor={`activity-${name}`}>{label}</Label>
-      {children(describedBy, !!errorId)}
+      <Label htmlFor={id}>{label}</Label>
+      {select ? <select {...control}>{select}</select> : <input type="text" autoComplete="off" {...control} {...input} />}
       {hint ? (
         <p id={hintId} className="mt-1 text-xs text-slate-600 dark:text-slate-300">
           {hint}
         </p>
       ) : null}
-      <FieldError id={`activity-${name}-error`} errors={errors} />
+      <FieldError id={`${id}-error`} errors={messages} />
     </div>
   );
 }
@@ -111,82 +126,28 @@ function Field({
 function Filters({ typed, errors }: { typed: TypedFilters; errors: Partial<Record<string, string[]>> | null }) {
   const f = c.filters;
   const anyFilter = FILTER_PARAMS.some((name) => typed[name]);
+  const shared = { typed, errors };
   return (
     <Form method="get" action={PAGE} role="search" aria-label={f.label} className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-      <Field name="event" label={f.event} errors={errors?.event}>
-        {(describedBy, invalid) => (
-          <select
-            id="activity-event"
-            name="event"
-            defaultValue={typed.event}
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            className={inputClass}
-          >
+      <Field
+        name="event"
+        label={f.event}
+        {...shared}
+        select={
+          <>
             <option value="">{f.anyEvent}</option>
             {AUDIT_EVENTS.map((event) => (
               <option key={event} value={event}>
                 {auditEventLabels[event]}
               </option>
             ))}
-          </select>
-        )}
-      </Field>
-      <Field name="actor" label={f.actor} hint={f.actorHint} errors={errors?.actor}>
-        {(describedBy, invalid) => (
-          <input
-            id="activity-actor"
-            name="actor"
-            type="text"
-            inputMode="email"
-            autoComplete="off"
-            defaultValue={typed.actor}
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            className={inputClass}
-          />
-        )}
-      </Field>
-      <Field name="target" label={f.target} hint={f.targetHint} errors={errors?.target}>
-        {(describedBy, invalid) => (
-          <input
-            id="activity-target"
-            name="target"
-            type="text"
-            autoComplete="off"
-            defaultValue={typed.target}
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            className={inputClass}
-          />
-        )}
-      </Field>
-      <Field name="from" label={f.from} errors={errors?.from}>
-        {(describedBy, invalid) => (
-          <input
-            id="activity-from"
-            name="from"
-            type="date"
-            defaultValue={typed.from}
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            className={inputClass}
-          />
-        )}
-      </Field>
-      <Field name="to" label={f.to} errors={errors?.to}>
-        {(describedBy, invalid) => (
-          <input
-            id="activity-to"
-            name="to"
-            type="date"
-            defaultValue={typed.to}
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            className={inputClass}
-          />
-        )}
-      </Field>
+          </>
+        }
+      />
+      <Field name="actor" label={f.actor} hint={f.actorHint} input={{ inputMode: "email" }} {...shared} />
+      <Field name="target" label={f.target} hint={f.targetHint} {...shared} />
+      <Field name="from" label={f.from} input={{ type: "date" }} {...shared} />
+      <Field name="to" label={f.to} input={{ type: "date" }} {...shared} />
       <div className="flex items-end gap-3">
         <Button type="submit">{f.submit}</Button>
         {anyFilter ? (
