@@ -12,6 +12,8 @@ import { defineConfig, type Plugin } from "vite";
 const SERVER_ENTRIES = {
   index: "server/main.ts",
   "admin-create": "scripts/admin-create.ts",
+  "admin-reset-2fa": "scripts/admin-reset-2fa.ts",
+  "admin-reseal-2fa": "scripts/admin-reseal-2fa.ts",
   "db-backup": "scripts/db-backup.ts",
   "db-restore": "scripts/db-restore.ts",
   seed: "scripts/seed.ts",

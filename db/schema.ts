@@ -153,6 +153,14 @@ export const sessions = sqliteTable(
       .notNull()
       .references(() => lpUsers.id, { onDelete: "cascade" }),
     role: text("role", { enum: ["investor", "admin"] }).notNull(),
+    /**
+     * "full": signed in. "two_factor": the password was right and the account has
+     * two-factor; the session lasts 5 minutes and can only submit a code.
+     */
+    stage: text("stage", { enum: ["full", "two_factor"] }).notNull().default("full"),
+    /** Where the session started (the account page's session list). */
+    ip: text("ip"),
+    userAgent: text("user_agent"),
     createdAt: createdAt(),
     lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }).notNull(),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
@@ -258,4 +266,37 @@ export const auditEvents = sqliteTable(
     index("audit_events_target_id_at_idx").on(t.targetId, t.at),
     index("audit_events_target_label_at_idx").on(sql`${t.targetLabel} collate nocase`, t.at),
   ],
+);
+
+/**
+ * An account's TOTP two-factor (RFC 6238), kept apart from lp_users so the
+ * sealed secret never travels with the user row. `secretEnc` is sealed with
+ * TOTP_KEYS (modules/two-factor/seal.server.ts); `pendingEnc` is a secret
+ * shown for enrolment and not yet confirmed by a code. `lastStep` is the time
+ * step of the last accepted code: a code is accepted only for a later step.
+ */
+export const userTwoFactor = sqliteTable("user_two_factor", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => lpUsers.id, { onDelete: "cascade" }),
+  secretEnc: text("secret_enc"),
+  enabledAt: integer("enabled_at", { mode: "timestamp_ms" }),
+  lastStep: integer("last_step"),
+  pendingEnc: text("pending_enc"),
+  pendingAt: integer("pending_at", { mode: "timestamp_ms" }),
+});
+
+/** Single-use recovery codes: only the SHA-256 of each is kept. */
+export const recoveryCodes = sqliteTable(
+  "recovery_codes",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => lpUsers.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: integer("used_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("recovery_codes_user_hash_idx").on(t.userId, t.codeHash)],
 );

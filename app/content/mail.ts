@@ -127,3 +127,43 @@ export const fundAccessMails = {
     ),
   }),
 };
+
+/** A notice to the account about a change to how it signs in: what happened, and what to do if it was not them. */
+function securityNotice(user: { name: string }, what: string, appUrl: string): Mail {
+  return {
+    subject: `Security notice for your ${firm.name} account`,
+    text: lines(
+      `Hello ${user.name},`,
+      "",
+      what,
+      "",
+      `If this was you, there is nothing to do. If it was not, reset your password now (${appUrl}/lp/forgot-password) and contact us.`,
+      "",
+      `The ${firm.name} team`,
+    ),
+  };
+}
+
+/** Mails about the account's sign-in security (issue 14 §3). */
+export const securityMails = {
+  passwordChanged: (user: { name: string }, appUrl: string) =>
+    securityNotice(user, "The password of your account was changed, and every other session was signed out.", appUrl),
+  twoFactorEnabled: (user: { name: string }, appUrl: string) =>
+    securityNotice(user, "Two-factor authentication was turned on for your account. Keep your recovery codes somewhere safe.", appUrl),
+  twoFactorDisabled: (user: { name: string }, appUrl: string) =>
+    securityNotice(user, "Two-factor authentication was turned off for your account.", appUrl),
+  twoFactorReset: (user: { name: string }, appUrl: string) =>
+    securityNotice(
+      user,
+      "An administrator cleared two-factor authentication for your account on the server, and every session was signed out. You will set it up again at your next sign-in.",
+      appUrl,
+    ),
+  recoveryCodesRegenerated: (user: { name: string }, appUrl: string) =>
+    securityNotice(user, "New recovery codes were made for your account. The old ones no longer work.", appUrl),
+  recoveryCodeUsed: (user: { name: string }, left: number, appUrl: string) =>
+    securityNotice(
+      user,
+      `A recovery code was used to sign in to your account. ${left === 1 ? "1 code is" : `${left} codes are`} left; you can make new ones on your account page.`,
+      appUrl,
+    ),
+};

@@ -99,4 +99,5 @@ export const rateLimitMessages = {
   resetSubmit: "Too many attempts. Please try again later.",
   fundAccess: "Too many access requests. Please try again later.",
   tokenCheck: "Too many attempts. Please try again later.",
+  twoFactor: "Too many two-factor attempts. Please try again later.",
 } as const;

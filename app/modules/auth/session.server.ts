@@ -6,6 +6,7 @@ import { now } from "../config/clock.server";
 import { getEnv } from "../config/env.server";
 import { hashToken, newToken } from "./tokens.server";
 import { audit } from "../audit/audit.server";
+import { currentRequest } from "../logging/log.server";
 
 /**
  * Sign-in sessions (DESIGN.md §4). The signed, HttpOnly cookie carries a random
@@ -15,6 +16,8 @@ import { audit } from "../audit/audit.server";
  */
 export const SESSION_IDLE_MS = 2 * 60 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+/** A two-factor challenge (password right, code not yet given) lasts this long. */
+export const TWO_FACTOR_CHALLENGE_MS = 5 * 60 * 1000;
 /** lastSeenAt is written at most this often (keeps reads cheap). */
 const TOUCH_INTERVAL_MS = 60 * 1000;
 
@@ -71,9 +74,31 @@ export async function createUserSession(
   signInDetails: Record<string, unknown>,
   db: Db = getDb(),
 ): Promise<string> {
+  return startSession(request, user, "full", db, (tx) =>
+    audit(tx, "auth.sign_in", {
+      actor: { id: user.id, email: user.email },
+      target: { type: "user", id: user.id, label: user.email },
+      details: { userId: user.id, email: user.email, ...signInDetails },
+    }),
+  );
+}
+
+/**
+ * The first step of a two-factor sign-in: a session that lasts 5 minutes and
+ * that nothing accepts but the code step (getSessionUser never returns it).
+ */
+export async function createTwoFactorChallenge(request: Request, user: LpUser, db: Db = getDb()): Promise<string> {
+  return startSession(request, user, "two_factor", db, () => undefined);
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** A new session row under a new token (the request's previous session ends), and its cookie. */
+async function startSession(request: Request, user: LpUser, stage: "full" | "two_factor", db: Db, record: (tx: Tx) => void): Promise<string> {
   const previous = await readToken(request);
   const token = newToken();
   const at = now();
+  const context = currentRequest();
   db.transaction((tx) => {
     if (previous) tx.delete(sessions).where(eq(sessions.tokenHash, hashToken(previous))).run();
     tx.insert(sessions)
@@ -81,20 +106,19 @@ export async function createUserSession(
         tokenHash: hashToken(token),
         userId: user.id,
         role: roleOf(user),
+        stage,
+        ip: context?.ip ?? null,
+        userAgent: context?.userAgent ?? null,
         createdAt: at,
         lastSeenAt: at,
-        expiresAt: new Date(at.getTime() + SESSION_ABSOLUTE_MS),
+        expiresAt: new Date(at.getTime() + (stage === "full" ? SESSION_ABSOLUTE_MS : TWO_FACTOR_CHALLENGE_MS)),
       })
       .run();
     // Housekeeping: forget sessions that can no longer be used.
     tx.delete(sessions)
       .where(or(lt(sessions.expiresAt, at), lt(sessions.lastSeenAt, new Date(at.getTime() - SESSION_IDLE_MS))))
       .run();
-    audit(tx, "auth.sign_in", {
-      actor: { id: user.id, email: user.email },
-      target: { type: "user", id: user.id, label: user.email },
-      details: { userId: user.id, email: user.email, ...signInDetails },
-    });
+    record(tx);
   });
   const session = await sessionStorage().getSession();
   session.set("token", token);
@@ -107,6 +131,18 @@ export async function createUserSession(
  * there is no live session. Ended, expired and idle sessions are refused.
  */
 export async function getSessionUser(request: Request, db: Db = getDb()): Promise<LpUser | null> {
+  const found = await liveSession(request, db);
+  return found?.stage === "full" ? found.user : null;
+}
+
+/** The user of the request's two-factor challenge (password given, code not yet), or null. */
+export async function getTwoFactorChallenge(request: Request, db: Db = getDb()): Promise<LpUser | null> {
+  const found = await liveSession(request, db);
+  return found?.stage === "two_factor" ? found.user : null;
+}
+
+/** The request's session row and user, if the session is live (not ended, expired or idle, role unchanged). */
+async function liveSession(request: Request, db: Db): Promise<{ user: LpUser; stage: "full" | "two_factor" } | null> {
   const token = await readToken(request);
   if (!token) return null;
   const row = db
@@ -127,7 +163,7 @@ export async function getSessionUser(request: Request, db: Db = getDb()): Promis
   if (idleFor > TOUCH_INTERVAL_MS) {
     db.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.id, row.session.id)).run();
   }
-  return row.user;
+  return { user: row.user, stage: row.session.stage };
 }
 
 /** End the request's session on the server; returns the Set-Cookie header that clears the cookie. */

@@ -5,7 +5,9 @@ import { AppError, isAppError } from "../http/app-error";
 import { assertNotLimited, clearFailures, enforceRateLimit, recordFailure } from "../http/rate-limit.server";
 import { assertMaySignIn, verifyCredentials, type LpUser } from "../lp-users/lp-users.server";
 import { LoginInput } from "../lp-users/schema";
-import { createUserSession } from "./session.server";
+import { createTwoFactorChallenge, createUserSession, getTwoFactorChallenge } from "./session.server";
+import { twoFactorCopy, twoFactorMessages } from "~/content/two-factor";
+import { hasTwoFactor, verifySecondFactor } from "../two-factor/two-factor.server";
 import { getDb } from "../../../db/client";
 import { audit } from "../audit/audit.server";
 
@@ -43,19 +45,31 @@ authenticator.use(
   "form",
 );
 
-export type SignInResult = { user: LpUser; setCookie: string };
+/**
+ * `signed_in`: a full session. `two_factor`: the password was right and the
+ * account has two-factor; the cookie holds a 5-minute challenge that only the
+ * code step (completeTwoFactorSignIn) accepts.
+ */
+export type SignInResult = { user: LpUser; setCookie: string; next: "signed_in" | "two_factor" };
+
+type SignInOptions = {
+  adminOnly?: boolean;
+  /** A TOTP or recovery code sent with the password (the JSON sign-in). */
+  code?: string | undefined;
+  /** With two-factor and no code: a challenge session (pages) or a 401 'Two-factor code required' (JSON). */
+  withoutCode?: "challenge" | "refuse";
+};
 
 /**
  * Authenticate a form-encoded request (email, password) and start a rotated
- * session. `adminOnly` refuses non-admins without signing them in.
+ * session. `adminOnly` refuses non-admins without signing them in. Every way
+ * into a session passes here or through completeTwoFactorSignIn, so the
+ * two-factor check is made once, in `afterPassword`.
  */
-export async function signIn(
-  request: Request,
-  clientAddress: string,
-  { adminOnly = false }: { adminOnly?: boolean } = {},
-): Promise<SignInResult> {
+export async function signIn(request: Request, clientAddress: string, options: SignInOptions = {}): Promise<SignInResult> {
   await enforceRateLimit("login", clientAddress);
   const user = await authenticator.authenticate("form", request);
+  const adminOnly = options.adminOnly ?? false;
   // Only after the password matched: who may start a session here.
   try {
     assertMaySignIn(user, { adminOnly });
@@ -66,14 +80,41 @@ export async function signIn(
     });
     throw error;
   }
-  const setCookie = await createUserSession(request, user, { isAdmin: user.isAdmin, portal: adminOnly ? "admin" : "any" });
-  return { user, setCookie };
+  return afterPassword(request, user, clientAddress, { ...options, adminOnly });
 }
 
-/** The same sign-in for a JSON body `{ email, password }` (POST /api/auth/login). */
+async function afterPassword(request: Request, user: LpUser, clientAddress: string, options: SignInOptions): Promise<SignInResult> {
+  const details = { isAdmin: user.isAdmin, portal: options.adminOnly ? "admin" : "any" };
+  if (!hasTwoFactor(user.id)) {
+    return { user, setCookie: await createUserSession(request, user, details), next: "signed_in" };
+  }
+  if (options.code === undefined || options.code === "") {
+    if (options.withoutCode === "refuse") {
+      throw new AppError("unauthorized", twoFactorMessages.codeRequired, { json: { twoFactorRequired: true } });
+    }
+    return { user, setCookie: await createTwoFactorChallenge(request, user), next: "two_factor" };
+  }
+  const factor = await verifySecondFactor(user, options.code, clientAddress);
+  return { user, setCookie: await createUserSession(request, user, { ...details, secondFactor: factor }), next: "signed_in" };
+}
+
+/**
+ * The code step of a two-factor sign-in: the request's challenge session and
+ * a TOTP or recovery code give a full session under a new id. Without a live
+ * challenge (none, expired, or ended) it is a 401.
+ */
+export async function completeTwoFactorSignIn(request: Request, code: string, clientAddress: string): Promise<SignInResult> {
+  const user = await getTwoFactorChallenge(request);
+  if (!user) throw new AppError("unauthorized", twoFactorCopy.code.expired);
+  // The account may have been refused in the minutes since the password step.
+  assertMaySignIn(user);
+  return afterPassword(request, user, clientAddress, { adminOnly: user.isAdmin, code, withoutCode: "refuse" });
+}
+
+/** The same sign-in for a JSON body `{ email, password, code? }` (POST /api/auth/login). */
 export async function signInWithJson(
   request: Request,
-  body: { email?: unknown; password?: unknown },
+  body: { email?: unknown; password?: unknown; code?: unknown },
   clientAddress: string,
 ): Promise<SignInResult> {
   const form = new URLSearchParams();
@@ -82,5 +123,6 @@ export async function signInWithJson(
   const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded" });
   const cookie = request.headers.get("Cookie");
   if (cookie) headers.set("Cookie", cookie);
-  return signIn(new Request(request.url, { method: "POST", headers, body: form }), clientAddress);
+  const code = typeof body.code === "string" ? body.code : undefined;
+  return signIn(new Request(request.url, { method: "POST", headers, body: form }), clientAddress, { code, withoutCode: "refuse" });
 }

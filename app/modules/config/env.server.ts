@@ -44,6 +44,15 @@ export const envSchema = z
     TRUST_PROXY: booleanish,
     /** Log level: "silent" turns request logs off (used by tests and the benchmark). */
     LOG_LEVEL: z.enum(["info", "silent"]).default("info"),
+    /**
+     * Keys that seal TOTP secrets at rest, comma-separated, each at least 32
+     * characters: the first seals, every one opens (rotation: put the new key first).
+     * Unset: SESSION_SECRET is the one key.
+     */
+    TOTP_KEYS: z
+      .string()
+      .optional()
+      .refine((v) => !v || v.split(",").every((key) => key.trim().length >= 32), "TOTP_KEYS: each key must be at least 32 characters long"),
     /** Audit rows older than this many days are deleted once a day (at least 30: the table refuses younger deletes). */
     AUDIT_RETENTION_DAYS: z.coerce
       .number({ message: "AUDIT_RETENTION_DAYS must be a whole number of days" })
@@ -61,6 +70,7 @@ export const envSchema = z
     return {
       ...env,
       SESSION_SECRET: secret,
+      TOTP_KEYS: (env.TOTP_KEYS ?? secret).split(",").map((key) => key.trim()),
       DATABASE_PATH: path.resolve(env.DATABASE_PATH),
       STORAGE_DIR: path.resolve(env.STORAGE_DIR),
       /** Cookies get the Secure flag and the __Host- prefix when the site is served over https. */

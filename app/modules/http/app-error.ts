@@ -39,6 +39,8 @@ export class AppError extends Error {
       retryAfterSeconds?: number;
       /** The submitted text values, for a form to show again (never secrets). */
       values?: Record<string, string>;
+      /** More members of the JSON answer (e.g. `twoFactorRequired: true`). */
+      json?: Record<string, boolean | string>;
     } = {},
   ) {
     super(message);

@@ -12,7 +12,7 @@ export function jsonError(error: AppError): Response {
   if (error.options.retryAfterSeconds !== undefined) {
     headers.set("Retry-After", String(error.options.retryAfterSeconds));
   }
-  const body: { error: string; fields?: FieldErrors } = { error: error.message };
+  const body: { error: string; fields?: FieldErrors } = { ...error.options.json, error: error.message };
   if (error.options.fields) body.fields = error.options.fields;
   return new Response(JSON.stringify(body), { status: error.status, headers });
 }

@@ -26,6 +26,13 @@ export const RATE_LIMITS = {
   fundAccess: { points: 10, duration: 60 * 60, message: rateLimitMessages.fundAccess },
   /** Fund token checks (the page with a token, and the validate endpoint): guessing is hopeless, and stays slow. */
   tokenCheck: { points: 30, duration: 15 * 60, message: rateLimitMessages.tokenCheck },
+  /**
+   * Wrong two-factor codes per account: 10 an hour, so at most 240 guesses a day,
+   * each with about 3 in 1,000,000 (±1 step): at most 0.072 % a day (hardening prints it).
+   */
+  twoFactorAccount: { points: 10, duration: 60 * 60, message: rateLimitMessages.twoFactor },
+  /** Two-factor code attempts per client address. */
+  twoFactorAddress: { points: 30, duration: 15 * 60, message: rateLimitMessages.twoFactor },
 } as const;
 
 export type RateLimitBucket = keyof typeof RATE_LIMITS;

@@ -102,6 +102,7 @@ export type SecurityEventName = AuditEventName;
 
 const WARN_EVENTS = new Set<SecurityEventName>([
   "auth.sign_in_failed",
+  "auth.two_factor_failed",
   "fund.token_refused",
   "request.cross_site_refused",
   "request.rate_limited",

@@ -3,10 +3,12 @@ import { getDb, type Db } from "../../../db/client";
 import { lpUsers } from "../../../db/schema";
 import { hashPassword } from "./password.server";
 import type { AdminCreateInput } from "./schema";
+import { enrolWithSecret } from "../two-factor/two-factor.server";
 
 /**
  * Create an approved admin, or promote an existing user (keeping their
- * password) to an approved admin.
+ * password) to an approved admin. With `totpSecret`, two-factor is on with
+ * that secret (pre-enrolment for provisioning and tests).
  */
 export async function createOrPromoteAdmin(
   input: AdminCreateInput,
@@ -14,14 +16,21 @@ export async function createOrPromoteAdmin(
 ): Promise<{ id: string; created: boolean }> {
   const existing = db.select({ id: lpUsers.id }).from(lpUsers).where(eq(lpUsers.email, input.email)).get();
   if (existing) {
-    db.update(lpUsers).set({ isAdmin: true, status: "approved" }).where(eq(lpUsers.id, existing.id)).run();
+    db.transaction((tx) => {
+      tx.update(lpUsers).set({ isAdmin: true, status: "approved" }).where(eq(lpUsers.id, existing.id)).run();
+      if (input.totpSecret) enrolWithSecret(existing.id, input.totpSecret, tx);
+    });
     return { id: existing.id, created: false };
   }
   const passwordHash = await hashPassword(input.password);
-  const row = db
-    .insert(lpUsers)
-    .values({ email: input.email, name: input.name, passwordHash, isAdmin: true, status: "approved" })
-    .returning({ id: lpUsers.id })
-    .get();
+  const row = db.transaction((tx) => {
+    const inserted = tx
+      .insert(lpUsers)
+      .values({ email: input.email, name: input.name, passwordHash, isAdmin: true, status: "approved" })
+      .returning({ id: lpUsers.id })
+      .get();
+    if (input.totpSecret) enrolWithSecret(inserted.id, input.totpSecret, tx);
+    return inserted;
+  });
   return { id: row.id, created: true };
 }

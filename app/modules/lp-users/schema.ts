@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { twoFactorMessages } from "~/content/two-factor";
 import { accountFieldMessages, INVALID_EMAIL } from "~/content/validation";
 import { emailField } from "../newsletter/schema";
 
@@ -62,5 +63,17 @@ export const ResetPasswordInput = z.object({
 export type ResetPasswordInput = z.infer<typeof ResetPasswordInput>;
 
 /** `npm run admin:create` arguments. */
-export const AdminCreateInput = z.object({ email: emailField, name: nameField, password: passwordField });
+/** A TOTP secret as an authenticator app takes it: base32, at least 80 bits (16 characters); spaces and case are ignored. */
+const totpSecretField = z
+  .string()
+  .transform((value) => value.replace(/\s+/g, "").toUpperCase().replace(/=+$/, ""))
+  .pipe(z.string().regex(/^[A-Z2-7]{16,128}$/, twoFactorMessages.totpSecretInvalid));
+
+export const AdminCreateInput = z.object({
+  email: emailField,
+  name: nameField,
+  password: passwordField,
+  /** Pre-enrols two-factor with this secret (provisioning and tests). */
+  totpSecret: totpSecretField.optional(),
+});
 export type AdminCreateInput = z.infer<typeof AdminCreateInput>;

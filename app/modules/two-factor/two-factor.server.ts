@@ -1,0 +1,229 @@
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { getDb, type Db } from "../../../db/client";
+import { userTwoFactor } from "../../../db/schema";
+import { securityMails } from "../../content/mail";
+import { twoFactorMessages } from "../../content/two-factor";
+import { audit, type AuditTarget } from "../audit/audit.server";
+import { endAllSessions, type LpUser } from "../auth/session.server";
+import { now } from "../config/clock.server";
+import { getEnv } from "../config/env.server";
+import { AppError } from "../http/app-error";
+import { assertNotLimited, clearFailures, enforceRateLimit, recordFailure } from "../http/rate-limit.server";
+import { kickMailer, queueMail } from "../mail/mail.server";
+import { clearRecoveryCodes, recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from "./recovery-codes.server";
+import { isSealedWithCurrentKey, openSecret, sealSecret } from "./seal.server";
+import { matchTotp, newTotpSecret, qrSvg, totpUri } from "./totp.server";
+
+/**
+ * An account's two-factor: enrolment (a pending secret shown as a QR code and
+ * as text, confirmed by a code), the check of a code at sign-in (a TOTP code
+ * or a recovery code, rate limited per account and per address, each TOTP
+ * step accepted once), turning it off, new recovery codes, and the
+ * server-side reset. Every change is audited in its transaction and mailed.
+ */
+
+type Account = Pick<LpUser, "id" | "email" | "name" | "isAdmin">;
+
+/** A pending secret is offered again for this long (a reload of the page shows the same QR code). */
+const PENDING_TTL_MS = 30 * 60 * 1000;
+
+function target(user: Account): AuditTarget {
+  return { type: "user", id: user.id, label: user.email };
+}
+const actor = (user: Account) => ({ id: user.id, email: user.email });
+
+function row(userId: string, db: Db = getDb()) {
+  return db.select().from(userTwoFactor).where(eq(userTwoFactor.userId, userId)).get();
+}
+
+export function hasTwoFactor(userId: string, db: Db = getDb()): boolean {
+  return !!row(userId, db)?.enabledAt;
+}
+
+export type TwoFactorState = { enabled: boolean; recoveryCodesLeft: number };
+
+export function twoFactorState(userId: string, db: Db = getDb()): TwoFactorState {
+  const enabled = hasTwoFactor(userId, db);
+  return { enabled, recoveryCodesLeft: enabled ? recoveryCodesLeft(db, userId) : 0 };
+}
+
+export type Enrolment = { secret: string; uri: string; qrSvg: string };
+
+/** The secret to set up (the pending one while it is fresh, else a new one), with its URI and QR code. */
+export async function beginEnrolment(user: Account, db: Db = getDb()): Promise<Enrolment> {
+  const current = row(user.id, db);
+  if (current?.enabledAt) throw new AppError("conflict", twoFactorMessages.alreadyOn);
+  const fresh = current?.pendingEnc && current.pendingAt && now().getTime() - current.pendingAt.getTime() < PENDING_TTL_MS;
+  let secret: string;
+  if (fresh && current.pendingEnc) {
+    secret = openSecret(current.pendingEnc);
+  } else {
+    secret = newTotpSecret();
+    const pending = { pendingEnc: sealSecret(secret), pendingAt: now() };
+    db.insert(userTwoFactor)
+      .values({ userId: user.id, ...pending })
+      .onConflictDoUpdate({ target: userTwoFactor.userId, set: pending })
+      .run();
+  }
+  const uri = totpUri(secret, user.email);
+  return { secret, uri, qrSvg: await qrSvg(uri) };
+}
+
+/**
+ * Count one code attempt for the account and the address; refuse when either
+ * limit is reached. Wrong codes are counted against the account separately.
+ */
+async function limitAttempt(user: Account, clientAddress: string): Promise<void> {
+  await assertNotLimited("twoFactorAccount", user.id);
+  await enforceRateLimit("twoFactorAddress", clientAddress);
+}
+
+async function refuse(user: Account, reason: string, db: Db): Promise<never> {
+  audit(db, "auth.two_factor_failed", { target: target(user), details: { userId: user.id, email: user.email, reason } });
+  await recordFailure("twoFactorAccount", user.id);
+  throw new AppError("unauthorized", twoFactorMessages.invalidCode, { fields: { code: [twoFactorMessages.invalidCode] } });
+}
+
+/** Confirm the pending secret with a code from the app: two-factor is on; returns the 10 recovery codes (shown once). */
+export async function confirmEnrolment(user: Account, code: string, clientAddress: string, db: Db = getDb()): Promise<string[]> {
+  await limitAttempt(user, clientAddress);
+  const current = row(user.id, db);
+  if (current?.enabledAt) throw new AppError("conflict", twoFactorMessages.alreadyOn);
+  if (!current?.pendingEnc) throw new AppError("bad_request", twoFactorMessages.notEnrolling);
+  const secretEnc = current.pendingEnc;
+  const step = matchTotp(openSecret(secretEnc), code, now().getTime(), null);
+  if (step === null) return refuse(user, "wrong code at enrolment", db);
+  const codes = db.transaction((tx) => {
+    tx.update(userTwoFactor)
+      .set({ secretEnc, enabledAt: now(), lastStep: step, pendingEnc: null, pendingAt: null })
+      .where(eq(userTwoFactor.userId, user.id))
+      .run();
+    const fresh = replaceRecoveryCodes(tx, user.id);
+    audit(tx, "auth.two_factor_enabled", { actor: actor(user), target: target(user), details: { userId: user.id } });
+    queueMail(tx, { to: user.email, ...securityMails.twoFactorEnabled(user, getEnv().APP_URL) });
+    return fresh;
+  });
+  await clearFailures("twoFactorAccount", user.id);
+  kickMailer();
+  return codes;
+}
+
+/** Record a TOTP step as used, unless a later (or the same) step was used already (a parallel request). */
+function claimStep(userId: string, step: number, db: Db): boolean {
+  const claimed = db
+    .update(userTwoFactor)
+    .set({ lastStep: step })
+    .where(and(eq(userTwoFactor.userId, userId), or(isNull(userTwoFactor.lastStep), lt(userTwoFactor.lastStep, step))))
+    .run();
+  return claimed.changes === 1;
+}
+
+/**
+ * The second factor of a sign-in (or of a change that asks for a code): a
+ * TOTP code of a later step than the last one accepted, or an unused recovery
+ * code (`recovery: false` accepts TOTP codes only). Wrong codes are audited
+ * and counted; the answer is 401 'Invalid two-factor code' either way.
+ */
+export async function verifySecondFactor(
+  user: Account,
+  code: string,
+  clientAddress: string,
+  { recovery = true }: { recovery?: boolean } = {},
+  db: Db = getDb(),
+): Promise<"totp" | "recovery"> {
+  await limitAttempt(user, clientAddress);
+  const current = row(user.id, db);
+  if (!current?.enabledAt || !current.secretEnc) throw new AppError("bad_request", twoFactorMessages.notOn);
+  const step = matchTotp(openSecret(current.secretEnc), code, now().getTime(), current.lastStep);
+  if (step !== null && claimStep(user.id, step, db)) {
+    await clearFailures("twoFactorAccount", user.id);
+    return "totp";
+  }
+  if (recovery) {
+    const used = db.transaction((tx) => {
+      if (!useRecoveryCode(tx, user.id, code)) return false;
+      const left = recoveryCodesLeft(tx, user.id);
+      audit(tx, "auth.recovery_code_used", { actor: actor(user), target: target(user), details: { userId: user.id, left } });
+      queueMail(tx, { to: user.email, ...securityMails.recoveryCodeUsed(user, left, getEnv().APP_URL) });
+      return true;
+    });
+    if (used) {
+      kickMailer();
+      await clearFailures("twoFactorAccount", user.id);
+      return "recovery";
+    }
+  }
+  return refuse(user, step === null ? "wrong code" : "code already used", db);
+}
+
+/** Turn two-factor off with a current code (admins keep it: the admin portal requires it). */
+export async function disableTwoFactor(user: Account, code: string, clientAddress: string, db: Db = getDb()): Promise<void> {
+  if (user.isAdmin) throw new AppError("forbidden", twoFactorMessages.adminsKeepIt);
+  await verifySecondFactor(user, code, clientAddress, { recovery: true }, db);
+  db.transaction((tx) => {
+    tx.delete(userTwoFactor).where(eq(userTwoFactor.userId, user.id)).run();
+    clearRecoveryCodes(tx, user.id);
+    audit(tx, "auth.two_factor_disabled", { actor: actor(user), target: target(user), details: { userId: user.id } });
+    queueMail(tx, { to: user.email, ...securityMails.twoFactorDisabled(user, getEnv().APP_URL) });
+  });
+  kickMailer();
+}
+
+/** New recovery codes for a current TOTP code; the old ones stop working. */
+export async function regenerateRecoveryCodes(user: Account, code: string, clientAddress: string, db: Db = getDb()): Promise<string[]> {
+  await verifySecondFactor(user, code, clientAddress, { recovery: false }, db);
+  const codes = db.transaction((tx) => {
+    const fresh = replaceRecoveryCodes(tx, user.id);
+    audit(tx, "auth.recovery_codes_regenerated", { actor: actor(user), target: target(user), details: { userId: user.id } });
+    queueMail(tx, { to: user.email, ...securityMails.recoveryCodesRegenerated(user, getEnv().APP_URL) });
+    return fresh;
+  });
+  kickMailer();
+  return codes;
+}
+
+/** Pre-enrol with a known secret (admin:create --totp-secret): on, no recovery codes until the account makes them. */
+export function enrolWithSecret(userId: string, secret: string, db: Pick<Db, "insert"> = getDb()): void {
+  const values = { secretEnc: sealSecret(secret), enabledAt: now(), lastStep: null, pendingEnc: null, pendingAt: null };
+  db.insert(userTwoFactor)
+    .values({ userId, ...values })
+    .onConflictDoUpdate({ target: userTwoFactor.userId, set: values })
+    .run();
+}
+
+/**
+ * Lockout recovery on the server (admin:reset-2fa): two-factor and the
+ * recovery codes are cleared, every session of the account ends, the event is
+ * recorded and the account is mailed. Returns false when it had no two-factor.
+ */
+export function resetTwoFactor(user: Account, db: Db = getDb()): boolean {
+  const had = hasTwoFactor(user.id, db);
+  db.transaction((tx) => {
+    tx.delete(userTwoFactor).where(eq(userTwoFactor.userId, user.id)).run();
+    clearRecoveryCodes(tx, user.id);
+    endAllSessions(user.id, tx);
+    audit(tx, "auth.two_factor_reset", { target: target(user), details: { userId: user.id, email: user.email, via: "command line", hadTwoFactor: had } });
+    queueMail(tx, { to: user.email, ...securityMails.twoFactorReset(user, getEnv().APP_URL) });
+  });
+  return had;
+}
+
+/**
+ * After a TOTP key rotation (admin:reseal-2fa): every secret not sealed with the
+ * first key of TOTP_KEYS is sealed again with it, so the old key can be dropped.
+ */
+export function resealSecrets(db: Db = getDb()): { total: number; resealed: number } {
+  const rows = db.select().from(userTwoFactor).all();
+  let resealed = 0;
+  db.transaction((tx) => {
+    for (const current of rows) {
+      const reseal = (sealed: string | null) => (sealed && !isSealedWithCurrentKey(sealed) ? sealSecret(openSecret(sealed)) : sealed);
+      const secretEnc = reseal(current.secretEnc);
+      const pendingEnc = reseal(current.pendingEnc);
+      if (secretEnc === current.secretEnc && pendingEnc === current.pendingEnc) continue;
+      tx.update(userTwoFactor).set({ secretEnc, pendingEnc }).where(eq(userTwoFactor.userId, current.userId)).run();
+      resealed++;
+    }
+  });
+  return { total: rows.length, resealed };
+}
