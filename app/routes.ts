@@ -22,6 +22,8 @@ export default [
     route("lp/forgot-password", "routes/lp/forgot-password.tsx"),
     route("lp/reset-password", "routes/lp/reset-password.tsx"),
     route("admin/login", "routes/admin/login.tsx"),
+    // The code step of a two-factor sign-in (both portals).
+    route("login/two-factor", "routes/auth/two-factor.tsx"),
     // Fund access: sign-ups and the fund document pages (each gated on the server).
     route("fund-i/signup", "routes/funds/fund-i-signup.tsx"),
     route("fund-ii/signup", "routes/funds/fund-ii-signup.tsx"),
@@ -30,7 +32,7 @@ export default [
     route("*", "routes/site/not-found.tsx"),
   ]),
   // Investor portal: the layout guards its whole subtree (approved investor or admin).
-  layout("routes/lp/layout.tsx", [route("lp/dashboard", "routes/lp/dashboard.tsx")]),
+  layout("routes/lp/layout.tsx", [route("lp/dashboard", "routes/lp/dashboard.tsx"), route("lp/account", "routes/lp/account.tsx")]),
   // Admin workspace: the layout guards its whole subtree (admins only) and holds the navigation.
   layout("routes/admin/layout.tsx", [
     route("admin/dashboard", "routes/admin/overview.tsx"),
@@ -47,6 +49,8 @@ export default [
     // The audit trail, and its CSV export (resource route, guarded on its own).
     route("admin/activity", "routes/admin/activity.tsx"),
     route("admin/activity.csv", "routes/admin/activity-export.ts"),
+    // The signed-in admin's own sign-in security.
+    route("admin/account", "routes/admin/account.tsx"),
   ]),
   // Ends the session (POST) and goes to /lp/login.
   route("logout", "routes/auth/logout.tsx"),

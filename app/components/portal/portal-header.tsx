@@ -2,6 +2,7 @@ import { ArrowRight, ShieldCheck } from "lucide-react";
 import { Link } from "react-router";
 import { bannerText } from "~/content/navigation";
 import { adminCopy } from "~/content/portal";
+import { accountPageCopy } from "~/content/account";
 import { Logo } from "../layout/logo";
 import { ThemeToggle } from "../layout/theme-toggle";
 import { LogoutButton } from "./logout-button";
@@ -45,6 +46,9 @@ export function AdminHeader({ name }: { name: string }) {
               <span className="sr-only">{`${adminCopy.signedInAs} `}</span>
               <span className="font-medium">{name}</span>
             </p>
+            <Link to="/admin/account" className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
+              {accountPageCopy.link}
+            </Link>
             <ThemeToggle />
             <LogoutButton />
           </div>

@@ -3,6 +3,7 @@ import { data, redirect } from "react-router";
 import type { FormOutcome } from "~/components/portal/outcome";
 import { accountToasts } from "~/content/accounts";
 import { signInCopy } from "~/content/portal";
+import { TWO_FACTOR_PATH } from "~/modules/auth/paths";
 import { signIn } from "~/modules/auth/sign-in.server";
 import { formFailure, retryAfterHeaders } from "~/modules/http/form-answer.server";
 import { LoginInput } from "~/modules/lp-users/schema";
@@ -20,7 +21,8 @@ export function portalHome(user: { isAdmin: boolean }) {
  * 'Welcome back!' and the user's dashboard; failures toast 'Login failed' with
  * the server's message. Admin (/admin/login): only admins get a session;
  * failures show the message (or 'Invalid credentials') in the form, no toast.
- * The password is never sent back.
+ * The password is never sent back. An account with two-factor goes on to the
+ * code step with a 5-minute challenge instead of a session.
  */
 export async function signInFormAction(
   request: Request,
@@ -36,10 +38,12 @@ export async function signInFormAction(
   }
   const investor = portal === "investor";
   try {
-    const { user, setCookie } = await signIn(request, clientAddress, { adminOnly: !investor });
-    const to = portalHome(user);
+    const { user, setCookie, next } = await signIn(request, clientAddress, { adminOnly: !investor, withoutCode: "challenge" });
+    // With two-factor the password step only opens the code step.
+    const twoFactor = next === "two_factor";
+    const to = twoFactor ? TWO_FACTOR_PATH : portalHome(user);
     const headers = { "Set-Cookie": setCookie };
-    const toast = investor ? { ...accountToasts.loginSuccess } : null;
+    const toast = investor && !twoFactor ? { ...accountToasts.loginSuccess } : null;
     if (!isEnhanced(formData)) {
       return toast ? redirectWithFlash(to, { toast }, { headers }) : redirect(to, { headers });
     }

@@ -3,7 +3,9 @@ import type { Route } from "./+types/dashboard";
 import { InvestorDocumentList, type InvestorDocument } from "~/components/documents/investor-document-list";
 import { UserLoadError } from "~/components/portal/load-error";
 import { LogoutButton } from "~/components/portal/logout-button";
-import { Card } from "~/components/ui/form";
+import { buttonClass, Card } from "~/components/ui/form";
+import { Link } from "react-router";
+import { accountPageCopy } from "~/content/account";
 import { lpDashboardCopy } from "~/content/portal";
 import { requireInvestor } from "~/modules/auth/guards.server";
 import { lpDocuments } from "~/modules/documents/documents.server";
@@ -55,7 +57,12 @@ export default function InvestorDashboard({ loaderData }: Route.ComponentProps) 
             {user.company ? `${user.email} · ${user.company}` : user.email}
           </p>
         </div>
-        <LogoutButton />
+        <div className="flex items-center gap-3">
+          <Link to="/lp/account" className={buttonClass("secondary")}>
+            {accountPageCopy.link}
+          </Link>
+          <LogoutButton />
+        </div>
       </div>
 
       <section aria-labelledby="documents-title" className="mt-10">

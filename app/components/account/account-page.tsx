@@ -1,0 +1,56 @@
+import { ShieldCheck } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { accountPageCopy } from "~/content/account";
+import type { AccountAnswer } from "~/modules/two-factor/account-form";
+import { textLinkClass } from "../portal/account-field";
+import { Card } from "../ui/form";
+import { TwoFactorPanel } from "./two-factor-panel";
+
+type AccountData = {
+  email: string;
+  isAdmin: boolean;
+  twoFactor: { enabled: boolean; recoveryCodesLeft: number };
+  enrolment: { secret: string; uri: string; qrSvg: string } | null;
+};
+
+/** The account page of /lp/account and /admin/account: sign-in security for the signed-in user. */
+export function AccountPage({
+  data,
+  answer,
+  home,
+  actions,
+}: {
+  data: AccountData;
+  answer: AccountAnswer | undefined;
+  home: string;
+  /** Beside the heading (the investor portal's Logout). */
+  actions?: ReactNode;
+}) {
+  const c = accountPageCopy;
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-bold tracking-tight">{c.title}</h1>
+          <p className="mt-2 text-slate-600 dark:text-slate-300">{c.intro(data.email)}</p>
+          <p className="mt-2 text-sm">
+            <Link to={home} className={textLinkClass}>
+              {c.backToDashboard}
+            </Link>
+          </p>
+        </div>
+        {actions}
+      </div>
+      <Card>
+        <section aria-labelledby="two-factor-title">
+          <h2 id="two-factor-title" className="flex items-center gap-2 text-xl font-semibold">
+            <ShieldCheck aria-hidden="true" className="size-5 text-brand-700 dark:text-brand-300" />
+            {c.twoFactorTitle}
+          </h2>
+          <TwoFactorPanel email={data.email} isAdmin={data.isAdmin} state={data.twoFactor} enrolment={data.enrolment} answer={answer} />
+        </section>
+      </Card>
+    </div>
+  );
+}
