@@ -69,26 +69,26 @@ const SCALES: [Scale, Scale] = [
   { label: "1k", subscribers: 1_000, lpUsers: 100, fundRequests: 50 },
   { label: "100k", subscribers: 100_000, lpUsers: 10_000, fundRequests: 2_000 },
 ];
-const WARMUPS = 3;
+export const WARMUPS = 3;
 const TSV_RUNS = 5;
 const TSV_PATH = "/admin/email-lists/newsletter.tsv";
 
 // ─── helpers ────────────────────────────────────────────────────────────────
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   if (!values.length) return NaN;
   const s = [...values].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "n/a");
+export const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "n/a");
 const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "n/a");
 
-type Got = { status: number; headers: http.IncomingHttpHeaders; body: Buffer; ms: number };
+export type Got = { status: number; headers: http.IncomingHttpHeaders; body: Buffer; ms: number };
 
 /** One request on the given (keep-alive) agent; wall time from send to the last body byte. */
-function request(agent: http.Agent, url: string, method: string, headers: Record<string, string>, payload?: Buffer): Promise<Got> {
+export function request(agent: http.Agent, url: string, method: string, headers: Record<string, string>, payload?: Buffer): Promise<Got> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const req = http.request(url, { method, agent, headers: payload ? { ...headers, "content-length": String(payload.length) } : headers }, (res) => {
@@ -106,7 +106,7 @@ function request(agent: http.Agent, url: string, method: string, headers: Record
 }
 
 /** The server's request log (LOG_LEVEL=info: one JSON line per request with its own `ms`). */
-class RequestLog {
+export class RequestLog {
   private buffer = "";
   readonly entries: { path: string; status: number; ms: number }[] = [];
   constructor(child: Child) {
@@ -136,23 +136,27 @@ class RequestLog {
   }
 }
 
-/** One running server on one seeded database, signed in. */
-type Site = {
-  scale: Scale;
+/** A running server, signed in, whose request log is read: what `measure` needs. */
+export type Measured = {
   origin: string;
   server: Child;
   log: RequestLog;
   agent: http.Agent;
   cookie: string;
-  seedMs: number;
-  seedOutput: string;
   /** Next unread request-log entry. */
   logFrom: number;
 };
 
-type Series = { status: number; bytes: number[]; wallMs: number[]; serverMs: number[]; cpuMs: number; body: Buffer };
+/** One running server on one seeded database, signed in. */
+type Site = Measured & {
+  scale: Scale;
+  seedMs: number;
+  seedOutput: string;
+};
 
-async function timedGet(site: Site, urlPath: string, headers: Record<string, string>, into: Series | null): Promise<Got> {
+export type Series = { status: number; bytes: number[]; wallMs: number[]; serverMs: number[]; cpuMs: number; body: Buffer };
+
+async function timedGet(site: Measured, urlPath: string, headers: Record<string, string>, into: Series | null): Promise<Got> {
   const cpu0 = cpuSeconds(site.server.pid);
   const got = await request(site.agent, `${site.origin}${urlPath}`, "GET", headers);
   // The log line of this request is consumed here, so a warm-up's line is never read as a measured one's.
@@ -171,7 +175,7 @@ async function timedGet(site: Site, urlPath: string, headers: Record<string, str
 }
 
 /** WARMUPS then `n` measured GETs of `urlPath` on each site, alternating between the sites. */
-async function measure(sites: Site[], urlPath: string, headers: (site: Site) => Record<string, string>, n: number): Promise<Series[]> {
+export async function measure<S extends Measured>(sites: S[], urlPath: string, headers: (site: S) => Record<string, string>, n: number): Promise<Series[]> {
   const series = sites.map((): Series => ({ status: 0, bytes: [], wallMs: [], serverMs: [], cpuMs: 0, body: Buffer.alloc(0) }));
   for (let i = 0; i < WARMUPS; i++) for (const site of sites) await timedGet(site, urlPath, headers(site), null);
   for (let i = 0; i < n; i++) for (const [k, site] of sites.entries()) await timedGet(site, urlPath, headers(site), series[k]!);
@@ -203,12 +207,27 @@ function inlineScriptBytes(html: string): number {
 }
 
 /** The `.data` URL React Router fetches for a page's loaders (the query stays after it). */
-function dataPath(pagePath: string): string {
+export function dataPath(pagePath: string): string {
   const [pathname, query] = pagePath.split("?");
   return `${pathname}.data${query ? `?${query}` : ""}`;
 }
 
 // ─── one database ───────────────────────────────────────────────────────────
+
+/** Sign BENCH_ADMIN in through POST /api/auth/login on `agent`; the session cookie (`label` names the server in errors). */
+export async function signIn(agent: http.Agent, origin: string, label: string): Promise<string> {
+  const login = await request(
+    agent,
+    `${origin}/api/auth/login`,
+    "POST",
+    { "content-type": "application/json", accept: "application/json" },
+    Buffer.from(JSON.stringify({ email: BENCH_ADMIN.email, password: BENCH_ADMIN.password })),
+  );
+  if (login.status !== 200) throw new Error(`${label}: POST /api/auth/login answered ${login.status}: ${login.body.toString("utf8").slice(0, 300)}`);
+  const cookie = (login.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
+  if (!cookie) throw new Error(`${label}: POST /api/auth/login set no cookie`);
+  return cookie;
+}
 
 async function startSite(ctx: AdminContext, scale: Scale, port: number): Promise<Site> {
   const { progress } = ctx;
@@ -233,16 +252,7 @@ async function startSite(ctx: AdminContext, scale: Scale, port: number): Promise
   const log = new RequestLog(server);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   await waitForHttp(`${origin}/healthz`, server);
-  const login = await request(
-    agent,
-    `${origin}/api/auth/login`,
-    "POST",
-    { "content-type": "application/json", accept: "application/json" },
-    Buffer.from(JSON.stringify({ email: BENCH_ADMIN.email, password: BENCH_ADMIN.password })),
-  );
-  if (login.status !== 200) throw new Error(`${scale.label}: POST /api/auth/login answered ${login.status}: ${login.body.toString("utf8").slice(0, 300)}`);
-  const cookie = (login.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
-  if (!cookie) throw new Error(`${scale.label}: POST /api/auth/login set no cookie`);
+  const cookie = await signIn(agent, origin, scale.label);
   return { scale, origin, server, log, agent, cookie, seedMs: seed.ms, seedOutput: seed.stdout.trim(), logFrom: 0 };
 }
 

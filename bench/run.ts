@@ -22,18 +22,23 @@
  *   7. Lighthouse (bench/lighthouse.ts): mobile, system Chromium, on every
  *      public page: performance score ≥ 99 and CLS ≤ 0.05 (median of
  *      --lighthouse-runs runs), with FCP, LCP, TBT and the other categories.
+ *   8. admin activity (bench/activity.ts): /admin/activity at 1,000,000
+ *      audit_events rows (a fresh seeded database, no ANALYZE): server time
+ *      of the first page and of a filtered page (one actor, one event, one
+ *      month) ≤ 50 ms each; their .data times, the filtered CSV export and
+ *      the query plans of both pages as information.
  *
  * How the server is started: bench/proc.ts (serverArgs), in one place.
  *
  * Flags: --no-build (reuse build-bench/ when it exists), --strict (exit 1 when
- * a budget fails), --only=pages|files|admin|lighthouse (one part), --duration=S (one
+ * a budget fails), --only=pages|files|admin|lighthouse|activity (one part), --duration=S (one
  * round of page load per server), --warmup=S, --rounds=N (page load rounds,
  * alternating ours/bare), --connections=N (page load, for quick trials), --runs=N (sequential
  * downloads per server), --concurrency=N (downloads at once), --requests=N
- * (measured requests per admin page and database),
+ * (measured requests per admin and activity page and database),
  * --lighthouse-runs=N (runs per page, median reported; default 3),
  * --pages=/a,/b (Lighthouse on these public pages only, for quick trials),
- * --ports=N (first of the 8 ports the servers use: N … N+7; default 3400).
+ * --ports=N (first of the 9 ports the servers use: N … N+8; default 3400).
  */
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -43,6 +48,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from "node:zlib";
 import { cpuSeconds, machineBusySeconds } from "./cpu";
+import { benchActivity } from "./activity";
 import { benchAdmin } from "./admin";
 import { benchFiles, type Check } from "./files";
 import { benchLighthouse } from "./lighthouse";
@@ -59,10 +65,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BUILD_DIR_NAME = process.env.BENCH_BUILD_DIR || "build-bench";
 const BUILD_DIR = path.join(ROOT, BUILD_DIR_NAME);
 const HOST = "127.0.0.1";
-/** The ports, from --ports=N: pages N, N+1; documents N+2, N+3; admin N+4, N+5; Lighthouse N+6 (Chromium N+7). */
-type Ports = { ours: number; base: number; filesOurs: number; filesBase: number; admin: [number, number]; lighthouse: number };
+/** The ports, from --ports=N: pages N, N+1; documents N+2, N+3; admin N+4, N+5; Lighthouse N+6 (Chromium N+7); activity N+8. */
+type Ports = { ours: number; base: number; filesOurs: number; filesBase: number; admin: [number, number]; lighthouse: number; activity: number };
 function portsFrom(first: number): Ports {
-  return { ours: first, base: first + 1, filesOurs: first + 2, filesBase: first + 3, admin: [first + 4, first + 5], lighthouse: first + 6 };
+  return { ours: first, base: first + 1, filesOurs: first + 2, filesBase: first + 3, admin: [first + 4, first + 5], lighthouse: first + 6, activity: first + 8 };
 }
 
 const LOAD_PATHS = ["/", "/portfolio"];
@@ -74,8 +80,8 @@ const BUDGET = {
   pageJsRatio: 1.15,
 };
 
-type Part = "pages" | "files" | "admin" | "lighthouse";
-const PARTS: readonly Part[] = ["pages", "files", "admin", "lighthouse"];
+type Part = "pages" | "files" | "admin" | "lighthouse" | "activity";
+const PARTS: readonly Part[] = ["pages", "files", "admin", "lighthouse", "activity"];
 type Options = {
   build: boolean;
   strict: boolean;
@@ -126,7 +132,7 @@ function parseOptions(argv: string[]): Options {
       opts.only = part;
     } else if (name === "--help" || name === "-h") {
       console.log(
-        "usage: npm run bench -- [--no-build] [--strict] [--only=pages|files|admin|lighthouse] [--duration=5] [--warmup=2] [--rounds=3] [--connections=50] [--runs=9] [--concurrency=8] [--requests=15] [--lighthouse-runs=3] [--pages=/,/team] [--ports=3400]",
+        "usage: npm run bench -- [--no-build] [--strict] [--only=pages|files|admin|lighthouse|activity] [--duration=5] [--warmup=2] [--rounds=3] [--connections=50] [--runs=9] [--concurrency=8] [--requests=15] [--lighthouse-runs=3] [--pages=/,/team] [--ports=3400]",
       );
       process.exit(0);
     } else fatal(`unknown option ${arg} (try --help)`);
@@ -845,6 +851,21 @@ async function main() {
       runs: opts.lighthouseRuns,
     });
   }
+  let activity: PartResult | null = null;
+  if (parts.includes("activity")) {
+    const workDir = path.join(tempDir, "activity");
+    fs.mkdirSync(workDir);
+    activity = await benchActivity({
+      root: ROOT,
+      host: HOST,
+      port: opts.ports.activity,
+      workDir,
+      serverEnv,
+      children,
+      progress,
+      requests: opts.requests,
+    });
+  }
   const loadAvgAfter = os.loadavg();
 
   await cleanup();
@@ -852,7 +873,7 @@ async function main() {
 
   // ─── report ───────────────────────────────────────────────────────────────
 
-  const checks: Check[] = [...(pages?.checks ?? []), ...(files?.checks ?? []), ...(admin?.checks ?? []), ...(lighthouseResult?.checks ?? [])];
+  const checks: Check[] = [...(pages?.checks ?? []), ...(files?.checks ?? []), ...(admin?.checks ?? []), ...(lighthouseResult?.checks ?? []), ...(activity?.checks ?? [])];
   const out: string[] = [];
   const cpuCount = os.cpus().length;
   const fmtLoad = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
@@ -865,6 +886,7 @@ async function main() {
   if (files) out.push(...files.lines);
   if (admin) out.push(...admin.lines);
   if (lighthouseResult) out.push(...lighthouseResult.lines);
+  if (activity) out.push(...activity.lines);
 
   // Budgets.
   out.push("");
@@ -892,6 +914,7 @@ async function main() {
     ...(files ? { files: files.summary } : {}),
     ...(admin ? { admin: admin.summary } : {}),
     ...(lighthouseResult ? { lighthouse: lighthouseResult.summary } : {}),
+    ...(activity ? { activity: activity.summary } : {}),
     budgetsFailed: failed.map((c) => c.name),
     pass: failed.length === 0,
     seconds: Math.round(totalSeconds),

@@ -1,6 +1,6 @@
 import { Download } from "lucide-react";
 import type { ComponentProps, ReactNode } from "react";
-import { data, Form, Link } from "react-router";
+import { data, Form, Link, useLocation } from "react-router";
 import type { Route } from "./+types/activity";
 import { PageLink } from "~/components/ui/pager";
 import { Button, buttonClass, FieldError, inputClass, Label } from "~/components/ui/form";
@@ -127,8 +127,10 @@ function Filters({ typed, errors }: { typed: TypedFilters; errors: Partial<Recor
   const f = c.filters;
   const anyFilter = FILTER_PARAMS.some((name) => typed[name]);
   const shared = { typed, errors };
+  // The fields are uncontrolled: a new query (Clear filters, Back) makes a new form showing it.
+  const { search } = useLocation();
   return (
-    <Form method="get" action={PAGE} role="search" aria-label={f.label} className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+    <Form key={search} method="get" action={PAGE} role="search" aria-label={f.label} className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
       <Field
         name="event"
         label={f.event}

@@ -189,6 +189,8 @@ export function textFileAsPdf(testInfo: TestInfo) {
 
 export type IsolatedServer = {
   baseURL: string;
+  /** This server's SQLite file (for a look at, or rows put straight into, its database). */
+  databasePath: string;
   /** Make an approved admin in this server's database with the real CLI. */
   createAdmin: (account: { email: string; name: string; password: string }) => void;
   stop: () => Promise<void>;
@@ -267,6 +269,7 @@ export async function startIsolatedServer(): Promise<IsolatedServer> {
   }
   return {
     baseURL,
+    databasePath: env.DATABASE_PATH,
     createAdmin: ({ email, name, password }) => {
       execFileSync(
         process.execPath,
