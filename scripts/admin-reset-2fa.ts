@@ -10,8 +10,8 @@ import { closeDb } from "../db/client";
  *
  * Lockout recovery on the server: clears the account's two-factor and recovery
  * codes, ends every session of the account, records `auth.two_factor_reset` and
- * queues a mail to the account (the running server sends it). At the next
- * sign-in an admin is asked to set two-factor up again.
+ * queues a mail to the account (the running server sends it). The account sets
+ * two-factor up again from its account page.
  */
 if (fs.existsSync(".env")) process.loadEnvFile(".env");
 const { values } = parseArgs({ options: { email: { type: "string" } } });

@@ -155,7 +155,7 @@ export const securityMails = {
   twoFactorReset: (user: { name: string }, appUrl: string) =>
     securityNotice(
       user,
-      "An administrator cleared two-factor authentication for your account on the server, and every session was signed out. You will set it up again at your next sign-in.",
+      "An administrator cleared two-factor authentication for your account on the server, and every session was signed out. Please set it up again from your account page.",
       appUrl,
     ),
   recoveryCodesRegenerated: (user: { name: string }, appUrl: string) =>
@@ -163,7 +163,7 @@ export const securityMails = {
   recoveryCodeUsed: (user: { name: string }, left: number, appUrl: string) =>
     securityNotice(
       user,
-      `A recovery code was used to sign in to your account. ${left === 1 ? "1 code is" : `${left} codes are`} left; you can make new ones on your account page.`,
+      `A recovery code of your account was used. ${left === 1 ? "1 code is" : `${left} codes are`} left; you can make new ones on your account page.`,
       appUrl,
     ),
 };

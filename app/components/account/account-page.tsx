@@ -1,10 +1,12 @@
-import { ShieldCheck } from "lucide-react";
+import { KeyRound, MonitorSmartphone, ShieldCheck } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { accountPageCopy } from "~/content/account";
-import type { AccountAnswer } from "~/modules/two-factor/account-form";
+import type { AccountAnswer } from "~/modules/auth/account-form";
 import { textLinkClass } from "../portal/account-field";
 import { Card } from "../ui/form";
+import { PasswordPanel } from "./password-panel";
+import { SessionsPanel, type SessionRow } from "./sessions-panel";
 import { TwoFactorPanel } from "./two-factor-panel";
 
 type AccountData = {
@@ -12,9 +14,10 @@ type AccountData = {
   isAdmin: boolean;
   twoFactor: { enabled: boolean; recoveryCodesLeft: number };
   enrolment: { secret: string; uri: string; qrSvg: string } | null;
+  sessions: SessionRow[];
 };
 
-/** The account page of /lp/account and /admin/account: sign-in security for the signed-in user. */
+/** The account page of /lp/account and /admin/account: two-factor, active sessions and the password. */
 export function AccountPage({
   data,
   answer,
@@ -49,6 +52,24 @@ export function AccountPage({
             {c.twoFactorTitle}
           </h2>
           <TwoFactorPanel email={data.email} isAdmin={data.isAdmin} state={data.twoFactor} enrolment={data.enrolment} answer={answer} />
+        </section>
+      </Card>
+      <Card>
+        <section aria-labelledby="sessions-title">
+          <h2 id="sessions-title" className="flex items-center gap-2 text-xl font-semibold">
+            <MonitorSmartphone aria-hidden="true" className="size-5 text-brand-700 dark:text-brand-300" />
+            {c.sessions.title}
+          </h2>
+          <SessionsPanel sessions={data.sessions} answer={answer} />
+        </section>
+      </Card>
+      <Card>
+        <section aria-labelledby="password-title">
+          <h2 id="password-title" className="flex items-center gap-2 text-xl font-semibold">
+            <KeyRound aria-hidden="true" className="size-5 text-brand-700 dark:text-brand-300" />
+            {c.password.title}
+          </h2>
+          <PasswordPanel answer={answer} />
         </section>
       </Card>
     </div>

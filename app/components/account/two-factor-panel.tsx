@@ -1,8 +1,10 @@
 import { Form, useNavigation } from "react-router";
 import { twoFactorCopy } from "~/content/two-factor";
-import type { AccountAnswer, AccountIntent } from "~/modules/two-factor/account-form";
+import type { AccountAnswer, AccountIntent } from "~/modules/auth/account-form";
 import { AccountField, FormAlert } from "../portal/account-field";
 import { Button, buttonClass, type ButtonVariant } from "../ui/form";
+
+const TWO_FACTOR_INTENTS: readonly AccountIntent[] = ["enable-2fa", "disable-2fa", "regenerate-codes"];
 
 type TwoFactorState = { enabled: boolean; recoveryCodesLeft: number };
 type Enrolment = { secret: string; uri: string; qrSvg: string };
@@ -90,7 +92,9 @@ export function TwoFactorPanel({
   answer: AccountAnswer | undefined;
 }) {
   const c = twoFactorCopy;
-  const done = answer?.status === "success" ? answer : undefined;
+  // Only the answers of this panel's own forms (the page has others).
+  const own = answer && TWO_FACTOR_INTENTS.includes(answer.intent) ? answer : undefined;
+  const done = own?.status === "success" ? own : undefined;
   return (
     <div>
       {done ? (
@@ -119,7 +123,7 @@ export function TwoFactorPanel({
         </>
       ) : enrolment ? (
         <>
-          <p className="mt-3 text-sm">{isAdmin ? c.enrol.required : c.account.off}</p>
+          <p className="mt-3 text-sm">{c.account.off}</p>
           <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">{c.enrol.intro}</p>
           <div
             role="img"
@@ -137,7 +141,7 @@ export function TwoFactorPanel({
           <CodeForm intent="enable-2fa" label={c.enrol.codeLabel} submit={c.enrol.submit} answer={answer} />
         </>
       ) : null}
-      {answer?.status === "error" && !answer.fieldErrors ? <FormAlert message={answer.message} /> : null}
+      {own?.status === "error" && !own.fieldErrors ? <FormAlert message={own.message} /> : null}
     </div>
   );
 }

@@ -187,6 +187,13 @@ export async function endSession(request: Request, db: Db = getDb()): Promise<st
   return sessionStorage().destroySession(session);
 }
 
+/** The id of the request's session row (full or challenge), or null. */
+export async function currentSessionId(request: Request, db: Db = getDb()): Promise<string | null> {
+  const token = await readToken(request);
+  if (!token) return null;
+  return db.select({ id: sessions.id }).from(sessions).where(eq(sessions.tokenHash, hashToken(token))).get()?.id ?? null;
+}
+
 /** End every session of a user (revocation, password change). */
 export function endAllSessions(userId: string, db: Pick<Db, "delete"> = getDb()) {
   db.delete(sessions).where(eq(sessions.userId, userId)).run();

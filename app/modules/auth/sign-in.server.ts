@@ -123,6 +123,10 @@ export async function signInWithJson(
   const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded" });
   const cookie = request.headers.get("Cookie");
   if (cookie) headers.set("Cookie", cookie);
+  // A code sent as a number would have lost its leading zeros: only text is a code.
+  if (body.code !== undefined && body.code !== null && typeof body.code !== "string") {
+    throw new AppError("bad_request", twoFactorMessages.enterCode, { fields: { code: [twoFactorMessages.enterCode] } });
+  }
   const code = typeof body.code === "string" ? body.code : undefined;
   return signIn(new Request(request.url, { method: "POST", headers, body: form }), clientAddress, { code, withoutCode: "refuse" });
 }

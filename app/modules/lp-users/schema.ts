@@ -62,13 +62,20 @@ export const ResetPasswordInput = z.object({
 });
 export type ResetPasswordInput = z.infer<typeof ResetPasswordInput>;
 
-/** `npm run admin:create` arguments. */
+/** Change password on the account page: the current one (checked, never echoed) and a new one. */
+export const ChangePasswordInput = z.object({
+  currentPassword: z.string({ error: accountFieldMessages.passwordRequired }).min(1, accountFieldMessages.passwordRequired).max(1024),
+  password: passwordField,
+});
+export type ChangePasswordInput = z.infer<typeof ChangePasswordInput>;
+
 /** A TOTP secret as an authenticator app takes it: base32, at least 80 bits (16 characters); spaces and case are ignored. */
 const totpSecretField = z
   .string()
   .transform((value) => value.replace(/\s+/g, "").toUpperCase().replace(/=+$/, ""))
   .pipe(z.string().regex(/^[A-Z2-7]{16,128}$/, twoFactorMessages.totpSecretInvalid));
 
+/** `npm run admin:create` arguments. */
 export const AdminCreateInput = z.object({
   email: emailField,
   name: nameField,

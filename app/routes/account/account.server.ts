@@ -1,65 +1,91 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { z } from "zod";
+import { accountPageCopy } from "~/content/account";
 import { twoFactorCopy } from "~/content/two-factor";
-import type { LpUser } from "~/modules/auth/session.server";
+import { ACCOUNT_INTENTS, type AccountAnswer, type AccountIntent } from "~/modules/auth/account-form";
+import { changePassword, listSessions, revokeOtherSessions, revokeSession } from "~/modules/auth/account.server";
+import { currentSessionId, type LpUser } from "~/modules/auth/session.server";
 import { formFailure, retryAfterHeaders } from "~/modules/http/form-answer.server";
 import { readFormData } from "~/modules/http/form-data.server";
-import { ACCOUNT_INTENTS, type AccountAnswer } from "~/modules/two-factor/account-form";
+import { ChangePasswordInput } from "~/modules/lp-users/schema";
+import { adminDateTime } from "~/modules/dates/format";
 import { CodeInput } from "~/modules/two-factor/schema";
-import {
-  beginEnrolment,
-  confirmEnrolment,
-  disableTwoFactor,
-  regenerateRecoveryCodes,
-  twoFactorState,
-} from "~/modules/two-factor/two-factor.server";
+import { beginEnrolment, confirmEnrolment, disableTwoFactor, regenerateRecoveryCodes, twoFactorState } from "~/modules/two-factor/two-factor.server";
 
-/** The account page's data: who is signed in, their two-factor state, and the secret to set up while it is off. */
-export async function accountLoader(user: LpUser) {
+/** The account page's data: who is signed in, their sessions, their two-factor state and, while it is off, the secret to set up. */
+export async function accountLoader(request: Request, user: LpUser) {
   const twoFactor = twoFactorState(user.id);
   return {
     email: user.email,
     isAdmin: user.isAdmin,
     twoFactor,
     enrolment: twoFactor.enabled ? null : await beginEnrolment(user),
+    sessions: listSessions(user, await currentSessionId(request)).map((session) => ({
+      ...session,
+      started: `${adminDateTime(session.createdAt)} UTC`,
+      lastSeen: `${adminDateTime(session.lastSeenAt)} UTC`,
+    })),
   };
 }
 
-const AccountForm = CodeInput.extend({ intent: z.enum(ACCOUNT_INTENTS) });
+const AccountForm = z.discriminatedUnion("intent", [
+  CodeInput.extend({ intent: z.literal(["enable-2fa", "disable-2fa", "regenerate-codes"]) }),
+  ChangePasswordInput.extend({ intent: z.literal("change-password") }),
+  z.object({ intent: z.literal("revoke-session"), sessionId: z.string().trim().min(1).max(64) }),
+  z.object({ intent: z.literal("revoke-others") }),
+]);
+
+type Done = Omit<AccountAnswer, "intent" | "status">;
 
 /**
- * The account page's action, shared by /lp/account and /admin/account: turn
- * two-factor on (a code confirms the pending secret), turn it off (a current
- * code; never for admins), make new recovery codes (a current TOTP code).
+ * The account page's action, shared by /lp/account and /admin/account. Two-factor:
+ * turn it on (a code confirms the pending secret), off (a current code; never
+ * for admins), new recovery codes (a current TOTP code). Password: change it
+ * (the current one checked; every other session ends). Sessions: sign one
+ * out, or all but this one.
  */
 export async function accountAction(request: Request, user: LpUser, clientAddress: string) {
   const formData = await readFormData(request);
-  const intent = ACCOUNT_INTENTS.find((i) => i === formData.get("intent")) ?? "enable-2fa";
+  const intent: AccountIntent = ACCOUNT_INTENTS.find((i) => i === formData.get("intent")) ?? "enable-2fa";
   const submission = parseWithZod(formData, { schema: AccountForm });
   if (submission.status !== "success") {
-    const fieldErrors = submission.error ?? {};
+    const fieldErrors = Object.fromEntries(Object.entries(submission.error ?? {}).filter((entry): entry is [string, string[]] => !!entry[1]?.length));
     const message = Object.values(fieldErrors).flat()[0] ?? "";
-    return data<AccountAnswer>({ intent, status: "error", message, fieldErrors: { code: fieldErrors.code ?? [message] } }, { status: 400 });
+    return data<AccountAnswer>({ intent, status: "error", message, fieldErrors }, { status: 400 });
   }
-  const { code } = submission.value;
-  const copy = twoFactorCopy.account;
+  const form = submission.value;
+  const currentId = await currentSessionId(request);
   try {
-    switch (submission.value.intent) {
-      case "enable-2fa":
-        return data<AccountAnswer>({ intent, status: "success", message: copy.enabled, codes: await confirmEnrolment(user, code, clientAddress) });
-      case "regenerate-codes":
-        return data<AccountAnswer>({ intent, status: "success", message: copy.regenerated, codes: await regenerateRecoveryCodes(user, code, clientAddress) });
-      case "disable-2fa":
-        await disableTwoFactor(user, code, clientAddress);
-        return data<AccountAnswer>({ intent, status: "success", message: copy.disabled });
-    }
+    const done = await perform();
+    return data<AccountAnswer>({ intent, status: "success", ...done });
   } catch (error) {
     const failure = formFailure(error);
     const headers = retryAfterHeaders(failure.retryAfterSeconds);
     return data<AccountAnswer>(
-      { intent, status: "error", message: failure.message, fieldErrors: { code: failure.fields?.code ?? [failure.message] } },
+      { intent, status: "error", message: failure.message, fieldErrors: failure.fields },
       { status: failure.httpStatus, ...(headers ? { headers } : {}) },
     );
+  }
+
+  async function perform(): Promise<Done> {
+    const copy = twoFactorCopy.account;
+    switch (form.intent) {
+      case "enable-2fa":
+        return { message: copy.enabled, codes: await confirmEnrolment(user, form.code, clientAddress) };
+      case "regenerate-codes":
+        return { message: copy.regenerated, codes: await regenerateRecoveryCodes(user, form.code, clientAddress) };
+      case "disable-2fa":
+        await disableTwoFactor(user, form.code, clientAddress);
+        return { message: copy.disabled };
+      case "change-password":
+        await changePassword(user, form, currentId);
+        return { message: accountPageCopy.password.done };
+      case "revoke-session":
+        revokeSession(user, form.sessionId, currentId);
+        return { message: accountPageCopy.sessions.revoked };
+      case "revoke-others":
+        return { message: accountPageCopy.sessions.revokedOthers(revokeOtherSessions(user, currentId)) };
+    }
   }
 }

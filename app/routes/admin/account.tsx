@@ -13,7 +13,7 @@ export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: accountPageCopy.title, description: accountPageCopy.description, path: "/admin/account", noindex: true });
 
 export async function loader({ request }: Route.LoaderArgs) {
-  return accountLoader(await requireAdmin(request));
+  return accountLoader(request, await requireAdmin(request));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

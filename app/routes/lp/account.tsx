@@ -14,7 +14,7 @@ export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: accountPageCopy.title, description: accountPageCopy.description, path: "/lp/account", noindex: true });
 
 export async function loader({ request }: Route.LoaderArgs) {
-  return accountLoader(await requireInvestor(request));
+  return accountLoader(request, await requireInvestor(request));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
