@@ -17,6 +17,8 @@ export const twoFactorCopy = {
     title: "Set up two-factor authentication",
     intro: "Scan the QR code with an authenticator app (1Password, Google Authenticator, Authy…), then enter the 6-digit code it shows.",
     qrLabel: "QR code to add this account to an authenticator app",
+    required: "The admin portal requires two-factor authentication. Set it up to continue.",
+    continue: "Continue to the admin dashboard",
     manual: "Can't scan it? Enter this key in the app instead:",
     codeLabel: "6-digit code from the app",
     submit: "Turn on two-factor",
@@ -62,5 +64,6 @@ export const twoFactorMessages = {
   alreadyOn: "Two-factor authentication is already on for this account.",
   notOn: "Two-factor authentication is not on for this account.",
   adminsKeepIt: "Admins cannot turn two-factor authentication off.",
+  enrolmentRequired: "Two-factor authentication must be set up before using the admin portal.",
   totpSecretInvalid: "must be a base32 secret (A–Z and 2–7) of at least 16 characters",
 } as const;

@@ -1,4 +1,4 @@
-import { Form, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { twoFactorCopy } from "~/content/two-factor";
 import type { AccountAnswer, AccountIntent } from "~/modules/auth/account-form";
 import { AccountField, FormAlert } from "../portal/account-field";
@@ -103,6 +103,13 @@ export function TwoFactorPanel({
         </p>
       ) : null}
       {done?.codes ? <RecoveryCodes codes={done.codes} email={email} /> : null}
+      {done?.intent === "enable-2fa" && isAdmin ? (
+        <p className="mt-4">
+          <Link to="/admin/dashboard" className={buttonClass("primary")}>
+            {c.enrol.continue}
+          </Link>
+        </p>
+      ) : null}
       {state.enabled ? (
         <>
           <p className="mt-3 text-sm">
@@ -123,7 +130,7 @@ export function TwoFactorPanel({
         </>
       ) : enrolment ? (
         <>
-          <p className="mt-3 text-sm">{c.account.off}</p>
+          <p className="mt-3 text-sm">{isAdmin ? c.enrol.required : c.account.off}</p>
           <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">{c.enrol.intro}</p>
           <div
             role="img"

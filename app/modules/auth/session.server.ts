@@ -1,7 +1,7 @@
 import { and, eq, lt, or } from "drizzle-orm";
 import { createCookieSessionStorage, type SessionStorage } from "react-router";
 import { getDb, type Db } from "../../../db/client";
-import { lpUsers, sessions } from "../../../db/schema";
+import { lpUsers, sessions, userTwoFactor } from "../../../db/schema";
 import { now } from "../config/clock.server";
 import { getEnv } from "../config/env.server";
 import { hashToken, newToken } from "./tokens.server";
@@ -135,20 +135,39 @@ export async function getSessionUser(request: Request, db: Db = getDb()): Promis
   return found?.stage === "full" ? found.user : null;
 }
 
+/**
+ * The admin of a session limited to setting up two-factor (an admin without
+ * it: the admin portal requires it), or null. Only the enrolment page and the
+ * guards' answers read it; getSessionUser never returns such a session.
+ */
+export async function getEnrolmentUser(request: Request, db: Db = getDb()): Promise<LpUser | null> {
+  const found = await liveSession(request, db);
+  return found?.stage === "enrolment" ? found.user : null;
+}
+
 /** The user of the request's two-factor challenge (password given, code not yet), or null. */
 export async function getTwoFactorChallenge(request: Request, db: Db = getDb()): Promise<LpUser | null> {
   const found = await liveSession(request, db);
   return found?.stage === "two_factor" ? found.user : null;
 }
 
+/**
+ * What a live session may do: `full`, `two_factor` (a challenge: only the code
+ * step), or `enrolment` (an admin without two-factor: only its set-up). The
+ * last is decided on every request, so an admin whose two-factor is reset
+ * loses the portal at once, and gains it back the moment it is set up.
+ */
+type SessionStage = "full" | "two_factor" | "enrolment";
+
 /** The request's session row and user, if the session is live (not ended, expired or idle, role unchanged). */
-async function liveSession(request: Request, db: Db): Promise<{ user: LpUser; stage: "full" | "two_factor" } | null> {
+async function liveSession(request: Request, db: Db): Promise<{ user: LpUser; stage: SessionStage } | null> {
   const token = await readToken(request);
   if (!token) return null;
   const row = db
-    .select({ session: sessions, user: lpUsers })
+    .select({ session: sessions, user: lpUsers, twoFactorSince: userTwoFactor.enabledAt })
     .from(sessions)
     .innerJoin(lpUsers, eq(lpUsers.id, sessions.userId))
+    .leftJoin(userTwoFactor, eq(userTwoFactor.userId, sessions.userId))
     .where(eq(sessions.tokenHash, hashToken(token)))
     .get();
   if (!row) return null;
@@ -163,7 +182,8 @@ async function liveSession(request: Request, db: Db): Promise<{ user: LpUser; st
   if (idleFor > TOUCH_INTERVAL_MS) {
     db.update(sessions).set({ lastSeenAt: at }).where(eq(sessions.id, row.session.id)).run();
   }
-  return { user: row.user, stage: row.session.stage };
+  const enrolment = row.session.stage === "full" && row.user.isAdmin && !row.twoFactorSince;
+  return { user: row.user, stage: enrolment ? "enrolment" : row.session.stage };
 }
 
 /** End the request's session on the server; returns the Set-Cookie header that clears the cookie. */
