@@ -6,6 +6,8 @@ import { expect, test } from "./helpers/fixtures";
 import { runDir } from "./helpers/documents";
 import { E2E_PORT } from "./helpers/origin";
 import { MIME, samplePdf } from "../helpers/sample-files";
+import { testTotpSecret } from "../support/totp";
+import { postLogin } from "./helpers/accounts";
 
 /**
  * The audit trail on a real production listener: the built server started as
@@ -50,7 +52,7 @@ test.beforeAll(async () => {
     TRUST_PROXY: "1",
   };
   // The first admin, made as an operator would on the server: the compiled script.
-  execFileSync(process.execPath, [path.join(BUILD_DIR, "server/admin-create.js"), "--email", ADMIN.email, "--name", ADMIN.name, "--password", ADMIN.password], {
+  execFileSync(process.execPath, [path.join(BUILD_DIR, "server/admin-create.js"), "--email", ADMIN.email, "--name", ADMIN.name, "--password", ADMIN.password, "--totp-secret", testTotpSecret(ADMIN.email)], {
     env,
     stdio: "pipe",
   });
@@ -168,7 +170,7 @@ test("a document download: document.accessed with the request's id and the inves
 async function signedIn(who: { email: string; password: string }, ip: string): Promise<APIRequestContext> {
   const context = await playwrightRequest.newContext({ baseURL: ORIGIN, maxRedirects: 0 });
   contexts.push(context);
-  const response = await context.post("/api/auth/login", { data: who, headers: { "X-Forwarded-For": ip } });
+  const response = await postLogin(context, who.email, who.password, { "X-Forwarded-For": ip });
   expect(response.status(), await response.text()).toBe(200);
   return context;
 }

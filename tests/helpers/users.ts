@@ -1,3 +1,5 @@
+import { enrolWithSecret } from "~/modules/two-factor/two-factor.server";
+import { testTotpSecret } from "../support/totp";
 import { eq } from "drizzle-orm";
 import { getDb } from "../../db/client";
 import { emailOutbox, lpUsers, passwordResets, sessions } from "../../db/schema";
@@ -48,8 +50,16 @@ export async function insertUser(
   return getDb().select().from(lpUsers).where(eq(lpUsers.id, inserted.id)).get()!;
 }
 
-export const insertAdmin = (overrides: Parameters<typeof insertUser>[0] = {}) =>
-  insertUser({ status: "approved", ...overrides, isAdmin: true });
+/**
+ * Insert an approved admin with two-factor on (the admin portal requires it),
+ * its secret testTotpSecret(email); `twoFactor: false` leaves it not set up.
+ */
+export async function insertAdmin(overrides: Parameters<typeof insertUser>[0] & { twoFactor?: boolean } = {}): Promise<LpUser> {
+  const { twoFactor = true, ...fields } = overrides;
+  const admin = await insertUser({ status: "approved", ...fields, isAdmin: true });
+  if (twoFactor) enrolWithSecret(admin.id, testTotpSecret(admin.email));
+  return admin;
+}
 
 /** Re-read a user (throws when it is gone). */
 export function userById(id: string): LpUser {

@@ -29,7 +29,8 @@ let rejected: LpUser;
 beforeAll(async () => {
   clearAccountTables();
   investor = await insertUser({ email: "lp@fund.example", name: "Linus Pauling", company: "Caltech", status: "approved" });
-  admin = await insertAdmin({ email: "admin@lumenridge.example", name: "Ada Admin" });
+  // Not enrolled in two-factor: the password alone gives the (enrolment-limited) session these tests look at.
+  admin = await insertAdmin({ email: "admin@lumenridge.example", name: "Ada Admin", twoFactor: false });
   pending = await insertUser({ email: "pending@fund.example", status: "pending" });
   rejected = await insertUser({ email: "rejected@fund.example", status: "rejected" });
 });

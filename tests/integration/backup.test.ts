@@ -21,6 +21,7 @@ import { closeDb } from "../../db/client";
 import type { BackupManifest } from "~/modules/backup/backup.server";
 import { getEnv, resetEnvForTests } from "~/modules/config/env.server";
 import { resetRateLimitsForTests } from "~/modules/http/rate-limit.server";
+import { testTotpSecret, totpAt } from "../support/totp";
 import { createOrPromoteAdmin } from "~/modules/lp-users/admin-create.server";
 import { findUserByEmail, registerInvestor, setUserStatus } from "~/modules/lp-users/lp-users.server";
 import { action as loginAction } from "~/routes/api/auth/login";
@@ -123,7 +124,7 @@ function rowsInBackup(): { lp: { id: string; title: string; file_path: string }[
 beforeAll(async () => {
   quietPort = await freePort();
   // Accounts the way the CLI and the portal make them: admin:create, an investor registering and being approved.
-  await createOrPromoteAdmin(ADMIN);
+  await createOrPromoteAdmin({ ...ADMIN, totpSecret: testTotpSecret(ADMIN.email) });
   const admin = findUserByEmail(ADMIN.email)!;
   adminCookie = await sessionCookieFor(admin);
   await registerInvestor(INVESTOR);
@@ -226,8 +227,14 @@ describe("npm run db:restore", () => {
     resetRateLimitsForTests();
     try {
       expect(getEnv().DATABASE_PATH).not.toBe(live.DATABASE_PATH);
+      // The admin has two-factor (admin:create --totp-secret): its code goes with the password.
       const signIn = (email: string, password: string) =>
-        callRouteWith(loginAction, apiRequest("POST", "/api/auth/login", { json: { email, password } }));
+        callRouteWith(
+          loginAction,
+          apiRequest("POST", "/api/auth/login", {
+            json: email === ADMIN.email ? { email, password, code: totpAt(testTotpSecret(email), Date.now()) } : { email, password },
+          }),
+        );
       const wrong = await signIn(INVESTOR.email, "not the password");
       expect(wrong.status).toBe(401);
       const cookies: Record<string, string> = {};

@@ -309,7 +309,7 @@ describe("form sign-in (/lp/login, /admin/login) and the code step", () => {
   });
 
   it("an admin's challenge gets nothing from the admin workspace or the admin JSON and file endpoints", async () => {
-    const { user: admin } = await enrol(await insertAdmin());
+    const { user: admin } = await enrol(await insertAdmin({ twoFactor: false }));
     const { response, cookie } = await passwordStep(admin, "admin");
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/login/two-factor");
@@ -358,7 +358,7 @@ describe("form sign-in (/lp/login, /admin/login) and the code step", () => {
   });
 
   it("an admin's code step leads to the admin dashboard, and the new cookie opens the admin endpoints", async () => {
-    const { user: admin, secret } = await enrol(await insertAdmin());
+    const { user: admin, secret } = await enrol(await insertAdmin({ twoFactor: false }));
     const { cookie: challenge } = await passwordStep(admin, "admin");
     const response = responseOf(await codeStep(challenge!, nextCode(secret)));
     expect(response.status).toBe(302);
@@ -409,7 +409,7 @@ describe("form sign-in (/lp/login, /admin/login) and the code step", () => {
   });
 
   it("a challenge of an account rejected in the meantime is refused", async () => {
-    const admin = await insertAdmin();
+    const admin = await insertAdmin({ twoFactor: false });
     const { user, secret } = await investorWith2fa();
     const { cookie: challenge } = await passwordStep(user);
     setUserStatus(admin, user.id, "rejected");
@@ -595,7 +595,7 @@ describe("the account page (/lp/account, /admin/account)", () => {
   });
 
   it("an admin cannot turn it off (/admin/account): 403, and two-factor stays on", async () => {
-    const admin = await insertAdmin();
+    const admin = await insertAdmin({ twoFactor: false });
     const { cookie, secret, answer: enabled } = await enableThroughPage("admin", admin);
     expect(enabled.status).toBe(200);
     expect(enabled.data.codes).toHaveLength(10);
@@ -669,5 +669,73 @@ describe("resetTwoFactor (admin:reset-2fa)", () => {
     expect((await signInWith(user)).status).toBe(200);
     // A second reset reports that there was nothing to clear.
     expect(resetTwoFactor(user)).toBe(false);
+  });
+});
+
+describe("admins must set up two-factor before using the admin portal", () => {
+  const ENROLMENT_REQUIRED = { error: "Two-factor authentication must be set up before using the admin portal." };
+
+  it("the JSON sign-in of an admin without two-factor answers 200 with a session that opens only the set-up", async () => {
+    const admin = await insertAdmin({ twoFactor: false });
+    const response = await signInWith(admin);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ isAdmin: true, email: admin.email });
+    const cookie = sessionCookieOf(response)!;
+
+    // Admin JSON endpoints: 403 with the message; the investor JSON endpoints too.
+    const list = await callRouteWith(usersByStatusLoader, apiRequest("GET", "/api/auth/pending-users", { cookie }));
+    expect(list.status).toBe(403);
+    expect(await list.json()).toEqual(ENROLMENT_REQUIRED);
+    const me = await callRouteWith(userLoader, apiRequest("GET", "/api/auth/user", { cookie }));
+    expect(me.status).toBe(403);
+    expect(await me.json()).toEqual(ENROLMENT_REQUIRED);
+    const id = randomUUID();
+    expect((await callRouteWith(documentFileLoader, getWith(`/api/documents/${id}/view`, cookie), { params: { id } })).status).toBe(403);
+
+    // Pages: every admin page and the investor portal send it to the set-up; the set-up page opens.
+    for (const path of ["/admin/dashboard", "/admin/investors", "/admin/activity"]) {
+      const gate = await thrown(callRoute(adminLayoutLoader, getWith(path, cookie)));
+      expect(gate.headers.get("Location")).toBe("/admin/account");
+    }
+    expect((await thrown(callRoute(lpLayoutLoader, getWith("/lp/dashboard", cookie)))).headers.get("Location")).toBe("/admin/account");
+    expect(await callRoute(adminLayoutLoader, getWith("/admin/account", cookie))).toMatchObject({ enrolling: true, badges: {} });
+    const page = (await callRoute(adminAccountLoader, getWith("/admin/account", cookie))) as { twoFactor: { enabled: boolean }; enrolment: { secret: string } };
+    expect(page.twoFactor.enabled).toBe(false);
+
+    // Set up: the same session now opens the portal.
+    const enabled = dataOf<AccountAnswer>(
+      await callRoute(adminAccountAction, formPost("/admin/account", { intent: "enable-2fa", code: totpCode(page.enrolment.secret, now().getTime()) }, cookie)),
+    );
+    expect(enabled.status).toBe(200);
+    expect(enabled.data.codes).toHaveLength(10);
+    expect((await callRouteWith(usersByStatusLoader, apiRequest("GET", "/api/auth/pending-users", { cookie }))).status).toBe(200);
+    expect(await callRoute(adminLayoutLoader, getWith("/admin/dashboard", cookie))).toMatchObject({ enrolling: false });
+
+    // And the next sign-in needs a code.
+    const next = await signInWith(admin);
+    expect(next.status).toBe(401);
+    expect(await next.json()).toEqual(CODE_REQUIRED);
+  });
+
+  it("an admin whose two-factor is reset on the server loses the portal at once, even in a session it had", async () => {
+    const admin = await insertAdmin();
+    const cookie = await sessionCookieFor(admin);
+    expect((await callRouteWith(usersByStatusLoader, apiRequest("GET", "/api/auth/pending-users", { cookie }))).status).toBe(200);
+    resetTwoFactor(admin);
+    // The reset ended the session; a new password-only session is limited to the set-up.
+    expect((await callRouteWith(usersByStatusLoader, apiRequest("GET", "/api/auth/pending-users", { cookie }))).status).toBe(401);
+    const fresh = sessionCookieOf(await signInWith(admin))!;
+    const list = await callRouteWith(usersByStatusLoader, apiRequest("GET", "/api/auth/pending-users", { cookie: fresh }));
+    expect(list.status).toBe(403);
+    expect(await list.json()).toEqual(ENROLMENT_REQUIRED);
+  });
+
+  it("an admin without two-factor signing in on /admin/login ends up on the set-up page", async () => {
+    const admin = await insertAdmin({ twoFactor: false });
+    const response = responseOf(await callRoute<unknown>(adminLoginAction, formPost("/admin/login", { email: admin.email, password: FIXTURE_PASSWORD })));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/admin/dashboard");
+    const gate = await thrown(callRoute(adminLayoutLoader, getWith("/admin/dashboard", sessionCookieOf(response)!)));
+    expect(gate.headers.get("Location")).toBe("/admin/account");
   });
 });

@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { expect, type APIRequestContext } from "@playwright/test";
+import { expect, type APIRequestContext, type APIResponse } from "@playwright/test";
+import { nextTotpCode, skipStep, testTotpSecret } from "../../support/totp";
 
 /** The e2e server's database (playwright.config.ts puts it in E2E_RUN_DIR). */
 function databasePath(): string {
@@ -10,20 +11,52 @@ function databasePath(): string {
   return path.join(dir, "e2e.sqlite");
 }
 
-/** Create an approved admin with the real CLI (npm run admin:create), as an operator would. */
-export function createAdmin(email: string, name: string, password: string) {
+/** Admins made by this process: their sign-ins send a code at once (others learn it from the answer). */
+const enrolledAdmins = new Set<string>();
+
+/**
+ * Create an approved admin with the real CLI (npm run admin:create), as an
+ * operator would, with two-factor on (the admin portal requires it): its
+ * secret is testTotpSecret(email), so the tests compute its codes.
+ */
+export function createAdmin(email: string, name: string, password: string, database = databasePath()) {
   execFileSync(
     process.execPath,
-    ["--import", "tsx", "scripts/admin-create.ts", "--email", email, "--name", name, "--password", password],
+    ["--import", "tsx", "scripts/admin-create.ts", "--email", email, "--name", name, "--password", password, "--totp-secret", testTotpSecret(email)],
     {
       env: {
         ...process.env,
-        DATABASE_PATH: databasePath(),
+        DATABASE_PATH: database,
         LOG_LEVEL: "silent",
       },
       stdio: "pipe",
     },
   );
+  enrolledAdmins.add(email.toLowerCase());
+}
+
+/**
+ * POST /api/auth/login with the two-factor code an account with two-factor
+ * needs (test admins: testTotpSecret). A code refused because a parallel
+ * worker used its step is retried with the next step.
+ */
+export async function postLogin(
+  api: APIRequestContext,
+  email: string,
+  password: string,
+  headers?: Record<string, string>,
+): Promise<APIResponse> {
+  const post = (code?: string) => api.post("/api/auth/login", { data: code ? { email, password, code } : { email, password }, ...(headers ? { headers } : {}) });
+  let needsCode = enrolledAdmins.has(email.toLowerCase());
+  let response = needsCode ? null : await post();
+  if (response && response.status() === 401 && ((await response.json()) as { twoFactorRequired?: boolean }).twoFactorRequired) needsCode = true;
+  for (let attempt = 0; needsCode && attempt < 3; attempt++) {
+    const { code, step } = await nextTotpCode(email);
+    response = await post(code);
+    if (response.status() !== 401 || ((await response.json()) as { error?: string }).error !== "Invalid two-factor code") break;
+    skipStep(email, step);
+  }
+  return response!;
 }
 
 type Mail = { to: string; subject: string; text: string };
@@ -82,9 +115,7 @@ export async function registerViaApi(
 
 /** Sign in through the JSON API; returns the session cookie ("name=value"). */
 export async function loginViaApi(request: APIRequestContext, email: string, password: string): Promise<string> {
-  const response = await request.post("/api/auth/login", {
-    data: { email, password },
-  });
+  const response = await postLogin(request, email, password);
   expect(response.status(), await response.text()).toBe(200);
   const setCookie = response.headers()["set-cookie"] ?? "";
   const cookie = setCookie.split(";")[0] ?? "";

@@ -1,11 +1,11 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { expect, type APIRequestContext, type BrowserContext, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { samplePdf } from "../../helpers/sample-files";
-import { loginViaApi, setStatusViaApi, userIdByEmail } from "./accounts";
+import { createAdmin, loginViaApi, setStatusViaApi, userIdByEmail } from "./accounts";
 import { runDir } from "./documents";
 import { pendingInvestor, type Account } from "./portal";
 
@@ -270,13 +270,7 @@ export async function startIsolatedServer(): Promise<IsolatedServer> {
   return {
     baseURL,
     databasePath: env.DATABASE_PATH,
-    createAdmin: ({ email, name, password }) => {
-      execFileSync(
-        process.execPath,
-        ["--import", "tsx", "scripts/admin-create.ts", "--email", email, "--name", name, "--password", password],
-        { env: { ...process.env, DATABASE_PATH: env.DATABASE_PATH, LOG_LEVEL: "silent" }, stdio: "pipe" },
-      );
-    },
+    createAdmin: ({ email, name, password }) => createAdmin(email, name, password, env.DATABASE_PATH),
     stop,
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { randomClientIp } from "./documents";
+import { postLogin } from "./accounts";
 
 /**
  * The admin's 'Email Lists (Copy & Export)' page (SPEC.md §2,
@@ -458,10 +459,7 @@ export async function requestFundAccess(api: APIRequestContext, request: { email
 
 /** Sign in over the API from an address of its own; returns the session cookie ("name=value"). */
 export async function apiLogin(api: APIRequestContext, email: string, password: string): Promise<string> {
-  const response = await api.post("/api/auth/login", {
-    data: { email, password },
-    headers: fromNewAddress(),
-  });
+  const response = await postLogin(api, email, password, fromNewAddress());
   expect(response.status(), await response.text()).toBe(200);
   const cookie = (response.headers()["set-cookie"] ?? "").split(";")[0] ?? "";
   expect(cookie).toMatch(/lr_session=/);
