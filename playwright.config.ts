@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { E2E_SESSION_SECRET } from "./tests/e2e/helpers/secrets";
 
 /**
  * End-to-end tests against the production server and a finished build
@@ -88,7 +89,7 @@ export default defineConfig({
         PORT: String(PORT),
         HOST: "127.0.0.1",
         APP_URL: BASE_URL,
-        SESSION_SECRET: "e2e-session-secret-0123456789abcdef-0123456789",
+        SESSION_SECRET: E2E_SESSION_SECRET,
         DATABASE_PATH: path.join(runDir, "e2e.sqlite"),
         STORAGE_DIR: path.join(runDir, "uploads"),
         LOG_LEVEL: "silent",

@@ -31,7 +31,7 @@ import path from "node:path";
 import { cpuSeconds } from "./cpu";
 import type { Check } from "./files";
 import { kb, num, passFail, table } from "./format";
-import { assertPortFree, BENCH_ADMIN, createBenchAdmin, runNode, scriptArgs, startServer, stopChild, waitForHttp, type Child } from "./proc";
+import { assertPortFree, benchAdminLogin, createBenchAdmin, runNode, scriptArgs, startServer, stopChild, waitForHttp, type Child } from "./proc";
 
 /** The admin workspace's pages (one list; /work/admin-contract.md), the overview first. */
 export const ADMIN_PAGES = [
@@ -221,7 +221,7 @@ export async function signIn(agent: http.Agent, origin: string, label: string): 
     `${origin}/api/auth/login`,
     "POST",
     { "content-type": "application/json", accept: "application/json" },
-    Buffer.from(JSON.stringify({ email: BENCH_ADMIN.email, password: BENCH_ADMIN.password })),
+    Buffer.from(JSON.stringify(await benchAdminLogin())),
   );
   if (login.status !== 200) throw new Error(`${label}: POST /api/auth/login answered ${login.status}: ${login.body.toString("utf8").slice(0, 300)}`);
   const cookie = (login.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");

@@ -21,7 +21,7 @@ import os from "node:os";
 import path from "node:path";
 import { cpuSeconds, machineBusySeconds } from "./cpu";
 import { num, passFail, table } from "./format";
-import { assertPortFree, BENCH_ADMIN, createBenchAdmin, readMemory, sleep, startChild, startServer, stopChild, waitForHttp, waitForLine, type Child } from "./proc";
+import { assertPortFree, benchAdminLogin, createBenchAdmin, readMemory, sleep, startChild, startServer, stopChild, waitForHttp, waitForLine, type Child } from "./proc";
 import { MAX_UPLOAD_BYTES } from "../app/modules/documents/constants";
 
 export type Check = { name: string; figure: string; budget: string; ok: boolean };
@@ -387,7 +387,7 @@ export async function benchFiles(ctx: FilesContext): Promise<FilesResult> {
     await waitForHttp(`${ourOrigin}/healthz`, ours);
 
     // Sign in.
-    const login = await requestJson(`${ourOrigin}/api/auth/login`, "POST", {}, { email: BENCH_ADMIN.email, password: BENCH_ADMIN.password });
+    const login = await requestJson(`${ourOrigin}/api/auth/login`, "POST", {}, await benchAdminLogin());
     if (login.status !== 200) throw new Error(`POST /api/auth/login answered ${login.status}: ${JSON.stringify(login.json)}`);
     const setCookie = login.headers["set-cookie"] ?? [];
     const cookie = setCookie.map((c) => c.split(";")[0]).join("; ");

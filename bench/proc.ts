@@ -3,6 +3,7 @@ import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process"
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
+import { nextTotpCode, testTotpSecret } from "../tests/support/totp";
 
 /**
  * How the benchmark runs the production server and the operational scripts:
@@ -29,10 +30,16 @@ export function scriptArgs(script: keyof typeof SCRIPT_ARGS, args: string[]): st
 /** The admin the benchmark signs in as (created in each bench database). */
 export const BENCH_ADMIN = { email: "bench-admin@lumenridge.example", name: "Bench Admin", password: "bench-only-password-1234" } as const;
 
-/** Create BENCH_ADMIN in the database of `env` (DATABASE_PATH) with the admin:create script. */
+/** The JSON sign-in body of BENCH_ADMIN, with a two-factor code of a step not used yet. */
+export async function benchAdminLogin(): Promise<{ email: string; password: string; code: string }> {
+  return { email: BENCH_ADMIN.email, password: BENCH_ADMIN.password, code: (await nextTotpCode(BENCH_ADMIN.email)).code };
+}
+
+/** Create BENCH_ADMIN in the database of `env` (DATABASE_PATH) with the admin:create script, two-factor on (admins need it). */
 export async function createBenchAdmin(root: string, env: NodeJS.ProcessEnv): Promise<void> {
   const { email, name, password } = BENCH_ADMIN;
-  const created = await runNode(scriptArgs("admin-create", ["--email", email, "--name", name, "--password", password]), root, env);
+  const args = ["--email", email, "--name", name, "--password", password, "--totp-secret", testTotpSecret(email)];
+  const created = await runNode(scriptArgs("admin-create", args), root, env);
   if (created.code !== 0) throw new Error(`admin:create failed (exit ${created.code}):\n${created.output}`);
 }
 

@@ -65,10 +65,19 @@ import {
  */
 type LpRole = "anonymous" | "pending" | "rejected" | "investor" | "admin";
 type FundRole = "fund-i holder" | "fund-ii holder" | "revoked holder";
-type Role = LpRole | FundRole;
+/**
+ * Two-factor (docs/decisions/023-two-factor.md): a `half-session` holds the
+ * 5-minute challenge an admin with two-factor gets from the password step
+ * (only the code step accepts it: everywhere else it gets what anonymous gets);
+ * an `enrolling admin` has no two-factor yet, so its session opens only the
+ * set-up: pages go to /admin/account, the JSON endpoints answer 403.
+ */
+type TwoFactorRole = "half-session" | "enrolling admin";
+type Role = LpRole | FundRole | TwoFactorRole;
 const FUND_ROLES: FundRole[] = ["fund-i holder", "fund-ii holder", "revoked holder"];
 // The admin goes last: a row whose admin answer changes something (an upload, a delete, a revocation) checks that nobody before did.
-const ROLES: Role[] = ["anonymous", "pending", "rejected", "investor", ...FUND_ROLES, "admin"];
+const ROLES: Role[] = ["anonymous", "pending", "rejected", "investor", ...FUND_ROLES, "half-session", "enrolling admin", "admin"];
+const ENROLMENT_REQUIRED = "Two-factor authentication must be set up before using the admin portal.";
 
 const PASSWORD = "matrix-password-123";
 const unique = () => randomBytes(4).toString("hex");
@@ -76,7 +85,7 @@ const unique = () => randomBytes(4).toString("hex");
 /** A status, or a redirect (one of several statuses, to a path). */
 type Expect = number | { status: number | number[]; location: string };
 /** What each role must get. A fund holder holds no portal session: unless told otherwise, it gets what anonymous gets. */
-type Expectations = Record<LpRole, Expect> & Partial<Record<FundRole, Expect>>;
+type Expectations = Record<LpRole, Expect> & Partial<Record<FundRole | TwoFactorRole, Expect>>;
 type Row = {
   method: "GET" | "POST" | "PATCH" | "DELETE";
   path: string | (() => string);
@@ -113,8 +122,29 @@ const all = (value: Expect): Record<Role, Expect> => ({
   "fund-i holder": value,
   "fund-ii holder": value,
   "revoked holder": value,
+  "half-session": value,
+  "enrolling admin": value,
 });
-const expectationFor = (row: Row, role: Role): Expect => row.expect[role] ?? row.expect.anonymous;
+const expectationFor = (row: Row, role: Role): Expect => row.expect[role] ?? (role === "enrolling admin" ? enrollingDefault(row) : row.expect.anonymous);
+
+/**
+ * What an admin without two-factor gets unless a row says otherwise: where a
+ * signed-out visitor is sent to a sign-in page, the set-up page instead; where
+ * a JSON endpoint answers 401 for lack of a session, 403; elsewhere
+ * (public pages, the fund pages and endpoints, which no admin power opens
+ * for it) what anonymous gets.
+ */
+function enrollingDefault(row: Row): Expect {
+  const anonymous = row.expect.anonymous;
+  const path = typeof row.path === "string" ? row.path : row.path();
+  if (typeof anonymous !== "number") {
+    const guarded = /^\/(admin|lp)\/login$/.test(anonymous.location) && (path.startsWith("/admin/") || path.startsWith("/lp/"));
+    return guarded ? { status: anonymous.status, location: "/admin/account" } : anonymous;
+  }
+  // The fund document reads (view, download, by key) look for fund access, not a portal session.
+  const fundRead = row.method === "GET" && /^\/api\/fund-documents\/(view\/|download\/|fund-i(i)?([?#]|$))/.test(path);
+  return anonymous === 401 && path.startsWith("/api/") && !fundRead ? 403 : anonymous;
+}
 const to = (location: string) => ({ status: 302, location });
 
 let contexts: Record<Role, APIRequestContext>;
@@ -129,6 +159,8 @@ const cookies: Record<Role, string> = {
   "fund-i holder": "",
   "fund-ii holder": "",
   "revoked holder": "",
+  "half-session": "",
+  "enrolling admin": "",
 };
 let clientIp = "";
 
@@ -172,11 +204,26 @@ test.beforeAll(async () => {
   const adminEmail = `matrix-admin-${id}@example.com`;
   createAdmin(adminEmail, "Matrix Admin", PASSWORD);
   // The fund roles' contexts are made once their cookies exist (below).
-  contexts = { anonymous: await make(), pending: await make(), rejected: await make(), investor: await make(), admin: await make() } as Record<
-    Role,
-    APIRequestContext
-  >;
+  contexts = {
+    anonymous: await make(),
+    pending: await make(),
+    rejected: await make(),
+    investor: await make(),
+    admin: await make(),
+    "half-session": await make(),
+    "enrolling admin": await make(),
+  } as Record<Role, APIRequestContext>;
   cookies.admin = await loginViaApi(contexts.admin, adminEmail, PASSWORD);
+  // The half-session: the admin's password step on the sign-in form, and no code.
+  const challenge = await contexts["half-session"].post("/admin/login", { form: { email: adminEmail, password: PASSWORD } });
+  expect(challenge.status()).toBe(302);
+  expect(challenge.headers()["location"]).toBe("/login/two-factor");
+  cookies["half-session"] = (challenge.headers()["set-cookie"] ?? "").split("\n").find((c) => c.includes("lr_session="))?.split(";")[0] ?? "";
+  expect(cookies["half-session"]).toMatch(/lr_session=/);
+  // The enrolling admin: an admin made without two-factor; the password alone signs it in (to the set-up only).
+  const enrollingEmail = `matrix-enrolling-${id}@example.com`;
+  createAdmin(enrollingEmail, "Matrix Enrolling Admin", PASSWORD, { twoFactor: false });
+  cookies["enrolling admin"] = await loginViaApi(contexts["enrolling admin"], enrollingEmail, PASSWORD);
   const adminCookie = ""; // the admin context's own cookie jar carries the session
 
   const emails = {
@@ -1083,6 +1130,10 @@ for (const row of rows) {
       expect(response.status, `${what}: never a server error`).toBeLessThan(500);
       if (path.startsWith("/api/") && (response.status === 401 || response.status === 403)) {
         expect(response.headers["content-type"]).toMatch(/^application\/json/);
+        // (A cross-site request is refused before any session is read, with its own message.)
+        if (role === "enrolling admin" && response.status === 403 && !row.headers) {
+          expect((JSON.parse(response.body.toString("utf8")) as { error?: string }).error, what).toBe(ENROLMENT_REQUIRED);
+        }
       }
       await row.check?.(response, role);
       expectNoForeignTokens(response, what, role, path, `${path} ${JSON.stringify(body.data ?? null)} ${JSON.stringify(body.form ?? null)}`);

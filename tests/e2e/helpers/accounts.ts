@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { nextTotpCode, skipStep, testTotpSecret } from "../../support/totp";
+import { E2E_SESSION_SECRET } from "./secrets";
 
 /** The e2e server's database (playwright.config.ts puts it in E2E_RUN_DIR). */
 function databasePath(): string {
@@ -18,21 +19,29 @@ const enrolledAdmins = new Set<string>();
  * Create an approved admin with the real CLI (npm run admin:create), as an
  * operator would, with two-factor on (the admin portal requires it): its
  * secret is testTotpSecret(email), so the tests compute its codes.
+ * `twoFactor: false` makes an admin who has not set it up yet.
  */
-export function createAdmin(email: string, name: string, password: string, database = databasePath()) {
+export function createAdmin(
+  email: string,
+  name: string,
+  password: string,
+  { database = databasePath(), twoFactor = true, sessionSecret = E2E_SESSION_SECRET } = {},
+) {
+  const totp = twoFactor ? ["--totp-secret", testTotpSecret(email)] : [];
   execFileSync(
     process.execPath,
-    ["--import", "tsx", "scripts/admin-create.ts", "--email", email, "--name", name, "--password", password, "--totp-secret", testTotpSecret(email)],
+    ["--import", "tsx", "scripts/admin-create.ts", "--email", email, "--name", name, "--password", password, ...totp],
     {
       env: {
         ...process.env,
         DATABASE_PATH: database,
+        SESSION_SECRET: sessionSecret,
         LOG_LEVEL: "silent",
       },
       stdio: "pipe",
     },
   );
-  enrolledAdmins.add(email.toLowerCase());
+  if (twoFactor) enrolledAdmins.add(email.toLowerCase());
 }
 
 /**

@@ -7,6 +7,7 @@ import { expect, type APIRequestContext, type BrowserContext, type Locator, type
 import { samplePdf } from "../../helpers/sample-files";
 import { createAdmin, loginViaApi, setStatusViaApi, userIdByEmail } from "./accounts";
 import { runDir } from "./documents";
+import { E2E_ISOLATED_SESSION_SECRET } from "./secrets";
 import { pendingInvestor, type Account } from "./portal";
 
 /**
@@ -241,7 +242,7 @@ export async function startIsolatedServer(): Promise<IsolatedServer> {
     PORT: String(port),
     HOST: "127.0.0.1",
     APP_URL: baseURL,
-    SESSION_SECRET: "e2e-isolated-session-secret-0123456789abcdef",
+    SESSION_SECRET: E2E_ISOLATED_SESSION_SECRET,
     DATABASE_PATH: path.join(dir, "isolated.sqlite"),
     STORAGE_DIR: path.join(dir, "uploads"),
     LOG_LEVEL: "silent",
@@ -270,7 +271,7 @@ export async function startIsolatedServer(): Promise<IsolatedServer> {
   return {
     baseURL,
     databasePath: env.DATABASE_PATH,
-    createAdmin: ({ email, name, password }) => createAdmin(email, name, password, env.DATABASE_PATH),
+    createAdmin: ({ email, name, password }) => createAdmin(email, name, password, { database: env.DATABASE_PATH, sessionSecret: E2E_ISOLATED_SESSION_SECRET }),
     stop,
   };
 }
