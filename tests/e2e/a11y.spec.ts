@@ -36,6 +36,7 @@ const PUBLIC_PAGES = [
   "/lp/forgot-password",
   "/lp/reset-password",
   "/admin/login",
+  "/login/two-factor",
   "/fund-i/signup",
   "/fund-ii/signup",
 ] as const;
@@ -165,6 +166,8 @@ for (const theme of THEMES) {
       ["/admin/investors", "Existing Investor/LP Management"],
       ["/admin/fund-access", "Potential Investor Management (Fund II)"],
       ["/admin/email-lists", "Email Lists (Copy & Export)"],
+      ["/admin/activity", "Activity"],
+      ["/admin/account", "Your account"],
     ] as const) {
       test(`${path} has no axe violations`, async ({ page, context, baseURL, visit }, testInfo) => {
         const { adminCookie } = await portalData(testInfo);
@@ -175,6 +178,20 @@ for (const theme of THEMES) {
         await expectNoViolations(page, testInfo);
       });
     }
+
+    test("/lp/account, two-factor off (QR code, key, code field), sessions and password, has no axe violations", async ({
+      page,
+      context,
+      baseURL,
+      visit,
+    }, testInfo) => {
+      const { investorCookie } = await portalData(testInfo);
+      await useSessionCookie(context, baseURL!, investorCookie);
+      await visit("/lp/account");
+      await expect(page.getByRole("img", { name: "QR code to add this account to an authenticator app" })).toBeVisible();
+      await expectTheme(page, theme);
+      await expectNoViolations(page, testInfo);
+    });
 
     test("the admin menu below the md width, open, has no axe violations", async ({ page, context, baseURL, visit }, testInfo) => {
       const { adminCookie } = await portalData(testInfo);
