@@ -1,4 +1,4 @@
-import { KeyRound, MonitorSmartphone, ShieldCheck } from "lucide-react";
+import { KeyRound, MonitorSmartphone, ShieldCheck, type LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { accountPageCopy } from "~/content/account";
@@ -16,6 +16,21 @@ type AccountData = {
   enrolment: { secret: string; uri: string; qrSvg: string } | null;
   sessions: SessionRow[];
 };
+
+/** A card of the account page: a titled section. */
+function AccountSection({ id, icon: Icon, title, children }: { id: string; icon: LucideIcon; title: string; children: ReactNode }) {
+  return (
+    <Card>
+      <section aria-labelledby={id}>
+        <h2 id={id} className="flex items-center gap-2 text-xl font-semibold">
+          <Icon aria-hidden="true" className="size-5 text-brand-700 dark:text-brand-300" />
+          {title}
+        </h2>
+        {children}
+      </section>
+    </Card>
+  );
+}
 
 /** The account page of /lp/account and /admin/account: two-factor, active sessions and the password. */
 export function AccountPage({
@@ -45,33 +60,15 @@ export function AccountPage({
         </div>
         {actions}
       </div>
-      <Card>
-        <section aria-labelledby="two-factor-title">
-          <h2 id="two-factor-title" className="flex items-center gap-2 text-xl font-semibold">
-            <ShieldCheck aria-hidden="true" className="size-5 text-brand-700 dark:text-brand-300" />
-            {c.twoFactorTitle}
-          </h2>
-          <TwoFactorPanel email={data.email} isAdmin={data.isAdmin} state={data.twoFactor} enrolment={data.enrolment} answer={answer} />
-        </section>
-      </Card>
-      <Card>
-        <section aria-labelledby="sessions-title">
-          <h2 id="sessions-title" className="flex items-center gap-2 text-xl font-semibold">
-            <MonitorSmartphone aria-hidden="true" className="size-5 text-brand-700 dark:text-brand-300" />
-            {c.sessions.title}
-          </h2>
-          <SessionsPanel sessions={data.sessions} answer={answer} />
-        </section>
-      </Card>
-      <Card>
-        <section aria-labelledby="password-title">
-          <h2 id="password-title" className="flex items-center gap-2 text-xl font-semibold">
-            <KeyRound aria-hidden="true" className="size-5 text-brand-700 dark:text-brand-300" />
-            {c.password.title}
-          </h2>
-          <PasswordPanel answer={answer} />
-        </section>
-      </Card>
+      <AccountSection id="two-factor-title" icon={ShieldCheck} title={c.twoFactorTitle}>
+        <TwoFactorPanel email={data.email} isAdmin={data.isAdmin} state={data.twoFactor} enrolment={data.enrolment} answer={answer} />
+      </AccountSection>
+      <AccountSection id="sessions-title" icon={MonitorSmartphone} title={c.sessions.title}>
+        <SessionsPanel sessions={data.sessions} answer={answer} />
+      </AccountSection>
+      <AccountSection id="password-title" icon={KeyRound} title={c.password.title}>
+        <PasswordPanel answer={answer} />
+      </AccountSection>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { Form, useNavigation } from "react-router";
 import { accountPageCopy } from "~/content/account";
 import type { AccountAnswer } from "~/modules/auth/account-form";
-import { AccountField, FormAlert, NewPasswordField } from "../portal/account-field";
+import { AccountField, FormAlert, FormSuccess, NewPasswordField } from "../portal/account-field";
 import { Button } from "../ui/form";
 
 const FORM_ID = "change-password";
@@ -16,11 +16,7 @@ export function PasswordPanel({ answer }: { answer: AccountAnswer | undefined })
   return (
     <div>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{c.intro}</p>
-      {mine?.status === "success" ? (
-        <p role="status" className="mt-3 rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm font-medium text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100">
-          {mine.message}
-        </p>
-      ) : null}
+      <FormSuccess message={mine?.status === "success" ? mine.message : undefined} />
       <Form method="post" id={FORM_ID} className="mt-4 max-w-md space-y-4">
         <input type="hidden" name="intent" value={FORM_ID} />
         <AccountField

@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { accountPageCopy } from "~/content/account";
 import type { AccountAnswer } from "~/modules/auth/account-form";
-import { FormAlert } from "../portal/account-field";
+import { FormAlert, FormSuccess } from "../portal/account-field";
 import { Button } from "../ui/form";
 
 export type SessionRow = {
@@ -21,11 +21,7 @@ export function SessionsPanel({ sessions, answer }: { sessions: SessionRow[]; an
   return (
     <div>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{c.intro}</p>
-      {mine?.status === "success" ? (
-        <p role="status" className="mt-3 rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm font-medium text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100">
-          {mine.message}
-        </p>
-      ) : null}
+      <FormSuccess message={mine?.status === "success" ? mine.message : undefined} />
       {mine?.status === "error" ? <FormAlert message={mine.message} /> : null}
       <div className="mt-4 overflow-x-auto">
         <table className="w-full text-left text-sm">

@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
 import { twoFactorCopy } from "~/content/two-factor";
 import type { AccountAnswer, AccountIntent } from "~/modules/auth/account-form";
-import { AccountField, FormAlert } from "../portal/account-field";
+import { AccountField, FormAlert, FormSuccess } from "../portal/account-field";
 import { Button, buttonClass, type ButtonVariant } from "../ui/form";
 
 const TWO_FACTOR_INTENTS: readonly AccountIntent[] = ["enable-2fa", "disable-2fa", "regenerate-codes"];
@@ -97,11 +97,7 @@ export function TwoFactorPanel({
   const done = own?.status === "success" ? own : undefined;
   return (
     <div>
-      {done ? (
-        <p role="status" className="mt-2 rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm font-medium text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100">
-          {done.message}
-        </p>
-      ) : null}
+      <FormSuccess message={done?.message} />
       {done?.codes ? <RecoveryCodes codes={done.codes} email={email} /> : null}
       {done?.intent === "enable-2fa" && isAdmin ? (
         <p className="mt-4">

@@ -73,6 +73,19 @@ export function FormAlert({ id, message }: { id?: string; message: string | unde
   );
 }
 
+/** A form-level success message (role=status) on the account page. */
+export function FormSuccess({ message }: { message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p
+      role="status"
+      className="mt-3 rounded-md border border-emerald-300 bg-emerald-50 px-3 py-2 text-sm font-medium text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-100"
+    >
+      {message}
+    </p>
+  );
+}
+
 /** The icon-topped title block of the account cards. */
 export function AccountCardHeader({ icon, title, intro }: { icon: ReactNode; title: string; intro: string }) {
   return (
