@@ -451,6 +451,8 @@ test("revocation: the admin uploads a Fund II document, the holder reads it, the
   const oldLink = await holderPage.goto(firstLink);
   expect(oldLink?.status()).toBe(403);
   await expect(fundIIDocuments(holderPage).alert).toHaveText(FUND_TEXT.fundIIDocuments.invalid);
+  // The refused page goes on to the sign-up after 2 s: let it, so that move cannot cut into the next navigation.
+  await expect(holderPage).toHaveURL(/\/fund-ii\/signup$/, { timeout: 8_000 });
 
   // 7. 'Send new link': a new mail, the revocation lifted.
   await page.goto("/admin/fund-access");

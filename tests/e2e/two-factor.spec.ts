@@ -1,7 +1,8 @@
 import type { Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { expect, test } from "./helpers/fixtures";
-import { approvedInvestor, signInWith, waitHydrated, type Account } from "./helpers/portal";
+import { createAdmin } from "./helpers/accounts";
+import { approvedInvestor, newAccount, signInWith, waitHydrated, type Account } from "./helpers/portal";
 
 /**
  * Two-factor sign-in end to end, with JavaScript and without: an investor
@@ -131,4 +132,34 @@ test("the code step without a password step says the sign-in expired and opens n
   await expect(page.getByRole("main").getByLabel("Code", { exact: true })).toHaveCount(0);
   await page.goto("/lp/dashboard");
   await expect(page).toHaveURL(/\/lp\/login$/);
+});
+
+test("an admin without two-factor is sent to set it up after the password, and reaches the workspace only once it is on", async ({
+  page,
+  jsEnabled,
+}, testInfo) => {
+  const admin = newAccount(testInfo, "admin");
+  createAdmin(admin.email, admin.name, admin.password, { twoFactor: false });
+  await page.goto("/admin/login");
+  await waitHydrated(page, jsEnabled);
+  await signInWith(page, admin);
+  await expect(page).toHaveURL(/\/admin\/account$/, { timeout: SLOW });
+  const main = page.getByRole("main");
+  await expect(main.getByText("The admin portal requires two-factor authentication. Set it up to continue.")).toBeVisible();
+  // Nothing else opens meanwhile; the workspace shows no navigation.
+  await expect(page.getByTestId("admin-sidebar")).toHaveCount(0);
+  await page.goto("/admin/investors");
+  await expect(page).toHaveURL(/\/admin\/account$/);
+  await page.goto("/lp/dashboard");
+  await expect(page).toHaveURL(/\/admin\/account$/);
+  await waitHydrated(page, jsEnabled);
+
+  const secret = (await page.locator("#two-factor-secret").textContent())?.trim() ?? "";
+  await main.getByLabel("6-digit code from the app").fill(codeFor(secret));
+  await main.getByRole("button", { name: "Turn on two-factor" }).click();
+  await expect(page.getByRole("status").filter({ hasText: TEXT.enabled })).toBeVisible();
+  await expect(main.getByRole("list", { name: "Your recovery codes" }).getByRole("listitem")).toHaveCount(10);
+  await main.getByRole("link", { name: "Continue to the admin dashboard" }).click();
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
 });
