@@ -1,17 +1,25 @@
 /**
- * csrf: every state-changing route (each admin dashboard intent on its own) is
- * sent the ways another site can make a browser send it, with a live admin
- * session cookie, and must get the pipeline's 403 with nothing changed in the
+ * csrf: every state-changing route (each admin dashboard intent and each
+ * account page intent on its own, and the two-factor code step) is sent the
+ * ways another site can make a browser send it, with a live admin session
+ * cookie, and must get the pipeline's 403 with nothing changed in the
  * database or storage. Then the legitimate ways in (a same-origin browser, a
  * browser whose Origin is the Host, a client that sends neither header) must
  * still work, with their effect checked for the common operations.
+ *
+ * The admin (two-factor on, as the portal requires) signs in once; the
+ * sign-ins repeated per kind of client are an investor's (a password alone),
+ * and the admin's own form sign-in must go on to the code step.
  */
 import { formBody, jsonBody, listFiles, startServer, Tally, type HttpAnswer, type Section } from "./harness";
 import {
+  accountTargets,
   changedTables,
   dbFingerprint,
+  dbRows,
   dbValue,
   EVIL_ORIGIN,
+  headerValue,
   isActionOriginRefusal,
   isCrossSiteRefusal,
   mutationTargets,
@@ -56,18 +64,21 @@ export const section: Section = {
       const hostOrigin = new URL(server.url).origin; // http://127.0.0.1:port, the Host the requests carry
       const setup = await new Portal(server, {}, SETUP_IP).init();
       let admin = setup.adminCookie;
+      // Signs in again and again below: an investor (an admin could only once per 30 s code step).
+      const signer = await setup.investor();
 
       // Targets for the cross-site sweep, and fresh ones per legitimate variant (below).
       const pending = await setup.register();
       const ids = {
         adminEmail: setup.adminEmail,
+        signInEmail: signer.email,
         userId: pending.id,
         documentId: await setup.uploadDocument(),
         fundDocumentId: await setup.uploadFundDocument("fund-ii"),
         revokeRequestId: await setup.fundRequest("fund-ii"),
         resendRequestId: await setup.fundRequest("fund-ii"),
       };
-      const targets = mutationTargets(ids);
+      const targets = [...mutationTargets(ids), ...accountTargets()];
       ctx.progress(`setup done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 
       // ── cross-site: every route × every variant must be refused ──────────
@@ -86,6 +97,7 @@ export const section: Section = {
       ];
 
       const before = dbFingerprint(server);
+      const auditFrom = dbValue<number>(server, "select coalesce(max(id), 0) from audit_events") ?? 0;
       const filesBefore = listFiles(server.storageDir).sort().join("\n");
       let tried = 0;
       let accepted = 0;
@@ -107,13 +119,24 @@ export const section: Section = {
         }
       }
       const after = dbFingerprint(server);
-      const changed = changedTables(before, after);
+      // Each refusal is recorded (an audit_events row, below); every other table must be as it was.
+      const changed = changedTables(before, after).filter((name) => name !== "audit_events");
+      const audited = new Map(
+        (dbRows(server, "select event, count(*) as n from audit_events where id > ? group by event", auditFrom) as Array<{ event: string; n: number }>).map((r) => [r.event, r.n]),
+      );
+      const refusalsAudited = audited.get("request.cross_site_refused") ?? 0;
+      const otherAudited = [...audited].filter(([event]) => event !== "request.cross_site_refused");
       const filesAfter = listFiles(server.storageDir).sort().join("\n");
       const adminStill = await send(server.url, "GET", "/api/auth/user", { headers: { cookie: admin }, localAddress: SETUP_IP });
 
       t.info("cross-site requests tried (routes × variants)", `${targets.length} × ${variants.length} = ${tried}`);
       t.count("cross-site requests accepted", accepted, 0, acceptedSamples.slice(0, 3).join("; "));
-      t.count("tables changed by the cross-site requests", changed.length, 0, changed.join(", "));
+      t.count("tables changed by the cross-site requests (audit_events apart)", changed.length, 0, changed.join(", "));
+      t.check(
+        "audit_events: a request.cross_site_refused row per refusal, nothing else",
+        refusalsAudited === tried - accepted && otherAudited.length === 0,
+        `${refusalsAudited} refusal rows for ${tried - accepted} refusals; other events: ${otherAudited.map(([e, n]) => `${e} ×${n}`).join(", ") || "none"}`,
+      );
       t.check("storage files unchanged", filesBefore === filesAfter, "files appeared or vanished under STORAGE_DIR");
       const status = dbValue<string>(server, "select status from lp_users where id = ?", ids.userId);
       const docs = dbValue<number>(server, "select count(*) from documents where id = ?", ids.documentId);
@@ -152,6 +175,7 @@ export const section: Section = {
       const docGone = (id: string) => dbValue<number>(server, "select count(*) from documents where id = ?", id) === 0;
       let effectTried = 0;
       let effectRefused = 0;
+      let operationCount = 0;
       for (const [i, variant] of legit.entries()) {
         const f = fresh[i]!;
         const go = (method: string, path: string, body: Body, cookie = "") =>
@@ -168,15 +192,22 @@ export const section: Section = {
           [
             "sign-in (API)",
             async () => {
-              const a = await go("POST", "/api/auth/login", jsonBody({ email: ids.adminEmail, password: PASSWORD }));
+              const a = await go("POST", "/api/auth/login", jsonBody({ email: signer.email, password: PASSWORD }));
               return a.status === 200 && sessionPair(a) !== "";
             },
           ],
           [
             "sign-in (form /lp/login)",
             async () => {
-              const a = await go("POST", "/lp/login", formBody({ email: ids.adminEmail, password: PASSWORD }));
+              const a = await go("POST", "/lp/login", formBody({ email: signer.email, password: PASSWORD }));
               return redirected(a) && sessionPair(a) !== "";
+            },
+          ],
+          [
+            "admin sign-in (form /admin/login): on to the code step",
+            async () => {
+              const a = await go("POST", "/admin/login", formBody({ email: ids.adminEmail, password: PASSWORD }));
+              return redirected(a) && headerValue(a, "location") === "/login/two-factor" && sessionPair(a) !== "";
             },
           ],
           [
@@ -199,6 +230,7 @@ export const section: Section = {
               docGone(f.formDoc),
           ],
         ];
+        operationCount = operations.length;
         for (const [name, run] of operations) {
           effectTried += 1;
           if (!(await run())) {
@@ -207,7 +239,7 @@ export const section: Section = {
           }
         }
       }
-      t.info("legit requests with their effect checked", `8 operations × ${legit.length} kinds = ${effectTried}`);
+      t.info("legit requests with their effect checked", `${operationCount} operations × ${legit.length} kinds = ${effectTried}`);
       t.count("legit requests refused or without effect", effectRefused, 0);
 
       ctx.progress(`effect checks done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
@@ -218,7 +250,7 @@ export const section: Section = {
         for (const variant of legit.slice(0, 2)) {
           // The checks run before any action: a body that skips the bcrypt work is enough here.
           const body = (target.quick ?? target.build)();
-          const cookie = target.role === "admin" ? admin : "";
+          const cookie = target.role === "admin" ? admin : target.role === "investor" ? signer.cookie : "";
           const answer = await send(server.url, target.method, target.path, {
             headers: { ...body.headers, ...variant.headers, ...(cookie ? { cookie } : {}) },
             body: body.body,

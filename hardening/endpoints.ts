@@ -4,6 +4,7 @@
  * `role` is who may use it; `kind` is the body it takes.
  */
 import { publicPages } from "../app/content/sitemap";
+import { ACCOUNT_INTENTS } from "../app/modules/auth/account-form";
 
 export type Role = "anonymous" | "investor" | "admin";
 export type BodyKind = "json" | "form" | "multipart" | "none";
@@ -60,6 +61,21 @@ export const MUTATIONS: readonly Mutation[] = [
   { method: "POST", path: "/admin/fund-documents", kind: "multipart", role: "admin" },
 ];
 
+/**
+ * The signed-in account's own forms (two-factor on/off, recovery codes,
+ * password, sessions) and the code step of a two-factor sign-in. Kept out of
+ * MUTATIONS: their right-role answers depend on the account's two-factor
+ * state and a code of the moment, and fuzzing them as the fixture admin would
+ * spend its two-factor attempts (a wrong code counts against the account) and
+ * end its sessions. The csrf section sends them cross-site; the two-factor
+ * section sends them with every kind of session that must not open them.
+ */
+export const ACCOUNT_MUTATIONS: readonly Mutation[] = [
+  { method: "POST", path: "/login/two-factor", kind: "form", role: "anonymous", note: "the code step: opens only with a live challenge" },
+  { method: "POST", path: "/lp/account", kind: "form", role: "investor", intents: ACCOUNT_INTENTS },
+  { method: "POST", path: "/admin/account", kind: "form", role: "admin", intents: ACCOUNT_INTENTS },
+];
+
 /** Pages and read endpoints (GET). `{id}` / `{key}` as above. */
 export const READS: ReadonlyArray<{ path: string; role: Role; note?: string }> = [
   ...[
@@ -70,6 +86,7 @@ export const READS: ReadonlyArray<{ path: string; role: Role; note?: string }> =
     "/lp/forgot-password",
     "/lp/reset-password",
     "/admin/login",
+    "/login/two-factor",
     "/fund-i/signup",
     "/fund-ii/signup",
     "/fund-i/documents",
@@ -78,6 +95,7 @@ export const READS: ReadonlyArray<{ path: string; role: Role; note?: string }> =
     "/robots.txt",
   ].map((path) => ({ path, role: "anonymous" as const })),
   { path: "/lp/dashboard", role: "investor" },
+  { path: "/lp/account", role: "investor" },
   { path: "/admin/dashboard", role: "admin" },
   { path: "/admin/investors", role: "admin" },
   { path: "/admin/documents", role: "admin" },
@@ -85,6 +103,9 @@ export const READS: ReadonlyArray<{ path: string; role: Role; note?: string }> =
   { path: "/admin/email-lists", role: "admin" },
   { path: "/admin/documents/{id}/access", role: "admin" },
   { path: "/admin/email-lists/newsletter.csv", role: "admin" },
+  { path: "/admin/activity", role: "admin" },
+  { path: "/admin/activity.csv", role: "admin" },
+  { path: "/admin/account", role: "admin", note: "also the only page of an admin without two-factor" },
   { path: "/api/auth/user", role: "investor" },
   { path: "/api/auth/pending-users", role: "admin" },
   { path: "/api/auth/approved-users", role: "admin" },

@@ -53,7 +53,13 @@ import {
   type UploadOutcome,
 } from "./faults-helpers";
 
-const ADMIN = { email: "faults-admin@lumenridge.example", password: "Faults-admin-passphrase-2024!" };
+/**
+ * The admin of each part's server (two-factor on, as the portal requires): an
+ * address per server, so parts running side by side never wait for each
+ * other's two-factor code step.
+ */
+const ADMIN = { password: "Faults-admin-passphrase-2024!" };
+const adminEmail = (part: "upload" | "mail" | "disk") => `faults-admin-${part}@lumenridge.example`;
 const PDF = "application/pdf";
 const MB = 1024 * 1024;
 /** An upload whose socket sees no progress for this long has hung. */
@@ -110,8 +116,8 @@ async function siteAnswers(server: AppServer, cookie: string): Promise<{ ok: boo
 async function uploadKills(ctx: Context, t: Tally) {
   const server = await startServer(ctx, { name: "faults-upload" });
   try {
-    createAdmin(server, ADMIN.email, ADMIN.password);
-    let cookie = await signIn(server, ADMIN.email, ADMIN.password);
+    createAdmin(server, adminEmail("upload"), ADMIN.password);
+    let cookie = await signIn(server, adminEmail("upload"), ADMIN.password);
     const pdf = samplePdf("Faults 50 MB", 50 * MB);
     const body = multipartBody(lpFields("Faults 50 MB"), { name: "fifty.pdf", type: PDF, data: pdf });
 
@@ -156,7 +162,7 @@ async function uploadKills(ctx: Context, t: Tally) {
     // Clients that go away mid-upload, on a running server.
     const aborts = ctx.full ? 100 : 20;
     ctx.progress(`faults: ${aborts} client aborts mid-upload`);
-    cookie = await signIn(server, ADMIN.email, ADMIN.password);
+    cookie = await signIn(server, adminEmail("upload"), ADMIN.password);
     const rssBefore = rssKb(server.pid());
     const logFrom = server.logLines().length;
     const exitsBefore = server.unexpectedExits();
@@ -203,13 +209,13 @@ async function smtpOutage(ctx: Context, t: Tally) {
   const inbox = "inbox@faults.example";
   const server = await startServer(ctx, { name: "faults-mail", env: { SMTP_URL: catcher.smtpUrl, FIRM_INBOX: inbox } });
   try {
-    createAdmin(server, ADMIN.email, ADMIN.password);
-    const admin = await signIn(server, ADMIN.email, ADMIN.password);
+    createAdmin(server, adminEmail("mail"), ADMIN.password);
+    const admin = await signIn(server, adminEmail("mail"), ADMIN.password);
     const investor = { email: "investor@faults.example", password: "Investor-passphrase-2024!", name: "Fault Investor" };
     const registered = await request(server.url, "POST", "/api/auth/register", jsonBody(investor));
     if (registered.status !== 201) throw new Error(`register: ${registered.status} ${registered.text}`);
     // With SMTP up, the admins' notice arrives: the mail path works before the outage.
-    const upMs = await waitUntil(() => catcher.mails.some((m) => m.envelopeTo.includes(ADMIN.email)), 30_000);
+    const upMs = await waitUntil(() => catcher.mails.some((m) => m.envelopeTo.includes(adminEmail("mail"))), 30_000);
     t.check("SMTP up: admin notice of a registration arrives", upMs >= 0, "no mail within 30 s with SMTP up");
     const pending = await request(server.url, "GET", "/api/auth/pending-users", { headers: { cookie: admin } });
     const investorId = (JSON.parse(pending.text) as Array<{ id: string; email: string }>).find((u) => u.email === investor.email)?.id;
@@ -402,8 +408,8 @@ async function diskFull(ctx: Context, t: Tally) {
   try {
     server = await startServer(ctx, { name: "faults-disk", env: { STORAGE_DIR: mountDir } });
     const live = server;
-    createAdmin(live, ADMIN.email, ADMIN.password);
-    const cookie = await signIn(live, ADMIN.email, ADMIN.password);
+    createAdmin(live, adminEmail("disk"), ADMIN.password);
+    const cookie = await signIn(live, adminEmail("disk"), ADMIN.password);
     const small = (title: string) =>
       upload(live, cookie, multipartBody(lpFields(title), { name: "small.pdf", type: PDF, data: samplePdf(title, 200 * 1024) }), HANG_MS).finish();
     const clear = (o: UploadOutcome) => {

@@ -12,7 +12,9 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
+import { twoFactorMessages } from "../app/content/two-factor";
 import { startSmtpServer, type ReceivedMail } from "../tests/helpers/smtp";
+import { nextTotpCode, skipStep, testTotpSecret } from "../tests/support/totp";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const SESSION_SECRET = "hardening-session-secret-0123456789abcdef-0123";
@@ -328,20 +330,78 @@ export function cookiesFrom(answer: HttpAnswer, previous = ""): string {
 
 // ─── accounts ───────────────────────────────────────────────────────────────
 
-/** An approved admin, made with the real CLI (npm run admin:create), compiled as on a server. */
-export function createAdmin(server: AppServer, email: string, password: string, name = "Hardening Admin") {
+/**
+ * Admins made by this process with two-factor on (createAdmin): their sign-ins
+ * send a code at once. Others learn that they need one from the 401.
+ */
+const twoFactorAdmins = new Set<string>();
+
+/**
+ * An approved admin, made with the real CLI (npm run admin:create), compiled as
+ * on a server. The admin portal requires two-factor, so by default the admin is
+ * enrolled (`--totp-secret`) with testTotpSecret(email) and its sign-ins send
+ * codes from tests/support/totp.ts; `twoFactor: false` makes an admin whose
+ * session is limited to setting it up. The script seals the secret with the
+ * server's key (TOTP_KEYS, else SESSION_SECRET), so it gets the server's.
+ */
+export function createAdmin(server: AppServer, email: string, password: string, name = "Hardening Admin", { twoFactor = true }: { twoFactor?: boolean } = {}) {
   const script = path.join(server.buildDir, "server/admin-create.js");
-  execFileSync(process.execPath, [script, "--email", email, "--name", name, "--password", password], {
+  const args = [script, "--email", email, "--name", name, "--password", password];
+  if (twoFactor) args.push("--totp-secret", testTotpSecret(email));
+  const keys = { SESSION_SECRET: server.env.SESSION_SECRET!, ...(server.env.TOTP_KEYS ? { TOTP_KEYS: server.env.TOTP_KEYS } : {}) };
+  execFileSync(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_PATH: server.dbPath, LOG_LEVEL: "silent" },
+    env: { ...process.env, ...keys, DATABASE_PATH: server.dbPath, LOG_LEVEL: "silent" },
     stdio: "pipe",
   });
+  if (twoFactor) twoFactorAdmins.add(email.trim().toLowerCase());
+  else twoFactorAdmins.delete(email.trim().toLowerCase());
 }
 
-/** Sign in through the JSON API; returns the Cookie header to send afterwards. */
+const jsonOf = (answer: HttpAnswer): Record<string, unknown> => {
+  try {
+    return JSON.parse(answer.text) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+};
+
+/**
+ * POST /api/auth/login through `post` (the caller's headers, address and
+ * cookie), with the two-factor code an account needs: a test admin's at once,
+ * any other account's after a 401 that asks for it. Each TOTP step is accepted
+ * once per account, so codes come from nextTotpCode (a step at most once per
+ * process; it waits when the current and the next are spent); a code refused
+ * as already used (a step spent elsewhere) is retried with the next step.
+ */
+export async function loginWithCode(
+  post: (body: Record<string, string>) => Promise<HttpAnswer>,
+  email: string,
+  password: string,
+  secret = testTotpSecret(email),
+): Promise<HttpAnswer> {
+  let needsCode = twoFactorAdmins.has(email.trim().toLowerCase());
+  let answer = needsCode ? null : await post({ email, password });
+  if (answer && answer.status === 401 && jsonOf(answer).twoFactorRequired === true) needsCode = true;
+  for (let attempt = 0; needsCode && attempt < 3; attempt++) {
+    const { code, step } = await nextTotpCode(email, secret);
+    answer = await post({ email, password, code });
+    if (answer.status !== 401 || jsonOf(answer).error !== twoFactorMessages.invalidCode) break;
+    skipStep(email, step);
+  }
+  return answer!;
+}
+
+/** Sign in through the JSON API (with a code when the account needs one); returns the Cookie header to send afterwards. */
 export async function signIn(server: AppServer, email: string, password: string, extraHeaders: Record<string, string> = {}): Promise<string> {
-  const { headers, body } = jsonBody({ email, password });
-  const answer = await request(server.url, "POST", "/api/auth/login", { headers: { ...headers, ...extraHeaders }, body });
+  const answer = await loginWithCode(
+    (fields) => {
+      const { headers, body } = jsonBody(fields);
+      return request(server.url, "POST", "/api/auth/login", { headers: { ...headers, ...extraHeaders }, body });
+    },
+    email,
+    password,
+  );
   if (answer.status !== 200) throw new Error(`sign-in of ${email} answered ${answer.status}: ${answer.text}`);
   return cookiesFrom(answer);
 }

@@ -48,6 +48,7 @@ const UPLOAD = (fundId?: string) => () => ({ title: `t-${unique()}`, description
 const ok2xx = (a: HttpAnswer) => a.status >= 200 && a.status < 300;
 
 function sqlSpecs(fx: Fixture, victims: string[]): Spec[] {
+  // Any session cookie is evidence: for the admin (two-factor on) a password that passed would set the code step's challenge cookie.
   const session = (a: HttpAnswer) => (a.headers["set-cookie"] ?? []).some((c) => c.startsWith(`${fx.sessionCookie}=`) && !/^[^=]+=;/.test(c) && !/max-age=0/i.test(c));
   const login = (path: string, email: string, kind: Kind): Spec => ({ method: "POST", path, kind, base: () => ({ email, password: "wrong-password-0" }), fields: ["email", "password"], evidence: session });
   const pageOf: Record<string, string> = {
@@ -454,7 +455,11 @@ export const section: Section = {
     const tally = new Tally();
     const t0 = Date.now();
     const catcher = await startMailCatcher(ctx);
-    const fx = await setUpFixture(ctx, "injection", { SMTP_URL: catcher.smtpUrl });
+    // A failed setup must not leave the mail catcher listening (it would keep the run from exiting).
+    const fx = await setUpFixture(ctx, "injection", { SMTP_URL: catcher.smtpUrl }).catch(async (error: unknown) => {
+      await catcher.stop();
+      throw error;
+    });
     try {
       await sqlPart(fx, tally);
       ctx.progress(`SQL done (${((Date.now() - t0) / 1000).toFixed(0)} s)`);

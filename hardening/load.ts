@@ -4,22 +4,29 @@
  * (LOG_LEVEL=info; the lines are counted, checked for errors and dropped).
  *
  * One autocannon instance; each of its connections sends a weighted sequence
- * of visits: per 20 requests, 10 public pages, 3 investor dashboards, 3
- * document lists, 2 downloads of a 1 MB PDF, 2 newsletter sign-ups. The server
- * trusts X-Forwarded-For (TRUST_PROXY=1) and every request carries a different
- * address, so the per-client rate limits see many visitors, not one.
+ * of visits: per 40 requests, 16 public pages, 6 investor dashboards, 6
+ * document lists, 4 downloads of a 1 MB PDF, 4 newsletter sign-ups, and 4
+ * admin actions (signed in with two-factor, as the portal requires): an
+ * investor approved or rejected, a document uploaded, a document deleted, an
+ * e-mail list exported. The server trusts X-Forwarded-For (TRUST_PROXY=1) and
+ * every request carries a different address, so the per-client rate limits
+ * see many visitors, not one; every admin action carries an X-Request-Id of
+ * its own, which the audit trail records.
  *
  * Checks: every answer has the expected status (no errors, timeouts or
  * unexpected statuses), every download is the whole file, the newsletter rows
  * in the database are exactly the sign-ups answered 201 (plus any still in
- * flight when the load stopped), no error-level log line, RSS growth under
- * 150 MB, no crash, and a clean exit 0 on SIGTERM afterwards.
+ * flight when the load stopped), every admin action answered 2xx left exactly
+ * its audit_events row (same request id, its event) and no row stands for an
+ * action never sent, no error-level log line, RSS growth under 150 MB, no
+ * crash, and a clean exit 0 on SIGTERM afterwards.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { publicPages } from "../app/content/sitemap";
+import { openDatabase as openAppDatabase } from "../db/client";
 import {
   approvedInvestor,
   createAdmin,
@@ -71,17 +78,31 @@ const RSS_GROWTH_LIMIT_KB = 150 * 1024;
 const HEAP_CAP_MB = 256;
 const WARMUP_SECONDS = 3;
 
-type KindName = "public pages" | "dashboard" | "document list" | "downloads" | "newsletter";
+type KindName =
+  | "public pages"
+  | "dashboard"
+  | "document list"
+  | "downloads"
+  | "newsletter"
+  | "admin: approve/reject"
+  | "admin: upload"
+  | "admin: delete"
+  | "admin: export list";
 type Kind = {
   name: KindName;
-  /** Requests of this kind in every 20 sent. */
+  /** Requests of this kind in every PATTERN sent. */
   weight: number;
   /** The status every answer must have. */
   expect: number;
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PATCH" | "DELETE";
   /** Fills in the request (path, headers, body) for the n-th request of this kind. */
-  build: (n: number) => { path: string; headers: Record<string, string>; body?: string };
+  build: (n: number) => { path: string; headers: Record<string, string>; body?: string | Buffer };
+  /** Admin actions: the audit event each one answered 2xx must leave (matched by X-Request-Id). */
+  audited?: string;
 };
+
+/** The mix repeats every PATTERN requests (the weights add up to it). */
+const PATTERN = 40;
 
 type KindStats = {
   name: KindName;
@@ -92,6 +113,8 @@ type KindStats = {
   shortBodies: number;
 };
 type MixResult = { kinds: KindStats[]; result: CannonResult; untagged: number };
+/** What the mix hears back, per request: its kind, the X-Request-Id it carried (admin actions), status and body. */
+type Answer = { kind: KindName; requestId: string | undefined; status: number; body: string };
 
 /** A different client address per request: 198.18.0.0/15 (benchmarking range), wrapping after 131,072. */
 function clientIp(n: number): string {
@@ -173,20 +196,20 @@ function logDrain(server: AppServer) {
 
 /**
  * One autocannon instance, 50 connections, each sending a weighted sequence of
- * kinds (a global round over a 20-slot pattern, so the shares of requests sent
- * are exactly the weights). Every answer is tagged with its kind: autocannon
- * calls the request's onResponse and then, synchronously on the same
- * connection, emits "response" with the latency and bytes.
+ * kinds (a global round over a PATTERN-slot pattern, so the shares of requests
+ * sent are exactly the weights). Every answer is tagged with its kind:
+ * autocannon calls the request's onResponse and then, synchronously on the
+ * same connection, emits "response" with the latency and bytes.
  */
-async function runMix(server: AppServer, kinds: Kind[], seconds: number, onNewsletter: (status: number, body: string) => void): Promise<MixResult> {
+async function runMix(server: AppServer, kinds: Kind[], seconds: number, onAnswer: (answer: Answer) => void): Promise<MixResult> {
   const stats = kinds.map((kind): KindStats => ({ name: kind.name, responses: 0, statuses: new Map(), latencies: [], shortBodies: 0 }));
-  // Interleave the kinds: slot i of 20 goes to the kind furthest behind its share.
+  // Interleave the kinds: slot i of PATTERN goes to the kind furthest behind its share.
   const pattern: number[] = [];
   const given = kinds.map(() => 0);
-  for (let slot = 0; slot < 20; slot++) {
+  for (let slot = 0; slot < PATTERN; slot++) {
     let best = 0;
     for (let k = 1; k < kinds.length; k++) {
-      if ((slot + 1) * kinds[k]!.weight - 20 * given[k]! > (slot + 1) * kinds[best]!.weight - 20 * given[best]!) best = k;
+      if ((slot + 1) * kinds[k]!.weight - PATTERN * given[k]! > (slot + 1) * kinds[best]!.weight - PATTERN * given[best]!) best = k;
     }
     given[best]! += 1;
     pattern.push(best);
@@ -201,6 +224,7 @@ async function runMix(server: AppServer, kinds: Kind[], seconds: number, onNewsl
       const kind = kinds[k]!;
       const built = kind.build(counters[k]!++);
       context.kind = k;
+      context.requestId = built.headers["x-request-id"];
       raw.method = kind.method;
       raw.path = built.path;
       raw.headers = { ...raw.headers, ...built.headers };
@@ -209,7 +233,8 @@ async function runMix(server: AppServer, kinds: Kind[], seconds: number, onNewsl
     },
     onResponse: (status, body, context) => {
       lastKind = typeof context.kind === "number" ? context.kind : -1;
-      if (lastKind >= 0 && kinds[lastKind]!.name === "newsletter") onNewsletter(status, body);
+      const requestId = typeof context.requestId === "string" ? context.requestId : undefined;
+      if (lastKind >= 0) onAnswer({ kind: kinds[lastKind]!.name, requestId, status, body });
     },
   };
   const result = await new Promise<CannonResult>((resolve, reject) => {
@@ -234,6 +259,84 @@ async function runMix(server: AppServer, kinds: Kind[], seconds: number, onNewsl
   return { kinds: stats, result, untagged };
 }
 
+/** Pending investors to approve or reject (one per status action; the main phase uses a few hundred). */
+const PENDING_INVESTORS = 5_000;
+/** Documents uploaded before the load for the deletes to start on. */
+const DELETE_STOCK = 40;
+
+/** Pending investors as registration leaves them (one password hash for all: nobody signs in as them); their ids. */
+function insertPendingInvestors(server: AppServer, runId: string, count: number): string[] {
+  // The app's own connection setup: its pragmas and the SQL functions its triggers call (lp_users' fold_search).
+  const db = openAppDatabase(server.dbPath).$client;
+  try {
+    const hash = (db.prepare("select password_hash from lp_users where is_admin = 0 limit 1").pluck().get() as string | undefined) ?? "$2b$12$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva";
+    const insert = db.prepare("insert into lp_users (id, email, password_hash, name, company, status) values (?, ?, ?, ?, ?, 'pending')");
+    const ids: string[] = [];
+    db.transaction(() => {
+      for (let i = 0; i < count; i++) {
+        const id = randomUUID();
+        insert.run(id, `load-pending-${runId}-${i}@example.com`, hash, `Load Pending ${i}`, "Load LP");
+        ids.push(id);
+      }
+    })();
+    return ids;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The audit trail after the load: per admin action, the 2xx answers of the
+ * main phase against the audit_events rows carrying their X-Request-Id. Every
+ * 2xx must have exactly one row of its event; a row without a 2xx is allowed
+ * only for a request sent but not answered when the load stopped.
+ */
+function auditFigures(t: Tally, server: AppServer, runId: string, kinds: Kind[], answers: Answer[], sentIds: Set<string>) {
+  const db = openDatabase(server);
+  const rows = db.prepare("select request_id as requestId, event from audit_events where request_id like ?").all(`load-${runId}-main-%`) as Array<{ requestId: string; event: string }>;
+  db.close();
+  const byId = new Map<string, string[]>();
+  for (const row of rows) byId.set(row.requestId, [...(byId.get(row.requestId) ?? []), row.event]);
+  let actions = 0;
+  let missing = 0;
+  let duplicated = 0;
+  let wrongEvent = 0;
+  let inFlight = 0;
+  let neverSent = 0;
+  const samples: string[] = [];
+  for (const kind of kinds.filter((k) => k.audited)) {
+    const mine = answers.filter((a) => a.kind === kind.name);
+    const ok = mine.filter((a) => a.status >= 200 && a.status < 300 && a.requestId);
+    const answeredIds = new Set(mine.map((a) => a.requestId));
+    const kindRows = rows.filter((r) => r.event === kind.audited);
+    let kindMissing = 0;
+    for (const answer of ok) {
+      const events = byId.get(answer.requestId!) ?? [];
+      const own = events.filter((e) => e === kind.audited).length;
+      if (own === 0) {
+        kindMissing += 1;
+        if (samples.length < 3) samples.push(`${kind.name} ${answer.requestId} → ${answer.status}, rows: ${events.join(", ") || "none"}`);
+      }
+      if (own > 1) duplicated += 1;
+      if (events.some((e) => e !== kind.audited)) wrongEvent += 1;
+    }
+    // Rows of this event whose request was not answered 2xx in the main phase.
+    const okIds = new Set(ok.map((a) => a.requestId));
+    const extra = kindRows.filter((r) => !okIds.has(r.requestId));
+    inFlight += extra.filter((r) => sentIds.has(r.requestId) && !answeredIds.has(r.requestId)).length;
+    neverSent += extra.filter((r) => !sentIds.has(r.requestId) || answeredIds.has(r.requestId)).length;
+    actions += ok.length;
+    missing += kindMissing;
+    t.info(`audit: ${kind.name} — 2xx answers / ${kind.audited} rows`, `${ok.length} / ${kindRows.length}${extra.length ? ` (${extra.length} in flight at the stop)` : ""}`);
+  }
+  t.info("audit: admin actions answered 2xx during the load", actions);
+  t.count("audit: admin 2xx answers without their audit_events row", missing, 0, samples.join("; "));
+  t.count("audit: admin actions recorded more than once", duplicated);
+  t.count("audit: admin actions with a row of another event", wrongEvent);
+  t.count("audit: rows for an action not sent, or answered non-2xx", neverSent);
+  t.check(`audit: rows of actions still in flight at the stop ≤ ${CONNECTIONS}`, inFlight <= CONNECTIONS, `${inFlight} rows`);
+}
+
 const fmtMs = (ms: number) => (Number.isFinite(ms) ? `${ms.toFixed(ms < 10 ? 1 : 0)} ms` : "n/a");
 const mb = (kb: number) => `${(kb / 1024).toFixed(1)} MB`;
 
@@ -253,7 +356,7 @@ export const section: Section = {
     });
     const logs = logDrain(server);
     try {
-      // ── setup: an admin, an approved investor, a 1 MB PDF ─────────────────
+      // ── setup: an admin (two-factor on), an approved investor, a 1 MB PDF ─
       const admin = { email: "load-admin@lumenridge.example", password: "load-admin-password-1234" };
       createAdmin(server, admin.email, admin.password);
       const adminCookie = await signIn(server, admin.email, admin.password);
@@ -269,42 +372,73 @@ export const section: Section = {
       if (uploaded.status !== 201) throw new Error(`upload answered ${uploaded.status}: ${uploaded.text.slice(0, 300)}`);
       const documentId = (JSON.parse(uploaded.text) as { id: string }).id;
 
+      // What the admin actions act on. Pending investors, inserted straight into the database (through
+      // the API each would cost a bcrypt hash): each status action takes the next one, so every action
+      // is a real change (approving an approved investor answers 200 and records nothing). Documents to
+      // delete: a stock uploaded now, topped up by the uploads of the load.
+      const pendingIds = insertPendingInvestors(server, runId, PENDING_INVESTORS);
+      const smallPdf = makePdf(16 * 1024);
+      const uploadBody = (title: string) => multipart({ title, category: "reports" }, { name: "load-upload.pdf", type: "application/pdf", data: smallPdf });
+      const deletable: string[] = [];
+      for (let i = 0; i < DELETE_STOCK; i++) {
+        const body = uploadBody(`Load stock ${runId}-${i}`);
+        const answer = await request(server.url, "POST", "/api/documents", { headers: { ...body.headers, ...sameOrigin(server), cookie: adminCookie }, body: body.body });
+        if (answer.status !== 201) throw new Error(`stock upload answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+        deletable.push((JSON.parse(answer.text) as { id: string }).id);
+      }
+      let statusNext = 0;
+
       let phase = "probe";
       const sent = new Set<string>();
+      /** X-Request-Id of every admin action built, by phase. */
+      const adminSent = new Set<string>();
+      const requestId = (kind: string, n: number) => {
+        const id = `load-${runId}-${phase}-${kind}-${n}`;
+        adminSent.add(id);
+        return id;
+      };
+      // Without Accept-Encoding: the harness reads the upload's answer (the new document's id) as sent.
+      const asAdmin = (kind: string, n: number, extra: Record<string, string> = {}) => ({
+        "user-agent": browser["user-agent"],
+        ...extra,
+        cookie: adminCookie,
+        "x-request-id": requestId(kind, n),
+        "x-forwarded-for": clientIp(n * 9 + 5),
+      });
       const browser = { "accept-encoding": "br, gzip", "user-agent": "hardening-load" };
       const pages = publicPages;
       const kinds: Kind[] = [
         {
           name: "public pages",
-          weight: 10,
+          weight: 16,
           expect: 200,
           method: "GET",
           build: (n) => ({ path: pages[n % pages.length]!, headers: { ...browser, accept: "text/html", "x-forwarded-for": clientIp(n * 5) } }),
         },
         {
           name: "dashboard",
-          weight: 3,
+          weight: 6,
           expect: 200,
           method: "GET",
           build: (n) => ({ path: "/lp/dashboard", headers: { ...browser, accept: "text/html", cookie: investorCookie, "x-forwarded-for": clientIp(n * 5 + 1) } }),
         },
         {
           name: "document list",
-          weight: 3,
+          weight: 6,
           expect: 200,
           method: "GET",
           build: (n) => ({ path: "/api/documents", headers: { ...browser, accept: "application/json", cookie: investorCookie, "x-forwarded-for": clientIp(n * 5 + 2) } }),
         },
         {
           name: "downloads",
-          weight: 2,
+          weight: 4,
           expect: 200,
           method: "GET",
           build: (n) => ({ path: `/api/documents/${documentId}/download`, headers: { ...browser, cookie: investorCookie, "x-forwarded-for": clientIp(n * 5 + 3) } }),
         },
         {
           name: "newsletter",
-          weight: 2,
+          weight: 4,
           expect: 201,
           method: "POST",
           build: (n) => {
@@ -314,8 +448,62 @@ export const section: Section = {
             return { path: "/api/newsletter", headers: { ...headers, ...sameOrigin(server), accept: "application/json", "x-forwarded-for": clientIp(n * 5 + 4) }, body };
           },
         },
+        {
+          name: "admin: approve/reject",
+          weight: 1,
+          expect: 200,
+          method: "PATCH",
+          audited: "user.status_changed",
+          build: (n) => {
+            // The next pending investor; after a full round (never in practice) the other status, still a change.
+            const k = statusNext++;
+            const status = Math.floor(k / pendingIds.length) % 2 === 0 ? (k % 2 ? "rejected" : "approved") : k % 2 ? "approved" : "rejected";
+            const { headers, body } = jsonBody({ status });
+            return { path: `/api/auth/users/${pendingIds[k % pendingIds.length]!}/status`, headers: asAdmin("status", n, { ...headers, ...sameOrigin(server), accept: "application/json" }), body };
+          },
+        },
+        {
+          name: "admin: upload",
+          weight: 1,
+          expect: 201,
+          method: "POST",
+          audited: "document.uploaded",
+          build: (n) => {
+            const { headers, body } = uploadBody(`Load upload ${runId}-${phase}-${n}`);
+            return { path: "/api/documents", headers: asAdmin("upload", n, { ...headers, ...sameOrigin(server), accept: "application/json" }), body };
+          },
+        },
+        {
+          name: "admin: delete",
+          weight: 1,
+          expect: 200,
+          method: "DELETE",
+          audited: "document.deleted",
+          // The oldest document not yet deleted (the stock, then the load's own uploads); none left: an unknown id, a 404 the checks count.
+          build: (n) => ({ path: `/api/documents/${deletable.shift() ?? randomUUID()}`, headers: asAdmin("delete", n, { ...sameOrigin(server), accept: "application/json" }) }),
+        },
+        {
+          name: "admin: export list",
+          weight: 1,
+          expect: 200,
+          method: "GET",
+          audited: "email_list.exported",
+          build: (n) => ({ path: "/admin/email-lists/newsletter.csv", headers: asAdmin("export", n, { accept: "text/csv" }) }),
+        },
       ];
-      if (kinds.reduce((sum, k) => sum + k.weight, 0) !== 20) throw new Error("the weights do not add up to 20");
+      if (kinds.reduce((sum, k) => sum + k.weight, 0) !== PATTERN) throw new Error(`the weights do not add up to ${PATTERN}`);
+      /** Every answer of the mix: uploads answered 201 give documents to delete; the main phase's answers are kept for the checks. */
+      const answers: Answer[] = [];
+      const onAnswer = (answer: Answer) => {
+        if (answer.kind === "admin: upload" && answer.status === 201) {
+          try {
+            deletable.push((JSON.parse(answer.body) as { id: string }).id);
+          } catch {
+            /* counted below as a body without an id */
+          }
+        }
+        if (phase === "main") answers.push(answer);
+      };
 
       // Every kind answers as expected once before the load (a broken setup is not a load failure).
       for (const kind of kinds) {
@@ -323,36 +511,28 @@ export const section: Section = {
         const answer = await request(server.url, kind.method, built.path, { headers: built.headers, body: built.body });
         if (answer.status !== kind.expect) throw new Error(`${kind.name}: ${kind.method} ${built.path} answered ${answer.status}, expected ${kind.expect}: ${answer.text.slice(0, 200)}`);
         if (kind.name === "downloads" && answer.body.length !== PDF_BYTES) throw new Error(`download returned ${answer.body.length} bytes, expected ${PDF_BYTES}`);
+        if (kind.name === "admin: upload") onAnswer({ kind: kind.name, requestId: built.headers["x-request-id"], status: answer.status, body: answer.text });
       }
 
       // ── warm-up (same mix, not measured) ─────────────────────────────────
       const rssStart = rssKb(server.pid());
       phase = "warmup";
       ctx.progress(`load: warm-up ${WARMUP_SECONDS} s`);
-      await runMix(server, kinds, WARMUP_SECONDS, () => {});
+      await runMix(server, kinds, WARMUP_SECONDS, onAnswer);
       await sleep(500);
 
       // ── the load ─────────────────────────────────────────────────────────
       phase = "main";
       sent.clear();
-      const answered201 = new Set<string>();
-      let newsletterBadBodies = 0;
-      const onNewsletter = (status: number, body: string) => {
-        if (status !== 201) return;
-        try {
-          answered201.add((JSON.parse(body) as { email: string }).email);
-        } catch {
-          newsletterBadBodies += 1;
-        }
-      };
+      adminSent.clear();
       logs.drain();
       const logBefore = { ...logs.stats };
       const rssBefore = rssKb(server.pid());
       const cpu0 = cpuSeconds(server.pid());
       const client0 = process.cpuUsage();
       const t0 = Date.now();
-      ctx.progress(`load: ${seconds} s at ${CONNECTIONS} connections (per 20 requests: ${kinds.map((k) => `${k.name} ${k.weight}`).join(", ")})`);
-      const mix = await runMix(server, kinds, seconds, onNewsletter);
+      ctx.progress(`load: ${seconds} s at ${CONNECTIONS} connections (per ${PATTERN} requests: ${kinds.map((k) => `${k.name} ${k.weight}`).join(", ")})`);
+      const mix = await runMix(server, kinds, seconds, onAnswer);
       const stats = mix.kinds;
       const wall = (Date.now() - t0) / 1000;
       const rssAfter = rssKb(server.pid());
@@ -372,7 +552,7 @@ export const section: Section = {
         const sorted = [...s.latencies].sort((a, b) => a - b);
         const share = total ? ((s.responses / total) * 100).toFixed(0) : "0";
         t.info(
-          `  ${s.name} (${kinds[i]!.weight * 5}% of requests sent)`,
+          `  ${s.name} (${((kinds[i]!.weight * 100) / PATTERN).toFixed(1).replace(/\.0$/, "")}% of requests sent)`,
           `${s.responses} req (${share}%), ${Math.round(s.responses / wall)}/s, p50 ${fmtMs(percentile(sorted, 50))}, p99 ${fmtMs(percentile(sorted, 99))}`,
         );
       }
@@ -396,6 +576,16 @@ export const section: Section = {
       t.count("downloads shorter than the 1 MB file", downloads.shortBodies);
 
       // Newsletter: the rows are exactly the sign-ups answered 201, plus any still in flight at the stop.
+      const answered201 = new Set<string>();
+      let newsletterBadBodies = 0;
+      for (const answer of answers) {
+        if (answer.kind !== "newsletter" || answer.status !== 201) continue;
+        try {
+          answered201.add((JSON.parse(answer.body) as { email: string }).email);
+        } catch {
+          newsletterBadBodies += 1;
+        }
+      }
       const newsletter = stats.find((s) => s.name === "newsletter")!;
       const newsletter2xx = [...newsletter.statuses].filter(([status]) => status >= 200 && status < 300).reduce((a, [, c]) => a + c, 0);
       const db = openDatabase(server);
@@ -413,6 +603,9 @@ export const section: Section = {
         `rows ${rows.length} (distinct ${rowSet.size}), 2xx ${newsletter2xx} (distinct e-mails ${answered201.size}), rows without a 2xx ${extra.length} (never sent: ${extraNotSent.length})`,
       );
       t.info("newsletter rows / 2xx answers", `${rows.length} / ${newsletter2xx}${extra.length ? ` (${extra.length} in flight when the load stopped)` : ""}`);
+
+      // Admin actions: each one answered 2xx left its audit_events row (its request id, its event), once.
+      auditFigures(t, server, runId, kinds, answers, adminSent);
 
       // Logging: on, one line per request, nothing at error level.
       const logLines = logs.stats.lines - logBefore.lines;

@@ -1,6 +1,6 @@
 /**
  * `npm run test:hardening`: hostile input, injection, CSRF, sessions, brute
- * force, security headers, faults and load against the production build, each
+ * force, security headers, faults, two-factor and load against the production build, each
  * section on servers of its own. Prints a table of figures per section and
  * exits 1 when any check fails.
  *
@@ -31,6 +31,7 @@ const SECTIONS: Array<{ name: string; alone?: boolean; load: () => Promise<Secti
   { name: "brute-force", load: async () => (await import("./brute-force")).section },
   { name: "headers", load: async () => (await import("./headers")).section },
   { name: "faults", load: async () => (await import("./faults")).section },
+  { name: "two-factor", load: async () => (await import("./two-factor")).section },
   { name: "load", alone: true, load: async () => (await import("./load")).section },
 ];
 const SIDE_BY_SIDE = 2;

@@ -6,12 +6,13 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { samplePdf } from "../tests/helpers/sample-files";
-import { MUTATIONS, type BodyKind, type Mutation, type Role } from "./endpoints";
+import { ACCOUNT_MUTATIONS, MUTATIONS, type BodyKind, type Mutation, type Role } from "./endpoints";
 import {
   cookiesFrom,
   createAdmin,
   formBody,
   jsonBody,
+  loginWithCode,
   multipart,
   openDatabase,
   PASSWORD,
@@ -93,7 +94,7 @@ export class Portal {
     readonly localAddress?: string,
   ) {}
 
-  /** The admin (real CLI) and their session. */
+  /** The admin (real CLI, two-factor on) and their session. */
   async init(): Promise<this> {
     createAdmin(this.server, this.adminEmail, PASSWORD);
     this.adminCookie = await this.signIn(this.adminEmail);
@@ -105,8 +106,9 @@ export class Portal {
     return send(this.server.url, method, path, { headers, body: body.body, localAddress: this.localAddress });
   }
 
+  /** JSON sign-in (with a two-factor code when the account needs one: admins always); returns the session cookie. */
   async signIn(email: string, password = PASSWORD, cookie = ""): Promise<string> {
-    const answer = await this.call("POST", "/api/auth/login", jsonBody({ email, password }), cookie);
+    const answer = await loginWithCode((fields) => this.call("POST", "/api/auth/login", jsonBody(fields), cookie), email, password);
     if (answer.status !== 200) throw new Error(`sign-in of ${email}: ${answer.status} ${answer.text.slice(0, 200)}`);
     return sessionPair(answer);
   }
@@ -173,6 +175,13 @@ export class Portal {
 
 export type Ids = {
   adminEmail: string;
+  /**
+   * Who the JSON sign-in and the /lp/login form sign in (default: the admin).
+   * An admin needs a two-factor code on the JSON sign-in (401 without it) and
+   * goes on to the code step from the forms; an approved investor without
+   * two-factor signs in with the password alone.
+   */
+  signInEmail?: string;
   /** A pending investor (status change target). */
   userId: string;
   documentId: string;
@@ -217,7 +226,7 @@ export function mutationTargets(ids: Ids): Target[] {
     "POST /api/newsletter": () => jsonBody({ email: email("nl") }),
     "POST /api/pitch": () => jsonBody(pitch()),
     "POST /api/auth/register": () => jsonBody({ email: email("reg"), password: PASSWORD, name: "New Investor" }),
-    "POST /api/auth/login": () => jsonBody({ email: ids.adminEmail, password: PASSWORD }),
+    "POST /api/auth/login": () => jsonBody({ email: ids.signInEmail ?? ids.adminEmail, password: PASSWORD }),
     "POST /api/auth/logout": () => ({ headers: {} }),
     "PATCH /api/auth/users/{id}/status": () => jsonBody({ status: "approved" }),
     "POST /api/documents": () => multipartBody({ title: `Doc ${unique()}`, category: "reports" }, pdfFile()),
@@ -230,7 +239,7 @@ export function mutationTargets(ids: Ids): Target[] {
     "POST /newsletter": () => formBody({ email: email("nl-form") }),
     "POST /process": () => formBody(pitch()),
     "POST /login": () => formBody({ username: "someone", password: "whatever" }),
-    "POST /lp/login": () => formBody({ email: ids.adminEmail, password: PASSWORD }),
+    "POST /lp/login": () => formBody({ email: ids.signInEmail ?? ids.adminEmail, password: PASSWORD }),
     "POST /admin/login": () => formBody({ email: ids.adminEmail, password: PASSWORD }),
     "POST /lp/register": () => formBody({ email: email("reg-form"), password: PASSWORD, name: "Form Investor" }),
     "POST /lp/forgot-password": () => formBody({ email: ids.adminEmail }),
@@ -286,6 +295,44 @@ export function mutationTargets(ids: Ids): Target[] {
   return targets;
 }
 
+/**
+ * Every route in ACCOUNT_MUTATIONS (each account intent on its own). `build`
+ * is a body the form takes (a made-up code, the harness password as the
+ * current one, a made-up session id); `quick` one its validation refuses
+ * before anything is checked or changed (an empty code or password).
+ */
+export function accountTargets(): Target[] {
+  const made = (intent: string | undefined): { build: () => Body; quick: () => Body } => {
+    const fields: Record<string, string> = intent ? { intent } : {};
+    switch (intent) {
+      case "change-password":
+        return {
+          build: () => formBody({ ...fields, currentPassword: PASSWORD, password: `changed-${unique()}-password` }),
+          quick: () => formBody({ ...fields, currentPassword: "", password: "" }),
+        };
+      case "revoke-session":
+        return { build: () => formBody({ ...fields, sessionId: randomBytes(16).toString("hex") }), quick: () => formBody({ ...fields, sessionId: "" }) };
+      case "revoke-others":
+        return { build: () => formBody(fields), quick: () => formBody(fields) };
+      default:
+        // The code step and the two-factor intents: a code that is (almost surely) wrong, or none.
+        return { build: () => formBody({ ...fields, code: String(randomBytes(4).readUInt32BE() % 1_000_000).padStart(6, "0") }), quick: () => formBody({ ...fields, code: "" }) };
+    }
+  };
+  return ACCOUNT_MUTATIONS.flatMap((m) =>
+    (m.intents ?? [undefined]).map((intent): Target => ({
+      label: `${m.method} ${m.path}${intent ? ` (intent=${intent})` : ""}`,
+      method: m.method,
+      path: m.path,
+      routePath: m.path,
+      kind: m.kind,
+      role: m.role,
+      intent,
+      ...made(intent),
+    })),
+  );
+}
+
 // ─── state ──────────────────────────────────────────────────────────────────
 
 /**
@@ -323,6 +370,16 @@ export function dbValue<T>(server: AppServer, sql: string, ...params: unknown[])
   const db = openDatabase(server);
   try {
     return db.prepare(sql).pluck().get(...params) as T | undefined;
+  } finally {
+    db.close();
+  }
+}
+
+/** Rows from the server's database (read-only). */
+export function dbRows(server: AppServer, sql: string, ...params: unknown[]): unknown[] {
+  const db = openDatabase(server);
+  try {
+    return db.prepare(sql).all(...params);
   } finally {
     db.close();
   }
