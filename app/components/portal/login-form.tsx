@@ -1,13 +1,11 @@
-import { useEffect } from "react";
-import { useFetcher, useNavigate } from "react-router";
 import { signInCopy } from "~/content/portal";
 import { accountFieldMessages, INVALID_EMAIL } from "~/content/validation";
 import { EnhancedForm } from "../ui/enhanced-form";
 import { Button } from "../ui/form";
-import { toast } from "../ui/toast-store";
 import { AccountField, EmailField, FormAlert } from "./account-field";
 import type { FormOutcome } from "./outcome";
 import { useAccountFieldErrors } from "./use-account-field-errors";
+import { useFormOutcome } from "./use-form-outcome";
 
 /** SPEC.md §4: the admin login waits 50 ms before it goes to the dashboard. */
 export const ADMIN_REDIRECT_DELAY_MS = 50;
@@ -34,24 +32,9 @@ export function LoginForm({
 }) {
   const formId = `${portal}-login`;
   const action = portal === "admin" ? "/admin/login" : "/lp/login";
-  const fetcher = useFetcher<FormOutcome>({ key: formId });
-  const navigate = useNavigate();
-  const outcome = fetcher.data ?? serverOutcome;
+  const { fetcher, outcome } = useFormOutcome(formId, serverOutcome, portal === "admin" ? ADMIN_REDIRECT_DELAY_MS : 0);
   const result = outcome?.result;
   const { onSubmit, onInput, errorsFor } = useAccountFieldErrors(messages, result?.error ?? undefined);
-
-  useEffect(() => {
-    if (fetcher.data?.toast) toast(fetcher.data.toast);
-  }, [fetcher.data]);
-
-  // Navigate once the fetcher is idle: a navigation started while React Router
-  // still revalidates after the action can be lost (the new route is never loaded).
-  const to = fetcher.state === "idle" && fetcher.data?.status === "success" ? fetcher.data.redirectTo : undefined;
-  useEffect(() => {
-    if (!to) return;
-    const timer = setTimeout(() => void navigate(to), portal === "admin" ? ADMIN_REDIRECT_DELAY_MS : 0);
-    return () => clearTimeout(timer);
-  }, [to, navigate, portal]);
 
   const values = (result?.status === "error" ? result.initialValue : null) ?? {};
   const email = typeof values.email === "string" ? values.email : "";

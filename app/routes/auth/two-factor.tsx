@@ -1,14 +1,13 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Smartphone } from "lucide-react";
-import { useEffect } from "react";
-import { data, redirect, useFetcher, useNavigate, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/two-factor";
 import { AccountCardHeader, AccountField, CardFooterLink, FormAlert } from "~/components/portal/account-field";
 import type { FormOutcome } from "~/components/portal/outcome";
 import { useAccountFieldErrors } from "~/components/portal/use-account-field-errors";
+import { useFormOutcome } from "~/components/portal/use-form-outcome";
 import { EnhancedForm } from "~/components/ui/enhanced-form";
 import { Button, Card } from "~/components/ui/form";
-import { toast } from "~/components/ui/toast-store";
 import { accountToasts } from "~/content/accounts";
 import { twoFactorCopy, twoFactorMessages } from "~/content/two-factor";
 import { getSessionUser, getTwoFactorChallenge } from "~/modules/auth/session.server";
@@ -80,19 +79,9 @@ const messages = { code: { valueMissing: twoFactorMessages.enterCode } };
 
 export default function TwoFactorStep({ loaderData, actionData }: Route.ComponentProps) {
   const c = twoFactorCopy.code;
-  const fetcher = useFetcher<FormOutcome>({ key: FORM_ID });
-  const navigate = useNavigate();
-  const outcome = fetcher.data ?? actionData ?? undefined;
+  const { fetcher, outcome } = useFormOutcome(FORM_ID, actionData ?? undefined);
   const result = outcome?.result;
   const { onSubmit, onInput, errorsFor } = useAccountFieldErrors(messages, result?.error ?? undefined);
-
-  useEffect(() => {
-    if (fetcher.data?.toast) toast(fetcher.data.toast);
-  }, [fetcher.data]);
-  const to = fetcher.state === "idle" && fetcher.data?.status === "success" ? fetcher.data.redirectTo : undefined;
-  useEffect(() => {
-    if (to) void navigate(to);
-  }, [to, navigate]);
 
   const busy = fetcher.state !== "idle" || outcome?.status === "success";
   const formError = result?.error?.[""]?.[0];
