@@ -18,6 +18,8 @@ export const accountPageCopy = {
   sessions: {
     title: "Active sessions",
     intro: "Where your account is signed in now. Signing a session out takes effect at its next request.",
+    /** A session's times: 'MMM dd, yyyy HH:mm' in UTC. */
+    at: (when: string) => `${when} UTC`,
     started: "Started",
     lastSeen: "Last seen",
     address: "IP address",

@@ -23,8 +23,8 @@ export async function accountLoader(request: Request, user: LpUser) {
     enrolment: twoFactor.enabled ? null : await beginEnrolment(user),
     sessions: listSessions(user, await currentSessionId(request)).map((session) => ({
       ...session,
-      started: `${adminDateTime(session.createdAt)} UTC`,
-      lastSeen: `${adminDateTime(session.lastSeenAt)} UTC`,
+      started: accountPageCopy.sessions.at(adminDateTime(session.createdAt)),
+      lastSeen: accountPageCopy.sessions.at(adminDateTime(session.lastSeenAt)),
     })),
   };
 }
