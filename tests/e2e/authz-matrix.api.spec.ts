@@ -384,6 +384,48 @@ const rows: Row[] = [
   },
   { method: "GET", path: "/lp/register", expect: all(200) },
   { method: "GET", path: "/lp/forgot-password", expect: all(200) },
+  // The code step of a two-factor sign-in: open to all; someone fully signed in goes home.
+  {
+    method: "GET",
+    path: "/login/two-factor",
+    expect: { anonymous: 200, pending: 200, rejected: 200, investor: to("/lp/dashboard"), admin: to("/admin/dashboard") },
+  },
+  // The account pages: the investor's for any portal user; the admin's also for an admin still to set up two-factor.
+  {
+    method: "GET",
+    path: "/lp/account",
+    expect: { anonymous: to("/lp/login"), pending: to("/lp/login"), rejected: to("/lp/login"), investor: 200, admin: 200 },
+  },
+  {
+    method: "POST",
+    path: "/lp/account",
+    label: "/lp/account (sign out a session that is not theirs)",
+    form: () => ({ intent: "revoke-session", sessionId: unknownId }),
+    expect: { anonymous: to("/lp/login"), pending: to("/lp/login"), rejected: to("/lp/login"), investor: 404, admin: 404 },
+  },
+  {
+    method: "GET",
+    path: "/admin/account",
+    expect: {
+      anonymous: to("/admin/login"),
+      pending: to("/admin/login"),
+      rejected: to("/admin/login"),
+      investor: to("/admin/login"),
+      "enrolling admin": 200,
+      admin: 200,
+    },
+  },
+  // The audit trail and its export (a resource route: JSON refusals).
+  {
+    method: "GET",
+    path: "/admin/activity",
+    expect: { anonymous: to("/admin/login"), pending: to("/admin/login"), rejected: to("/admin/login"), investor: to("/admin/login"), admin: 200 },
+  },
+  {
+    method: "GET",
+    path: "/admin/activity.csv",
+    expect: { anonymous: 401, pending: 401, rejected: 401, investor: 403, "enrolling admin": 403, admin: 200 },
+  },
   {
     method: "GET",
     path: "/api/auth/user",
