@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * The whole data model of SPEC.md §3 plus what DESIGN.md needs (sessions,
@@ -64,8 +64,18 @@ export const lpUsers = sqliteTable(
      * change (migration 0007), so no write path can forget it.
      */
     searchText: text("search_text"),
+    /**
+     * The firm's short reference for an investor ("LRV-0042"), set by an admin;
+     * unique (case-insensitive, stored upper case). Bulk uploads match file names on it.
+     */
+    referenceCode: text("reference_code"),
+    /** New-document e-mails: each new document, a weekly digest, or none (issue 15). */
+    documentMail: text("document_mail", { enum: ["each", "weekly", "none"] })
+      .notNull()
+      .default("each"),
   },
   (t) => [
+    uniqueIndex("lp_users_reference_code_idx").on(t.referenceCode),
     index("lp_users_status_idx").on(t.status),
     index("lp_users_created_at_idx").on(t.createdAt),
     // Admin e-mail lists (app/modules/email-lists/email-lists.server.ts): per indexed sort column
@@ -95,9 +105,54 @@ export const documents = sqliteTable(
     mimeType: text("mime_type").notNull(),
     uploadedBy: text("uploaded_by").references(() => lpUsers.id, { onDelete: "set null" }),
     createdAt: createdAt(),
+    /** "all": every approved investor (SPEC's behaviour); "selected": the investors in document_recipients. */
+    audience: text("audience", { enum: ["all", "selected"] })
+      .notNull()
+      .default("all"),
+    /** Investors' views and downloads of this PDF are stamped with their name and e-mail. */
+    watermark: integer("watermark", { mode: "boolean" }).notNull().default(false),
   },
-  (t) => [index("documents_category_idx").on(t.category)],
+  (t) => [index("documents_category_idx").on(t.category), index("documents_created_at_idx").on(t.createdAt)],
 );
+
+/** The investors a "selected" LP document is addressed to. */
+export const documentRecipients = sqliteTable(
+  "document_recipients",
+  {
+    documentId: text("document_id")
+      .notNull()
+      .references(() => documents.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => lpUsers.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.documentId, t.userId] }), index("document_recipients_user_idx").on(t.userId, t.documentId)],
+);
+
+/** The last reminder about a document sent to an investor: at most one per 24 hours. */
+export const documentReminders = sqliteTable(
+  "document_reminders",
+  {
+    documentId: text("document_id")
+      .notNull()
+      .references(() => documents.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => lpUsers.id, { onDelete: "cascade" }),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.documentId, t.userId] })],
+);
+
+/**
+ * Scheduled mail runs that must happen once however many processes run
+ * (the weekly document digest): the first process to insert a run's key sends it.
+ */
+export const scheduledRuns = sqliteTable("scheduled_runs", {
+  key: text("key").primaryKey(),
+  startedAt: integer("started_at", { mode: "timestamp_ms" }).notNull(),
+  finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+});
 
 export const fundAccessUsers = sqliteTable(
   "fund_access_users",
@@ -182,6 +237,8 @@ export const emailOutbox = sqliteTable(
      * so the database never holds a usable token.
      */
     secretsEnc: text("secrets_enc"),
+    /** Extra headers, a JSON object (List-Unsubscribe and List-Unsubscribe-Post on mail sent to many). */
+    headers: text("headers"),
     /** pending: to send; sent: delivered over SMTP; logged: no SMTP configured, written to the log. */
     status: text("status", { enum: ["pending", "sent", "logged"] })
       .notNull()
@@ -192,7 +249,11 @@ export const emailOutbox = sqliteTable(
     sentAt: integer("sent_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
-  (t) => [index("email_outbox_status_next_idx").on(t.status, t.nextAttemptAt)],
+  (t) => [
+    index("email_outbox_status_next_idx").on(t.status, t.nextAttemptAt),
+    // The send rate (MAIL_RATE_PER_MINUTE) counts the mails sent in the last minute.
+    index("email_outbox_sent_at_idx").on(t.sentAt),
+  ],
 );
 
 /** Who viewed or downloaded which document, and when. */
