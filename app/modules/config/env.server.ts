@@ -59,6 +59,19 @@ export const envSchema = z
       .int({ message: "AUDIT_RETENTION_DAYS must be a whole number of days" })
       .min(30, { message: "AUDIT_RETENTION_DAYS must be at least 30" })
       .default(730),
+    /** The outbox sends at most this many mails a minute, so a publish to hundreds of investors stays within the SMTP provider's limits. */
+    MAIL_RATE_PER_MINUTE: z.coerce
+      .number({ message: "MAIL_RATE_PER_MINUTE must be a whole number" })
+      .int({ message: "MAIL_RATE_PER_MINUTE must be a whole number" })
+      .min(1, { message: "MAIL_RATE_PER_MINUTE must be at least 1" })
+      .default(60),
+    /** How many PDF watermarks are stamped at once (each in its own process); more requests wait in a bounded queue. */
+    WATERMARK_CONCURRENCY: z.coerce
+      .number({ message: "WATERMARK_CONCURRENCY must be a whole number" })
+      .int({ message: "WATERMARK_CONCURRENCY must be a whole number" })
+      .min(1, { message: "WATERMARK_CONCURRENCY must be at least 1" })
+      .max(16, { message: "WATERMARK_CONCURRENCY must be at most 16" })
+      .default(1),
   })
   .transform((env, ctx) => {
     const problem = sessionSecretProblem(env.SESSION_SECRET, env.NODE_ENV);
