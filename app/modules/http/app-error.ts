@@ -12,7 +12,8 @@ export type AppErrorCode =
   | "unsupported_media_type"
   | "method_not_allowed"
   | "rate_limited"
-  | "insufficient_storage";
+  | "insufficient_storage"
+  | "service_unavailable";
 
 const STATUS: Record<AppErrorCode, number> = {
   bad_request: 400,
@@ -25,6 +26,7 @@ const STATUS: Record<AppErrorCode, number> = {
   method_not_allowed: 405,
   rate_limited: 429,
   insufficient_storage: 507,
+  service_unavailable: 503,
 };
 
 export type FieldErrors = Record<string, string[]>;
