@@ -23,6 +23,16 @@ export const AUDIT_EVENTS = [
   "document.deleted",
   /** A view or download that starts a file (what the access log records). */
   "document.accessed",
+  /** An LP document's audience or watermark switch changed after upload. */
+  "document.audience_changed",
+  /** Reminder mails queued to the investors who have not opened a document. */
+  "document.reminders_sent",
+  /** A batch of per-investor documents published from a bulk upload. */
+  "document.bulk_published",
+  /** An investor's new-document e-mail preference changed (account page or one-click unsubscribe). */
+  "user.document_mail_changed",
+  /** An admin set or changed an investor's reference code. */
+  "user.reference_code_set",
   "fund.access_granted",
   "fund.access_requested",
   "fund.token_validated",
