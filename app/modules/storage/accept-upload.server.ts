@@ -13,10 +13,10 @@ import { receiveUpload, type ReceivedUpload } from "./upload.server";
  */
 export async function validateUpload<T>(
   upload: ReceivedUpload,
-  parseFields: (fields: Record<string, string>) => { data: T } | { errors: FieldErrors },
+  parseFields: (fields: UploadFieldValues) => { data: T } | { errors: FieldErrors },
 ): Promise<{ fields: T; contentType: string }> {
   const errors: FieldErrors = {};
-  const parsed = parseFields(upload.fields);
+  const parsed = parseFields({ ...upload.fields, ...upload.lists });
   if ("errors" in parsed) Object.assign(errors, parsed.errors);
   let contentType: string | null = null;
   const file = upload.file;
@@ -33,9 +33,12 @@ export async function validateUpload<T>(
   return { fields: parsed.data, contentType };
 }
 
+/** An upload's text fields: one value per name, every value for a repeated name. */
+export type UploadFieldValues = Record<string, string | string[]>;
+
 /** Adapt a zod schema of the text fields for validateUpload: its data, or field messages. */
 export function zodFields<S extends z.ZodType>(schema: S) {
-  return (fields: Record<string, string>): { data: z.output<S> } | { errors: FieldErrors } => {
+  return (fields: UploadFieldValues): { data: z.output<S> } | { errors: FieldErrors } => {
     const result = schema.safeParse(fields);
     if (result.success) return { data: result.data };
     const errors: FieldErrors = {};
@@ -60,11 +63,17 @@ export async function acceptUpload<T, R>(
     area: StorageArea;
     maxFileBytes: number;
     fieldNames: readonly string[];
-    parseFields: (fields: Record<string, string>) => { data: T } | { errors: FieldErrors };
+    repeated?: { names: readonly string[]; max: number };
+    parseFields: (fields: UploadFieldValues) => { data: T } | { errors: FieldErrors };
   },
   record: (fields: T, file: AcceptedFile) => R,
 ): Promise<R> {
-  const upload = await receiveUpload(request, { fileField: "file", maxFileBytes: options.maxFileBytes, fieldNames: options.fieldNames });
+  const upload = await receiveUpload(request, {
+    fileField: "file",
+    maxFileBytes: options.maxFileBytes,
+    fieldNames: options.fieldNames,
+    repeated: options.repeated,
+  });
   let storedPath: string | null = null;
   try {
     const { fields, contentType } = await validateUpload(upload, options.parseFields);

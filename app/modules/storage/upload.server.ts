@@ -25,13 +25,16 @@ export type ReceivedFile = {
   clientMime: string;
 };
 
-export type ReceivedUpload = { fields: Record<string, string>; file: ReceivedFile | null };
+/** The text fields (the first value of each kept name) and, for repeated names, every value in order. */
+export type ReceivedUpload = { fields: Record<string, string>; lists: Record<string, string[]>; file: ReceivedFile | null };
 
 export type ReceiveOptions = {
   fileField: string;
   maxFileBytes: number;
   /** The text fields to keep; others are ignored. */
   fieldNames: readonly string[];
+  /** Fields that may repeat (e.g. `recipientIds`), kept in `lists`, and how many values they may have in all. */
+  repeated?: { names: readonly string[]; max: number };
 };
 
 /** Room for the multipart framing and the text fields around the file. */
@@ -64,8 +67,8 @@ export async function receiveUpload(request: Request, options: ReceiveOptions): 
         // busboy signals 'limit' on reaching this size; one byte past the maximum means too large.
         fileSize: options.maxFileBytes + 1,
         files: 1,
-        fields: 20,
-        parts: 25,
+        fields: 20 + (options.repeated?.max ?? 0),
+        parts: 25 + (options.repeated?.max ?? 0),
         fieldSize: MAX_FIELD_BYTES,
         fieldNameSize: 100,
         headerPairs: 20,
@@ -76,6 +79,7 @@ export async function receiveUpload(request: Request, options: ReceiveOptions): 
   }
 
   const fields: Record<string, string> = {};
+  const lists: Record<string, string[]> = {};
   const tmpPaths: string[] = [];
   const writes: Promise<void>[] = [];
   const streams: { destroy: () => void }[] = [];
@@ -87,9 +91,11 @@ export async function receiveUpload(request: Request, options: ReceiveOptions): 
   };
 
   parser.on("field", (name, value, info) => {
-    if (!options.fieldNames.includes(name) || name in fields) return;
+    const repeated = options.repeated?.names.includes(name) ?? false;
+    if (!repeated && (!options.fieldNames.includes(name) || name in fields)) return;
     if (info.valueTruncated) return fail(new AppError("bad_request", uploadMessages.fieldTooLong(name), { fields: { [name]: [uploadMessages.fieldTooLong(name)] } }));
-    fields[name] = value;
+    if (repeated) (lists[name] ??= []).push(value);
+    else fields[name] = value;
   });
 
   parser.on("file", (name, stream, info) => {
@@ -156,7 +162,7 @@ export async function receiveUpload(request: Request, options: ReceiveOptions): 
     if (failure) throw failure;
     throw writeFailure(writeError);
   }
-  return { fields, file };
+  return { fields, lists, file };
 }
 
 /**
