@@ -9,6 +9,7 @@ import type { Env } from "../app/modules/config/env.server";
 import { audit } from "../app/modules/audit/audit.server";
 import { log, logError, USER_AGENT_MAX, withRequestContext } from "../app/modules/logging/log.server";
 import { getDb } from "../db/client";
+import { AUDIENCE_BODY_BYTES } from "../app/modules/documents/constants";
 import { PageCache, negotiateEncoding, type CachedPage } from "./page-cache";
 import { clientAddress, isCrossOriginRequest, loggablePath, securityHeaders, setSecurityHeaders } from "./security";
 
@@ -30,8 +31,12 @@ const UPLOAD_PATHS = new Set(["/api/documents", "/admin/documents", "/api/fund-d
  */
 export function bodyLimitFor(pathname: string, contentType: string | undefined): number {
   const multipart = (contentType ?? "").toLowerCase().startsWith("multipart/form-data");
-  return multipart && UPLOAD_PATHS.has(pathname) ? UPLOAD_BODY_LIMIT : DEFAULT_BODY_LIMIT;
+  if (multipart && UPLOAD_PATHS.has(pathname)) return UPLOAD_BODY_LIMIT;
+  return AUDIENCE_PATHS.test(pathname) ? AUDIENCE_BODY_BYTES : DEFAULT_BODY_LIMIT;
 }
+
+/** A document's audience change (PATCH /api/documents/{id}, the access page's form) may name up to 2,000 investors. */
+const AUDIENCE_PATHS = /^\/(api\/documents\/[^/]+|admin\/documents\/[^/]+\/access)$/;
 
 export type AppOptions = {
   env: Env;

@@ -1,4 +1,4 @@
-import { DESCRIPTION_MAX, TITLE_MAX } from "~/modules/documents/constants";
+import { DESCRIPTION_MAX, MAX_RECIPIENTS, TITLE_MAX } from "~/modules/documents/constants";
 import { accountMessages } from "./accounts";
 
 /**
@@ -65,6 +65,15 @@ export const uploadMessages = {
   fieldTooLong: (name: string) => `${name} is too long`,
   storageFull: "There is no room to store this file right now. Please try again later, or tell the site's administrator.",
   documentNotFound: "Document not found",
+  audienceInvalid: "Audience must be 'all' or 'selected'",
+  recipientsRequired: "Choose at least one investor, or publish to all approved investors",
+  recipientsTooMany: `Choose at most ${MAX_RECIPIENTS.toLocaleString("en-US")} investors, or publish to all approved investors`,
+  recipientsInvalid: (count: number) =>
+    count === 1
+      ? "One chosen investor is not an approved investor (unknown, pending, rejected or an admin)"
+      : `${count} chosen investors are not approved investors (unknown, pending, rejected or admins)`,
+  watermarkInvalid: "watermark must be 'on' or left out",
+  watermarkPdfOnly: "Only PDF files can be stamped with the viewer's name. Upload a PDF, or turn the stamp off.",
   fileNotFound: "File not found",
   rangeNotSatisfiable: "Range not satisfiable",
 } as const;

@@ -93,6 +93,8 @@ describe("GET /api/documents", () => {
         fileName: "annual-letter.pdf",
         fileSize: "2048",
         createdAt: "2026-12-15T09:00:00.000Z",
+        audience: "all",
+        watermark: false,
       },
       {
         id: older.id,
@@ -102,22 +104,18 @@ describe("GET /api/documents", () => {
         fileName: "q3-2026.pdf",
         fileSize: "4321",
         createdAt: "2026-10-01T09:00:00.000Z",
+        audience: "all",
+        watermark: false,
       },
     ]);
   });
 
-  it("answers the read shape's keys in SPEC.md §3's order", async () => {
+  it("answers the read shape's keys in SPEC.md §3's order, then audience and watermark (and recipientIds for admins)", async () => {
     insertDocument(REPORT);
-    const text = await (await list(cookies.approved)).text();
-    expect(Object.keys((JSON.parse(text) as LpDocumentJson[])[0]!)).toEqual([
-      "id",
-      "title",
-      "description",
-      "category",
-      "fileName",
-      "fileSize",
-      "createdAt",
-    ]);
+    const keysFor = async (cookie: string) => Object.keys((JSON.parse(await (await list(cookie)).text()) as LpDocumentJson[])[0]!);
+    const spec = ["id", "title", "description", "category", "fileName", "fileSize", "createdAt"];
+    expect(await keysFor(cookies.approved)).toEqual([...spec, "audience", "watermark"]);
+    expect(await keysFor(cookies.admin)).toEqual([...spec, "audience", "watermark", "recipientIds"]);
   });
 
   it("shows a freshly uploaded document to investors at once", async () => {
@@ -130,7 +128,8 @@ describe("GET /api/documents", () => {
       }),
     );
     expect(upload.status).toBe(201);
-    const created = (await upload.json()) as LpDocumentJson;
+    const { recipientIds, ...created } = (await upload.json()) as LpDocumentJson & { recipientIds: string[] };
+    expect(recipientIds).toEqual([]);
     const listed = (await (await list(cookies.approved)).json()) as LpDocumentJson[];
     expect(listed).toEqual([created]);
   });
@@ -214,13 +213,13 @@ describe("DELETE /api/documents/{id}", () => {
     expect(fs.readFileSync(absoluteStored(doc.filePath)).equals(REPORT)).toBe(true);
   });
 
-  it("GET /api/documents/{id} as admin → 405 (Allow: DELETE), and the document stays", async () => {
+  it("GET /api/documents/{id} as admin → 405 (Allow: DELETE, PATCH), and the document stays", async () => {
     const doc = insertDocument(REPORT);
     const response = await callRouteWith(documentLoader, apiRequest("GET", `/api/documents/${doc.id}`, { cookie: cookies.admin }), {
       params: { id: doc.id },
     });
     expect(response.status).toBe(405);
-    expect(response.headers.get("Allow")).toBe("DELETE");
+    expect(response.headers.get("Allow")).toBe("DELETE, PATCH");
     expect(documentRow(doc.id)).toBeDefined();
   });
 
@@ -232,7 +231,7 @@ describe("DELETE /api/documents/{id}", () => {
     expect((await get(cookies.approved)).status).toBe(403);
   });
 
-  it.each(["POST", "PUT", "PATCH"])("%s /api/documents/{id} as admin → 405, and the document stays", async (method) => {
+  it.each(["POST", "PUT"])("%s /api/documents/{id} as admin → 405, and the document stays", async (method) => {
     const doc = insertDocument(REPORT);
     const response = await remove(doc.id, cookies.admin, method);
     expect(response.status).toBe(405);

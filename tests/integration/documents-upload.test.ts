@@ -126,6 +126,9 @@ describe("POST /api/documents: accepted uploads", () => {
       fileName: name,
       fileSize: String(sample.bytes.byteLength),
       createdAt: row.createdAt.toISOString(),
+      audience: "all",
+      watermark: false,
+      recipientIds: [],
     });
     expect(body.id).toMatch(UUID);
     expect(body.fileSize).toMatch(/^\d+$/);

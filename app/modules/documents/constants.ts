@@ -36,6 +36,14 @@ export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 export const UPLOAD_ACCEPT = ".pdf,.doc,.docx,.xls,.xlsx,.ppt,.pptx";
 
 export const TITLE_MAX = 200;
+
+/** Who an LP document is for: every approved investor, or the chosen ones (document_recipients). */
+export const AUDIENCES = ["all", "selected"] as const;
+export type Audience = (typeof AUDIENCES)[number];
+/** At most this many chosen investors per document (more: publish to all approved investors). */
+export const MAX_RECIPIENTS = 2000;
+/** The body limit of an audience change (JSON or form): room for MAX_RECIPIENTS ids (about 80 KB). */
+export const AUDIENCE_BODY_BYTES = 256 * 1024;
 export const DESCRIPTION_MAX = 2000;
 
 /** Bytes as megabytes with 2 decimals (SPEC.md §9), e.g. "1.25 MB". */

@@ -1,7 +1,7 @@
-import { asc, desc, eq, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, or, type SQL } from "drizzle-orm";
 import type { z } from "zod";
-import { getDb } from "../../../db/client";
-import { documents as lpTable, fundDocuments as fundTable } from "../../../db/schema";
+import { getDb, type Db } from "../../../db/client";
+import { documentRecipients, documents as lpTable, fundDocuments as fundTable, lpUsers } from "../../../db/schema";
 import { recordAccess, type AccessAction, type Actor, type DocumentKind, type RequestMeta } from "../access-log/access-log.server";
 import { canUseInvestorPortal } from "../auth/guards.server";
 import { getSessionUser, type LpUser } from "../auth/session.server";
@@ -15,9 +15,9 @@ import { acceptUpload, zodFields, type AcceptedFile } from "../storage/accept-up
 import { fileResponse } from "../storage/file-response.server";
 import { removeStoredFile, storedFilePath, type StorageArea } from "../storage/storage.server";
 import { uploadMessages } from "~/content/validation";
-import { MAX_UPLOAD_BYTES } from "./constants";
-import { toDocumentRead, type DocumentRead, type DocumentView, type FileSizeAs, type FundDocumentRead } from "./read";
-import { DocumentId, FundUploadFields, LpUploadFields } from "./schema";
+import { MAX_RECIPIENTS, MAX_UPLOAD_BYTES } from "./constants";
+import { toDocumentRead, type DocumentRead, type DocumentView, type FileSizeAs, type FundDocumentRead, type LpDocumentRead } from "./read";
+import { DocumentId, FundUploadFields, LpUploadFields, type AudienceFields } from "./schema";
 
 /**
  * Every document the firm publishes (SPEC.md §2, §3, §7): the LP documents of
@@ -43,6 +43,31 @@ export type Viewer = { kind: "user"; user: LpUser } | { kind: "holder"; access: 
 export function mayRead(viewer: Viewer, scope: DocumentScope): boolean {
   if (viewer.kind === "holder") return viewer.access.fundId === scope;
   return viewer.user.isAdmin || (scope === "lp" && canUseInvestorPortal(viewer.user));
+}
+
+/**
+ * Whether an LP document is addressed to this investor: every approved
+ * investor for audience 'all', the chosen ones for 'selected'. Admins read
+ * every document; checked on every list, view and download.
+ */
+function isAddressedTo(row: LpRow, userId: string, db: Pick<Db, "select"> = getDb()): boolean {
+  if (row.audience === "all") return true;
+  return !!db
+    .select({ userId: documentRecipients.userId })
+    .from(documentRecipients)
+    .where(and(eq(documentRecipients.documentId, row.id), eq(documentRecipients.userId, userId)))
+    .get();
+}
+
+/** The LP documents an investor may list: audience 'all', and those addressed to them. */
+function addressedToUser(userId: string): SQL {
+  return or(
+    eq(lpTable.audience, "all"),
+    inArray(
+      lpTable.id,
+      getDb().select({ id: documentRecipients.documentId }).from(documentRecipients).where(eq(documentRecipients.userId, userId)),
+    ),
+  )!;
 }
 
 /** The access log's name for whoever read a file. */
@@ -74,22 +99,65 @@ export async function fundViewers(request: Request): Promise<Viewer[]> {
 }
 
 type DocumentTable = typeof lpTable | typeof fundTable;
+type LpRow = typeof lpTable.$inferSelect;
+type DbOrTx = Pick<Db, "select" | "insert" | "update" | "delete">;
 
 /** What an upload form gives a row: every column but the file's, the uploader and those the database fills in. */
 type UploadValues<T extends DocumentTable> = Omit<T["$inferInsert"], keyof AcceptedFile | "uploadedBy" | "id" | "createdAt">;
 
-type StoreConfig<T extends DocumentTable, Scope extends DocumentScope, Read extends DocumentRead> = {
+/** Insert a document row and its audit row (document.uploaded), inside the caller's transaction. */
+function insertDocument<T extends DocumentTable>(
+  tx: DbOrTx,
+  table: T,
+  admin: LpUser,
+  values: UploadValues<T>,
+  file: AcceptedFile,
+  kind: (row: T["$inferSelect"]) => DocumentScope,
+  details: Record<string, unknown> = {},
+): T["$inferSelect"] {
+  const inserted = tx
+    .insert(table as DocumentTable)
+    .values({ ...values, ...file, uploadedBy: admin.id } as DocumentTable["$inferInsert"])
+    .returning()
+    .get() as T["$inferSelect"];
+  audit(tx, "document.uploaded", {
+    actor: { id: admin.id, email: admin.email },
+    target: documentTarget(inserted),
+    details: {
+      actorId: admin.id,
+      kind: kind(inserted),
+      documentId: inserted.id,
+      category: inserted.category,
+      bytes: inserted.fileSize,
+      mimeType: inserted.mimeType,
+      ...details,
+    },
+  });
+  return inserted;
+}
+
+type StoreConfig<T extends DocumentTable, Scope extends DocumentScope, Read extends DocumentRead, F> = {
   /** The access log's name for this kind of document. */
   kind: DocumentKind;
   table: T;
   /** The folder of STORAGE_DIR its files go to. */
   area: StorageArea;
-  /** The upload form's text fields (the file is always `file`) and their rules. */
-  upload: { fieldNames: readonly string[]; schema: z.ZodType<UploadValues<T>> };
+  /** The upload form's text fields (the file is always `file`), repeated ones, and their rules. */
+  upload: {
+    fieldNames: readonly string[];
+    repeated?: { names: readonly string[]; max: number };
+    schema: z.ZodType<F>;
+    /** Checks on the received file that need its bytes (e.g. that a PDF to be stamped can be). */
+    check?: (fields: F, file: { tmpPath: string; contentType: string }) => Promise<void>;
+    /** Record the accepted upload inside the transaction (the row, its audit row and whatever goes with it). */
+    insert: (tx: DbOrTx, admin: LpUser, fields: F, file: AcceptedFile) => T["$inferSelect"];
+  };
   /** Where a row is published. */
   scopeOf: (row: T["$inferSelect"]) => Scope;
   /** The condition that selects one scope's rows (undefined: every row of the table). */
   inScope: (scope: Scope) => SQL | undefined;
+  /** Within its scope, whether a row is addressed to this (non-admin) user, and the condition listing those rows. */
+  addressed?: { row: (row: T["$inferSelect"], userId: string) => boolean; list: (userId: string) => SQL };
   /** The read shape of SPEC.md §3. */
   read: (row: T["$inferSelect"], fileSize: FileSizeAs) => Read;
 };
@@ -98,8 +166,8 @@ type StoreConfig<T extends DocumentTable, Scope extends DocumentScope, Read exte
  * One kind of document over its table. The queries are written once over
  * the columns both tables share; each result is typed as this store's row.
  */
-function createDocumentStore<T extends DocumentTable, Scope extends DocumentScope, Read extends DocumentRead>(
-  config: StoreConfig<T, Scope, Read>,
+function createDocumentStore<T extends DocumentTable, Scope extends DocumentScope, Read extends DocumentRead, F>(
+  config: StoreConfig<T, Scope, Read, F>,
 ) {
   type Row = T["$inferSelect"];
   const table: DocumentTable = config.table;
@@ -112,14 +180,25 @@ function createDocumentStore<T extends DocumentTable, Scope extends DocumentScop
     return row as Row;
   }
 
-  /** A scope's documents (every one of this kind without a scope), newest first. */
-  function list(scope?: Scope): Row[] {
+  /**
+   * A scope's documents (every one of this kind without a scope), newest
+   * first; with `reader`, only those addressed to that user (an admin reads all).
+   */
+  function list(scope?: Scope, reader?: LpUser): Row[] {
+    const narrowed = reader && !reader.isAdmin && config.addressed ? config.addressed.list(reader.id) : undefined;
     return getDb()
       .select()
       .from(table)
-      .where(scope === undefined ? undefined : config.inScope(scope))
+      .where(and(scope === undefined ? undefined : config.inScope(scope), narrowed))
       .orderBy(desc(table.createdAt), asc(table.title))
       .all() as Row[];
+  }
+
+  /** Whether `viewer` may read this row: its scope, then (for investors) its audience. */
+  function mayReadRow(viewer: Viewer, row: Row): boolean {
+    if (!mayRead(viewer, config.scopeOf(row))) return false;
+    if (viewer.kind !== "user" || viewer.user.isAdmin || !config.addressed) return true;
+    return config.addressed.row(row, viewer.user.id);
   }
 
   return {
@@ -128,9 +207,11 @@ function createDocumentStore<T extends DocumentTable, Scope extends DocumentScop
     list,
     read: config.read,
 
-    /** A scope's documents as its page shows them: the read shape plus the date people read ('Jan 5, 2025', UTC). */
-    listForPage(scope: Scope, fileSize: FileSizeAs): DocumentView<Read>[] {
-      return list(scope).map((row) => ({ ...config.read(row, fileSize), createdOn: publicDate(row.createdAt) }));
+    mayReadRow,
+
+    /** A scope's documents as its page shows them (only those addressed to `reader`): the read shape plus the date people read ('Jan 5, 2025', UTC). */
+    listForPage(scope: Scope, fileSize: FileSizeAs, reader?: LpUser): DocumentView<Read>[] {
+      return list(scope, reader).map((row) => ({ ...config.read(row, fileSize), createdOn: publicDate(row.createdAt) }));
     },
 
     /**
@@ -145,29 +226,11 @@ function createDocumentStore<T extends DocumentTable, Scope extends DocumentScop
           area: config.area,
           maxFileBytes: MAX_UPLOAD_BYTES,
           fieldNames: config.upload.fieldNames,
+          repeated: config.upload.repeated,
           parseFields: zodFields(config.upload.schema),
+          check: config.upload.check,
         },
-        (fields, file) =>
-          getDb().transaction((tx) => {
-            const inserted = tx
-              .insert(table)
-              .values({ ...fields, ...file, uploadedBy: admin.id } as DocumentTable["$inferInsert"])
-              .returning()
-              .get() as Row;
-            audit(tx, "document.uploaded", {
-              actor: { id: admin.id, email: admin.email },
-              target: documentTarget(inserted),
-              details: {
-                actorId: admin.id,
-                kind: config.scopeOf(inserted),
-                documentId: inserted.id,
-                category: inserted.category,
-                bytes: inserted.fileSize,
-                mimeType: inserted.mimeType,
-              },
-            });
-            return inserted;
-          }),
+        (fields, file) => getDb().transaction((tx) => config.upload.insert(tx, admin, fields, file)),
       );
       return row;
     },
@@ -201,7 +264,7 @@ function createDocumentStore<T extends DocumentTable, Scope extends DocumentScop
       meta: RequestMeta,
     ): Promise<Response> {
       const row = find(id);
-      const viewer = viewers.find((v) => mayRead(v, config.scopeOf(row)));
+      const viewer = viewers.find((v) => mayReadRow(v, row));
       if (!viewer) throw new AppError("not_found", uploadMessages.documentNotFound);
       const absolutePath = storedFilePath(row.filePath);
       if (!absolutePath) throw new AppError("not_found", uploadMessages.fileNotFound);
@@ -220,23 +283,143 @@ function createDocumentStore<T extends DocumentTable, Scope extends DocumentScop
   };
 }
 
-/** The LP documents of the investor portal: one scope, seven categories, the LP read shape. */
-export const lpDocuments = createDocumentStore<typeof lpTable, "lp", DocumentRead>({
+/** What publishing an LP document takes besides its file: the upload form's fields with the audience. */
+export type LpDocumentValues = LpUploadFields;
+
+/**
+ * The chosen investors who may not receive documents (unknown ids, not
+ * approved, admins) → 400 naming how many. Ids are checked in one query.
+ */
+function checkRecipients(db: Pick<Db, "select">, recipientIds: readonly string[]) {
+  if (recipientIds.length === 0) return;
+  const found = db
+    .select({ id: lpUsers.id })
+    .from(lpUsers)
+    .where(and(inArray(lpUsers.id, [...recipientIds]), eq(lpUsers.status, "approved"), eq(lpUsers.isAdmin, false)))
+    .all();
+  const missing = recipientIds.length - found.length;
+  if (missing > 0) {
+    const message = uploadMessages.recipientsInvalid(missing);
+    throw new AppError("bad_request", message, { fields: { recipientIds: [message] } });
+  }
+}
+
+/** Replace a document's chosen investors (none for audience 'all'). */
+function writeRecipients(tx: DbOrTx, documentId: string, recipientIds: readonly string[]) {
+  tx.delete(documentRecipients).where(eq(documentRecipients.documentId, documentId)).run();
+  for (let i = 0; i < recipientIds.length; i += 500) {
+    const chunk = recipientIds.slice(i, i + 500).map((userId) => ({ documentId, userId }));
+    tx.insert(documentRecipients).values(chunk).run();
+  }
+}
+
+/**
+ * Publish one LP document inside the caller's transaction: check the chosen
+ * investors, insert the row, its recipients and the audit row. Shared by the
+ * upload (JSON and form) and the bulk per-investor upload.
+ */
+export function publishLpDocument(tx: DbOrTx, admin: LpUser, values: LpDocumentValues, file: AcceptedFile): LpRow {
+  const { recipientIds, ...columns } = values;
+  checkRecipients(tx, recipientIds);
+  const row = insertDocument(tx, lpTable, admin, columns, file, () => "lp", {
+    audience: columns.audience,
+    recipients: recipientIds.length,
+    watermark: columns.watermark,
+  });
+  writeRecipients(tx, row.id, recipientIds);
+  return row;
+}
+
+/** The chosen investors of each 'selected' document among `rows` (admins' read shape). */
+export function recipientIdsOf(rows: readonly LpRow[]): Map<string, string[]> {
+  const ids = rows.filter((r) => r.audience === "selected").map((r) => r.id);
+  const byDocument = new Map<string, string[]>(ids.map((id) => [id, []]));
+  for (let i = 0; i < ids.length; i += 500) {
+    const found = getDb()
+      .select()
+      .from(documentRecipients)
+      .where(inArray(documentRecipients.documentId, ids.slice(i, i + 500)))
+      .all();
+    for (const r of found) byDocument.get(r.documentId)!.push(r.userId);
+  }
+  return byDocument;
+}
+
+/** LP documents in the JSON read shape; an admin also gets each document's recipientIds. */
+export function lpDocumentReads(rows: readonly LpRow[], reader: LpUser): LpDocumentRead[] {
+  const recipients = reader.isAdmin ? recipientIdsOf(rows) : null;
+  return rows.map((row) => ({
+    ...lpDocuments.read(row, "bytes"),
+    ...(recipients ? { recipientIds: recipients.get(row.id) ?? [] } : {}),
+  }));
+}
+
+/**
+ * Change an LP document's audience and watermark switch after upload (the
+ * admin page and PATCH /api/documents/{id}). Investors who lose it get 404
+ * from their next request on; a download already streaming finishes.
+ */
+export function setLpDocumentAudience(admin: LpUser, id: string, values: AudienceFields): LpRow {
+  const row = lpDocuments.find(id);
+  if (values.watermark && row.mimeType !== "application/pdf") {
+    throw new AppError("bad_request", uploadMessages.watermarkPdfOnly, { fields: { watermark: [uploadMessages.watermarkPdfOnly] } });
+  }
+  return getDb().transaction((tx) => {
+    checkRecipients(tx, values.recipientIds);
+    const updated = tx
+      .update(lpTable)
+      .set({ audience: values.audience, watermark: values.watermark })
+      .where(eq(lpTable.id, row.id))
+      .returning()
+      .get();
+    writeRecipients(tx, row.id, values.recipientIds);
+    audit(tx, "document.audience_changed", {
+      actor: { id: admin.id, email: admin.email },
+      target: documentTarget(row),
+      details: {
+        documentId: row.id,
+        audience: values.audience,
+        recipients: values.recipientIds.length,
+        watermark: values.watermark,
+        was: { audience: row.audience, watermark: row.watermark },
+      },
+    });
+    return updated;
+  });
+}
+
+/** The LP documents of the investor portal: one scope, seven categories, an audience per document, the LP read shape. */
+export const lpDocuments = createDocumentStore<typeof lpTable, "lp", LpDocumentRead, LpUploadFields>({
   kind: "lp",
   table: lpTable,
   area: "documents",
-  upload: { fieldNames: ["title", "description", "category"], schema: LpUploadFields },
+  upload: {
+    fieldNames: ["title", "description", "category", "audience", "watermark"],
+    repeated: { names: ["recipientIds"], max: MAX_RECIPIENTS },
+    schema: LpUploadFields,
+    check: async (fields, file) => {
+      if (fields.watermark && file.contentType !== "application/pdf") {
+        throw new AppError("bad_request", uploadMessages.watermarkPdfOnly, { fields: { watermark: [uploadMessages.watermarkPdfOnly] } });
+      }
+    },
+    insert: publishLpDocument,
+  },
   scopeOf: () => "lp",
   inScope: () => undefined,
-  read: (row, fileSize) => toDocumentRead(row, fileSize),
+  addressed: { row: (row, userId) => isAddressedTo(row, userId), list: addressedToUser },
+  read: (row, fileSize) => ({ ...toDocumentRead(row, fileSize), audience: row.audience, watermark: row.watermark }),
 });
 
 /** The Fund I and Fund II documents: a scope per fund, five categories, the read shape with fundId. */
-export const fundDocuments = createDocumentStore<typeof fundTable, FundId, FundDocumentRead>({
+export const fundDocuments = createDocumentStore<typeof fundTable, FundId, FundDocumentRead, FundUploadFields>({
   kind: "fund",
   table: fundTable,
   area: "fund-documents",
-  upload: { fieldNames: ["title", "description", "category", "fundId"], schema: FundUploadFields },
+  upload: {
+    fieldNames: ["title", "description", "category", "fundId"],
+    schema: FundUploadFields,
+    insert: (tx, admin, fields, file) => insertDocument(tx, fundTable, admin, fields, file, (row) => row.fundId),
+  },
   scopeOf: (row) => row.fundId,
   inScope: (fundId) => eq(fundTable.fundId, fundId),
   read: (row, fileSize) => ({ ...toDocumentRead(row, fileSize), fundId: row.fundId }),

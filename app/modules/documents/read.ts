@@ -26,6 +26,12 @@ export type DocumentRead = {
 
 export type FundDocumentRead = DocumentRead & { fundId: FundId };
 
+/**
+ * An LP document (issue 15): who it is for and whether views are stamped;
+ * admins also get the chosen investors' ids (`recipientIds`, empty for 'all').
+ */
+export type LpDocumentRead = DocumentRead & { audience: "all" | "selected"; watermark: boolean; recipientIds?: string[] };
+
 /** How a read shape gives the size: a byte string, or text such as "1.25 MB". */
 export type FileSizeAs = "bytes" | "text";
 

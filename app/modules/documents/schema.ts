@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { FUND_IDS } from "../fund-access/constants";
 import { uploadMessages } from "~/content/validation";
-import { DEFAULT_CATEGORY, DESCRIPTION_MAX, FUND_CATEGORIES, LP_CATEGORIES, TITLE_MAX } from "./constants";
+import { AUDIENCES, DEFAULT_CATEGORY, DESCRIPTION_MAX, FUND_CATEGORIES, LP_CATEGORIES, MAX_RECIPIENTS, TITLE_MAX } from "./constants";
 
 type Categories = readonly { value: string }[];
 
@@ -33,8 +33,37 @@ function uploadFieldsSchema(categories: Categories) {
   });
 }
 
-/** LP document upload fields: the seven LP categories. */
-export const LpUploadFields = uploadFieldsSchema(LP_CATEGORIES);
+/** Empty values count as absent (a form's unchosen radio, an API client's blank field). */
+const blankAsAbsent = (v: unknown) => (v === "" ? undefined : v);
+
+/**
+ * Who an LP document is for and whether views are stamped (issue 15): `audience`
+ * all (default) | selected, `recipientIds` repeated (investor user ids; only
+ * read for 'selected'), `watermark` on | absent. Shared by the upload and the
+ * audience change after upload.
+ */
+export const AudienceFields = z
+  .object({
+    audience: z.preprocess(blankAsAbsent, z.enum(AUDIENCES, { error: uploadMessages.audienceInvalid }).optional().transform((v) => v ?? "all")),
+    recipientIds: z.preprocess(
+      (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
+      z
+        .array(z.string().trim().max(64))
+        .max(MAX_RECIPIENTS, uploadMessages.recipientsTooMany)
+        .transform((ids) => [...new Set(ids.filter(Boolean))]),
+    ),
+    // "on" or absent from forms; JSON may say true or false.
+    watermark: z.preprocess(
+      (v) => (v === true ? "on" : v === false ? undefined : blankAsAbsent(v)),
+      z.literal("on", { error: uploadMessages.watermarkInvalid }).optional().transform((v) => v === "on"),
+    ),
+  })
+  .transform((v) => ({ ...v, recipientIds: v.audience === "selected" ? v.recipientIds : [] }))
+  .refine((v) => v.audience === "all" || v.recipientIds.length > 0, { message: uploadMessages.recipientsRequired, path: ["recipientIds"] });
+export type AudienceFields = z.output<typeof AudienceFields>;
+
+/** LP document upload fields: the seven LP categories, and the audience. */
+export const LpUploadFields = z.intersection(uploadFieldsSchema(LP_CATEGORIES), AudienceFields);
 export type LpUploadFields = z.output<typeof LpUploadFields>;
 
 /** Fund document upload fields: the five fund categories, and fundId (default fund-ii). */

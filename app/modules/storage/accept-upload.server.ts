@@ -63,8 +63,10 @@ export async function acceptUpload<T, R>(
     area: StorageArea;
     maxFileBytes: number;
     fieldNames: readonly string[];
-    repeated?: { names: readonly string[]; max: number };
+    repeated?: { names: readonly string[]; max: number } | undefined;
     parseFields: (fields: UploadFieldValues) => { data: T } | { errors: FieldErrors };
+    /** Checks on the accepted file that need its bytes, before it is stored (throw an AppError to refuse). */
+    check?: ((fields: T, file: { tmpPath: string; contentType: string }) => Promise<void>) | undefined;
   },
   record: (fields: T, file: AcceptedFile) => R,
 ): Promise<R> {
@@ -78,6 +80,7 @@ export async function acceptUpload<T, R>(
   try {
     const { fields, contentType } = await validateUpload(upload, options.parseFields);
     const file = upload.file!;
+    await options.check?.(fields, { tmpPath: file.tmpPath, contentType });
     storedPath = await commitIncoming(file.tmpPath, options.area);
     return record(fields, {
       filePath: storedPath,

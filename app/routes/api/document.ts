@@ -1,21 +1,33 @@
 import type { Route } from "./+types/document";
 import { requireApiAdmin } from "~/modules/auth/guards.server";
-import { lpDocuments } from "~/modules/documents/documents.server";
-import { handleJson, methodNotAllowed } from "~/modules/http/json.server";
+import { lpDocumentReads, setLpDocumentAudience, lpDocuments } from "~/modules/documents/documents.server";
+import { AUDIENCE_BODY_BYTES } from "~/modules/documents/constants";
+import { AudienceFields } from "~/modules/documents/schema";
+import { handleJson, methodNotAllowed, parseJsonInput, readJsonBody } from "~/modules/http/json.server";
 
-/** DELETE /api/documents/{id} (admin) → { success: true, id }; unknown id → 404. */
+/**
+ * DELETE /api/documents/{id} (admin) → { success: true, id }; unknown id → 404.
+ * PATCH /api/documents/{id} (admin), JSON { audience, recipientIds?, watermark? }
+ * → the document with its recipientIds; unknown id → 404, bad recipients → 400.
+ */
 export async function action({ request, params }: Route.ActionArgs) {
   return handleJson(async () => {
     const admin = await requireApiAdmin(request);
-    if (request.method !== "DELETE") throw methodNotAllowed("DELETE");
-    const row = await lpDocuments.delete(admin, params.id);
-    return Response.json({ success: true, id: row.id });
+    if (request.method === "DELETE") {
+      const row = await lpDocuments.delete(admin, params.id);
+      return Response.json({ success: true, id: row.id });
+    }
+    if (request.method !== "PATCH") throw methodNotAllowed("DELETE, PATCH");
+    lpDocuments.find(params.id);
+    const values = parseJsonInput(AudienceFields, await readJsonBody(request, AUDIENCE_BODY_BYTES));
+    const row = setLpDocumentAudience(admin, params.id, values);
+    return Response.json(lpDocumentReads([row], admin)[0]);
   });
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
   return handleJson(async () => {
     await requireApiAdmin(request);
-    return methodNotAllowed("DELETE");
+    return methodNotAllowed("DELETE, PATCH");
   });
 }

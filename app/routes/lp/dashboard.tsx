@@ -9,7 +9,7 @@ import { accountPageCopy } from "~/content/account";
 import { lpDashboardCopy } from "~/content/portal";
 import { requireInvestor } from "~/modules/auth/guards.server";
 import { lpDocuments } from "~/modules/documents/documents.server";
-import { toCurrentUser } from "~/modules/lp-users/lp-users.server";
+import { toCurrentUser, type LpUser } from "~/modules/lp-users/lp-users.server";
 import { pageMeta } from "~/modules/seo/meta";
 import { logError } from "~/modules/logging/log.server";
 
@@ -26,9 +26,9 @@ export const meta: Route.MetaFunction = (args) =>
  * (SPEC.md §8) and leaves the rest of the page standing. Dates come formatted
  * ('MMM d, yyyy' in UTC, SPEC.md §9), so no date library reaches the browser.
  */
-function readDocuments(): { documents: InvestorDocument[]; failed: boolean } {
+function readDocuments(user: LpUser): { documents: InvestorDocument[]; failed: boolean } {
   try {
-    const documents = lpDocuments.listForPage("lp", "bytes");
+    const documents = lpDocuments.listForPage("lp", "bytes", user);
     return { documents, failed: false };
   } catch (error) {
     logError(error);
@@ -39,7 +39,7 @@ function readDocuments(): { documents: InvestorDocument[]; failed: boolean } {
 /** The layout guards too; every loader of a protected page guards itself. */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireInvestor(request);
-  return { user: toCurrentUser(user), ...readDocuments() };
+  return { user: toCurrentUser(user), ...readDocuments(user) };
 }
 
 /** /lp/dashboard (SPEC.md §2): welcome, the user's name, Logout, and the documents. */
