@@ -77,3 +77,54 @@ export const accessHistoryCopy = {
   tableLabel: "Access history table",
   timesInUtc: "Times are in UTC.",
 } as const;
+
+/** Who an LP document is for, its watermark switch, and who has read it (issue 15). */
+export const audienceCopy = {
+  legend: "Who can see it",
+  all: "All approved investors",
+  allHint: "Every approved investor, now and later.",
+  selected: "Selected investors",
+  selectedHint: "Only the investors ticked below, e.g. for a capital account statement or a capital call notice.",
+  pickerLegend: "Investors",
+  searchLabel: "Find investors",
+  searchHint: "Name, e-mail, company or reference code. Ticked investors stay ticked.",
+  searchButton: "Search",
+  noMatches: "No approved investor matches that search.",
+  more: (shown: number) => `Showing the first ${shown} matches; search to narrow them down.`,
+  chosen: (n: number) => (n === 1 ? "1 investor ticked" : `${n} investors ticked`),
+  watermark: "Stamp the viewer's name and e-mail on every page",
+  watermarkHint: "PDFs only. Each investor's view and download is a copy stamped with their name, e-mail and the time; the stored file never changes.",
+  /** The documents page's summary of a document's audience. */
+  summaryAll: "All approved investors",
+  summarySelected: (n: number) => (n === 1 ? "1 selected investor" : `${n} selected investors`),
+  watermarked: "Stamped",
+  openedBy: (opened: number, of: number) => `Opened by ${opened} of ${of}`,
+  manage: "Audience and read status",
+  manageOf: (title: string) => `Audience and read status of ${title}`,
+} as const;
+
+export const readStatusCopy = {
+  audienceTitle: "Audience",
+  audienceIntro: "Change who can see this document. Investors who lose it get 'not found' from their next request on.",
+  save: "Save audience",
+  saving: "Saving…",
+  saved: { title: "Audience saved" },
+  saveFailed: { title: "Could not save the audience" },
+  title: "Read status",
+  filters: { all: "Everyone", opened: "Opened", unopened: "Not yet" },
+  filterLabel: "Show",
+  columns: { investor: "Investor", reference: "Reference", viewed: "Viewed", downloaded: "Downloaded" },
+  notYet: "Not yet",
+  empty: "Nobody in this view.",
+  caption: (title: string) => `Who of the audience has opened ${title}`,
+  tableLabel: "Read status table",
+  remind: "Remind those who haven't opened it",
+  reminding: "Sending reminders…",
+  remindHint: "Each investor gets at most one reminder about this document a day.",
+  reminded: (queued: number, skipped: number) => ({
+    title: queued === 1 ? "1 reminder sent" : `${queued} reminders sent`,
+    description: skipped === 0 ? "" : skipped === 1 ? "1 investor was reminded less than 24 hours ago." : `${skipped} investors were reminded less than 24 hours ago.`,
+  }),
+  remindFailed: { title: "Could not send reminders" },
+  nobodyToRemind: "Everyone in the audience has opened it.",
+} as const;

@@ -1,7 +1,7 @@
 import { ExternalLink, FileText, History, TriangleAlert } from "lucide-react";
 import { useRef } from "react";
 import { Link } from "react-router";
-import { investorDocumentsCopy, publishedDocumentsCopy } from "~/content/documents";
+import { audienceCopy, investorDocumentsCopy, publishedDocumentsCopy } from "~/content/documents";
 import { CategorySection } from "./category-section";
 import { DeleteDocumentButton, useDeleteOutcome, type DeleteSettings } from "./delete-document";
 
@@ -19,6 +19,8 @@ export type PublishedDocument = {
   downloads: number;
   /** null: never viewed or downloaded. */
   lastAccess: string | null;
+  /** LP documents: who it is for (ready-made text), whether views are stamped, and 'Opened by N of M'. */
+  audience?: { summary: string; watermarked: boolean; openedBy: string };
 };
 
 /** Texts of the panel that content/documents.ts does not have. */
@@ -176,6 +178,19 @@ function DocumentRow({
             <span className="sr-only">, </span>
             {document.lastAccess ? copy.lastAccess(document.lastAccess) : copy.neverOpened}
           </p>
+          {document.audience ? (
+            <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-700 dark:text-slate-300" data-testid="document-audience">
+              <span className="rounded-full bg-brand-50 px-2 py-0.5 font-medium text-brand-800 dark:bg-brand-950 dark:text-brand-200">
+                {document.audience.summary}
+              </span>
+              {document.audience.watermarked ? (
+                <span className="rounded-full bg-amber-50 px-2 py-0.5 font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+                  {audienceCopy.watermarked}
+                </span>
+              ) : null}
+              <span className="tabular-nums">{document.audience.openedBy}</span>
+            </p>
+          ) : null}
         </div>
       </div>
       <div className="flex flex-wrap items-center gap-2">

@@ -146,6 +146,7 @@ export function UploadForm({
   copy,
   toasts,
   extraFields,
+  initialValues,
 }: {
   formId: string;
   /** The section's id: the no-JavaScript error redirect comes back to this anchor. */
@@ -158,6 +159,8 @@ export function UploadForm({
   toasts: UploadFormToasts;
   /** More fields before the file (e.g. the fund select), given the errors to show. */
   extraFields?: (errorsFor: (name: string) => string[] | undefined) => ReactNode;
+  /** Values to start from (what was typed before a search inside the form reloaded the page). */
+  initialValues?: Record<string, string>;
 }) {
   const hydrated = useHydrated();
   const revalidator = useRevalidator();
@@ -165,7 +168,7 @@ export function UploadForm({
   const flash = root?.formFlash?.formId === formId && root.formFlash.status === "error" ? root.formFlash : null;
   const fromFlash: Shown = { errors: flash?.fieldErrors ?? {}, message: flash?.message ?? null };
   // What the admin typed before a refused no-JavaScript post.
-  const typed = flash?.values ?? {};
+  const typed = flash?.values ?? initialValues ?? {};
   // null: nothing sent from this page yet, show the no-JavaScript post's outcome (if any).
   const [local, setLocal] = useState<Shown | null>(null);
   const shown = local ?? fromFlash;
@@ -191,6 +194,8 @@ export function UploadForm({
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     if (!hydrated) return;
+    // A search inside the form (formmethod=get) reloads the page with what was typed.
+    if ((event.nativeEvent as SubmitEvent).submitter?.getAttribute("formmethod") === "get") return;
     event.preventDefault();
     if (busy) return;
     const form = event.currentTarget;

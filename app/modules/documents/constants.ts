@@ -42,6 +42,10 @@ export const AUDIENCES = ["all", "selected"] as const;
 export type Audience = (typeof AUDIENCES)[number];
 /** At most this many chosen investors per document (more: publish to all approved investors). */
 export const MAX_RECIPIENTS = 2000;
+/** The access page's forms: the audience (its outcome comes back under this form id) and the reminder. */
+export const AUDIENCE_FORM_ID = "document-audience";
+export const SET_AUDIENCE_INTENT = "set-audience";
+export const REMIND_INTENT = "remind-unopened";
 /** The body limit of an audience change (JSON or form): room for MAX_RECIPIENTS ids (about 80 KB). */
 export const AUDIENCE_BODY_BYTES = 256 * 1024;
 export const DESCRIPTION_MAX = 2000;

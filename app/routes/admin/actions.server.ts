@@ -6,7 +6,11 @@ import { STATUS_INTENT } from "~/components/portal/status-actions";
 import { accountMessages, accountToasts } from "~/content/accounts";
 import { documentToasts } from "~/content/documents";
 import { fundAccessToasts, fundDocumentToasts } from "~/content/fund-admin";
-import { fundDocuments, lpDocuments } from "~/modules/documents/documents.server";
+import { AUDIENCE_FORM_ID, SET_AUDIENCE_INTENT } from "~/modules/documents/constants";
+import { readStatusCopy } from "~/content/documents";
+import { fundDocuments, lpDocuments, setLpDocumentAudience } from "~/modules/documents/documents.server";
+import { AudienceFields } from "~/modules/documents/schema";
+import { zodFields } from "~/modules/storage/accept-upload.server";
 import { fundAccessMessages, requestMessages, uploadMessages } from "~/content/validation";
 import { resendFundAccessLink, revokeFundAccess } from "~/modules/fund-access/fund-access.server";
 import { AppError } from "~/modules/http/app-error";
@@ -85,7 +89,36 @@ function removeFundDocument(admin: LpUser, formData: FormData, page: string) {
   });
 }
 
+/** The audience form's fields (repeated recipientIds), checked by the upload's own rules. */
+function audienceFields(formData: FormData): AudienceFields {
+  const parsed = zodFields(AudienceFields)({
+    audience: String(formData.get("audience") ?? ""),
+    recipientIds: formData.getAll("recipientIds").map(String),
+    watermark: String(formData.get("watermark") ?? ""),
+  });
+  if ("errors" in parsed) {
+    const first = Object.values(parsed.errors)[0]?.[0] ?? requestMessages.formFailed;
+    throw new AppError("bad_request", first, { fields: parsed.errors });
+  }
+  return parsed.data;
+}
+
+/** intent=set-audience: who an LP document is for, and its watermark switch. */
+function saveAudience(admin: LpUser, formData: FormData, page: string) {
+  return runFormAction(
+    formData,
+    () => setLpDocumentAudience(admin, idField(formData, "documentId", uploadMessages.documentNotFound), audienceFields(formData)),
+    {
+      success: () => ({ toast: readStatusCopy.saved }),
+      failureTitle: readStatusCopy.saveFailed.title,
+      redirectTo: `${page}#document-audience`,
+      formId: AUDIENCE_FORM_ID,
+    },
+  );
+}
+
 const INTENTS = {
+  [SET_AUDIENCE_INTENT]: saveAudience,
   [STATUS_INTENT]: changeStatus,
   [DELETE_DOCUMENT_INTENT]: removeDocument,
   [REVOKE_FUND_ACCESS_INTENT]: revokeFundRequest,

@@ -1,12 +1,20 @@
 import { ArrowLeft, TriangleAlert } from "lucide-react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/document-access";
-import { accessHistoryCopy, publishedDocumentsCopy } from "~/content/documents";
+import { AudienceForm, ReadStatus, READ_FILTER_PARAM, READ_PAGE_PARAM, type ReadFilter } from "~/components/documents/read-status";
+import { parsePage } from "~/components/email-lists/params";
+import { lastPageOf, LIST_PAGE_SIZE } from "~/components/ui/pager";
+import { accessHistoryCopy, audienceCopy, publishedDocumentsCopy } from "~/content/documents";
 import { accessHistory, summarizeAccess } from "~/modules/access-log/access-log.server";
 import { requireAdmin } from "~/modules/auth/guards.server";
 import { adminDateTime } from "~/modules/dates/format";
 import { categoryLabel, formatMegabytes } from "~/modules/documents/constants";
-import { lpDocuments } from "~/modules/documents/documents.server";
+import { SET_AUDIENCE_INTENT } from "~/modules/documents/constants";
+import { lpDocuments, recipientIdsOf } from "~/modules/documents/documents.server";
+import { audiencePage, readCounts } from "~/modules/documents/read-status.server";
+import { readFormData } from "~/modules/http/form-data.server";
+import { answerAdminIntent } from "./actions.server";
+import { audienceState } from "./audience.server";
 import { isAppError } from "~/modules/http/app-error";
 import { pageMeta } from "~/modules/seo/meta";
 
@@ -28,8 +36,35 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
   const counts = summarizeAccess("lp").get(row.id);
   const history = accessHistory("lp", row.id);
+  const query = new URL(request.url).searchParams;
+  const read = readCounts().get(row.id) ?? { opened: 0, audience: 0 };
+  const filter = parseReadFilter(query.get(READ_FILTER_PARAM));
+  let page = parsePage(query.get(READ_PAGE_PARAM));
+  const windowOf = (p: number) => ({ offset: (p - 1) * LIST_PAGE_SIZE, limit: LIST_PAGE_SIZE, filter });
+  let members = audiencePage(row, windowOf(page));
+  if (page > lastPageOf(members.total)) {
+    page = lastPageOf(members.total);
+    members = audiencePage(row, windowOf(page));
+  }
+  const when = (at: Date | null) => (at ? { text: adminDateTime(at), iso: at.toISOString() } : null);
   return {
     found: true as const,
+    audience: audienceState(query, { audience: row.audience, watermark: row.watermark, recipientIds: recipientIdsOf([row]).get(row.id) ?? [] }),
+    read: {
+      openedBy: audienceCopy.openedBy(read.opened, read.audience),
+      unopened: read.audience - read.opened,
+      filter,
+      page,
+      total: members.total,
+      rows: members.members.map((m) => ({
+        id: m.id,
+        name: m.name,
+        email: m.email,
+        referenceCode: m.referenceCode,
+        viewed: when(m.firstViewAt),
+        downloaded: when(m.firstDownloadAt),
+      })),
+    },
     document: {
       id: row.id,
       title: row.title,
@@ -51,6 +86,16 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       userAgent: entry.userAgent,
     })),
   };
+}
+
+function parseReadFilter(value: string | null): ReadFilter {
+  return value === "opened" || value === "unopened" ? value : "all";
+}
+
+/** The audience form and the reminder (plain posts; the outcome comes back as a flash). */
+export async function action({ request, params }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  return answerAdminIntent(admin, await readFormData(request), `/admin/documents/${params.id}/access`, [SET_AUDIENCE_INTENT]);
 }
 
 export const meta: Route.MetaFunction = (args) =>
@@ -94,7 +139,8 @@ export default function DocumentAccess({ loaderData }: Route.ComponentProps) {
       </div>
     );
   }
-  const { document, views, downloads, total, entries } = loaderData;
+  const { document, views, downloads, total, entries, audience, read } = loaderData;
+  const action = `/admin/documents/${document.id}/access`;
   return (
     <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
       <BackLink />
@@ -109,6 +155,11 @@ export default function DocumentAccess({ loaderData }: Route.ComponentProps) {
         <span className="sr-only">, </span>
         {document.category}
       </p>
+
+      <AudienceForm documentId={document.id} state={audience} action={action} />
+      <ReadStatus documentId={document.id} title={document.title} action={action} {...read} />
+
+      <h2 className="mt-10 text-xl font-semibold">{accessHistoryCopy.title}</h2>
       <p className="mt-3 inline-block rounded-full bg-slate-100 px-3 py-1 text-sm font-medium text-slate-800 tabular-nums dark:bg-slate-800 dark:text-slate-100">
         {accessHistoryCopy.summary(views, downloads)}
       </p>

@@ -8,6 +8,7 @@ import {
   type DeleteSettings,
 } from "~/components/documents/delete-document";
 import { PublishedDocuments } from "~/components/documents/published-documents";
+import { AudienceFields } from "~/components/documents/audience-fields";
 import { UploadForm } from "~/components/documents/upload-form";
 import { documentsPageCopy } from "~/content/admin-workspace";
 import { documentToasts, publishedDocumentsCopy, uploadFormCopy } from "~/content/documents";
@@ -19,6 +20,7 @@ import { lpDocuments } from "~/modules/documents/documents.server";
 import { readFormData } from "~/modules/http/form-data.server";
 import { pageMeta } from "~/modules/seo/meta";
 import { answerAdminIntent } from "./actions.server";
+import { audienceState, typedUploadFields } from "./audience.server";
 import { readPublished } from "./lists.server";
 import { isMultipart, uploadLpDocument } from "./uploads.server";
 
@@ -57,7 +59,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     const found = documents.documents.find((d) => d.id === documentId);
     confirm = { document: found ? { id: found.id, title: found.title, fileName: found.fileName } : null };
   }
-  return { documents, confirm };
+  const audience = audienceState(params, { audience: "all", watermark: false, recipientIds: [] });
+  return { documents, confirm, audience, typed: typedUploadFields(params) };
 }
 
 /** A multipart post is the upload form without JavaScript; a plain form post is a delete. */
@@ -74,7 +77,7 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
 }
 
 export default function AdminDocuments({ loaderData }: Route.ComponentProps) {
-  const { documents, confirm } = loaderData;
+  const { documents, confirm, audience, typed } = loaderData;
   return (
     <div>
       <h1 className="text-3xl font-bold tracking-tight">{documentsPageCopy.title}</h1>
@@ -90,6 +93,10 @@ export default function AdminDocuments({ loaderData }: Route.ComponentProps) {
         pageAction={PAGE}
         copy={uploadFormCopy}
         toasts={{ uploaded: documentToasts.uploaded, failedTitle: documentToasts.uploadFailed.title }}
+        initialValues={typed}
+        extraFields={(errorsFor) => (
+          <AudienceFields formId={LP_UPLOAD_FORM_ID} state={audience} searchAction={`${PAGE}#upload-document`} errorsFor={errorsFor} />
+        )}
       />
       {confirm ? <DeleteConfirmPanel document={confirm.document} settings={deleteSettings} /> : null}
       <PublishedDocuments

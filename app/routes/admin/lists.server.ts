@@ -5,7 +5,9 @@ import type { FundAccessRequestRef } from "~/components/fund-admin/fund-access-a
 import type { AdminFundAccessRequest, FundAccessRequestsPage } from "~/components/fund-admin/fund-access-list";
 import type { AdminListUser, UserListPage } from "~/components/portal/user-list";
 import { lastPageOf, LIST_PAGE_SIZE } from "~/components/ui/pager";
+import { audienceCopy } from "~/content/documents";
 import { summarizeAccess } from "~/modules/access-log/access-log.server";
+import { readCounts, type ReadCounts } from "~/modules/documents/read-status.server";
 import { adminDate, adminDateTime } from "~/modules/dates/format";
 import { formatMegabytes } from "~/modules/documents/constants";
 import type { DocumentStore } from "~/modules/documents/documents.server";
@@ -85,6 +87,7 @@ export function readPublished(store: DocumentStore, rows: () => Parameters<Docum
   return guarded<DocumentsData>(
     () => {
       const access = summarizeAccess(store.kind);
+      const reads = store.kind === "lp" ? readCounts() : null;
       const documents = rows().map((row): PublishedDocument => {
         const seen = access.get(row.id);
         return {
@@ -98,12 +101,23 @@ export function readPublished(store: DocumentStore, rows: () => Parameters<Docum
           views: seen?.views ?? 0,
           downloads: seen?.downloads ?? 0,
           lastAccess: seen?.lastAccessAt ? adminDate(seen.lastAccessAt) : null,
+          ...(reads && "audience" in row ? { audience: audienceSummary(row, reads.get(row.id)) } : {}),
         };
       });
       return { documents, failed: false };
     },
     { documents: [], failed: true },
   );
+}
+
+/** An LP document's audience line on the documents page: who, stamped or not, 'Opened by N of M'. */
+function audienceSummary(row: { audience: "all" | "selected"; watermark: boolean }, counts: ReadCounts | undefined) {
+  const of = counts?.audience ?? 0;
+  return {
+    summary: row.audience === "all" ? audienceCopy.summaryAll : audienceCopy.summarySelected(of),
+    watermarked: row.watermark,
+    openedBy: audienceCopy.openedBy(counts?.opened ?? 0, of),
+  };
 }
 
 /** A fund access request as the admin list shows it ('MMM dd, yyyy HH:mm', UTC). */

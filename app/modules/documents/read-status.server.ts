@@ -1,0 +1,104 @@
+import { sql, type SQL } from "drizzle-orm";
+import { getDb } from "../../../db/client";
+import type { documents } from "../../../db/schema";
+
+/**
+ * Who of a document's audience has opened it (issue 15 §4): the documents
+ * page's 'opened by N of M', the access page's audience list, and the
+ * reminder's "those who haven't opened it". The audience is the approved,
+ * non-admin investors: all of them for audience 'all', the chosen ones for
+ * 'selected'. Opening is any view or download in the access log.
+ */
+
+type LpRow = typeof documents.$inferSelect;
+
+/** The audience of one document, as a subquery of user ids. */
+function audienceOf(row: Pick<LpRow, "id" | "audience">): SQL {
+  return row.audience === "all"
+    ? sql`select u.id from lp_users u where u.status = 'approved' and u.is_admin = 0`
+    : sql`select u.id from document_recipients r join lp_users u on u.id = r.user_id
+          where r.document_id = ${row.id} and u.status = 'approved' and u.is_admin = 0`;
+}
+
+export type ReadCounts = { opened: number; audience: number };
+
+/** Per LP document: how many of its audience opened it, of how many. */
+export function readCounts(): Map<string, ReadCounts> {
+  const db = getDb();
+  const everyone = db.get<{ n: number }>(sql`select count(*) as n from lp_users where status = 'approved' and is_admin = 0`)?.n ?? 0;
+  const rows = db.all<{ id: string; audience: number | null; opened: number | null }>(sql`
+    select d.id,
+      (select count(*) from document_recipients r join lp_users u on u.id = r.user_id
+        where r.document_id = d.id and u.status = 'approved' and u.is_admin = 0) as audience,
+      (select count(distinct a.actor_id) from access_log a join lp_users u on u.id = a.actor_id
+        where a.document_kind = 'lp' and a.document_id = d.id and a.actor_kind = 'lp_user'
+          and u.status = 'approved' and u.is_admin = 0
+          and (d.audience = 'all' or exists (select 1 from document_recipients r where r.document_id = d.id and r.user_id = a.actor_id))) as opened
+    from documents d`);
+  const audiences = new Map(db.all<{ id: string; audience: string }>(sql`select id, audience from documents`).map((r) => [r.id, r.audience]));
+  return new Map(
+    rows.map((r) => [r.id, { opened: Number(r.opened ?? 0), audience: audiences.get(r.id) === "all" ? everyone : Number(r.audience ?? 0) }]),
+  );
+}
+
+export type AudienceMember = {
+  id: string;
+  name: string;
+  email: string;
+  referenceCode: string | null;
+  firstViewAt: Date | null;
+  firstDownloadAt: Date | null;
+};
+
+export type AudienceFilter = "all" | "opened" | "unopened";
+
+/** One page of a document's audience, by e-mail, each with when they first viewed and downloaded it. */
+export function audiencePage(
+  row: Pick<LpRow, "id" | "audience">,
+  page: { offset: number; limit: number; filter: AudienceFilter },
+): { members: AudienceMember[]; total: number } {
+  const db = getDb();
+  const opened = sql`exists (select 1 from access_log a where a.document_kind = 'lp' and a.document_id = ${row.id}
+    and a.actor_kind = 'lp_user' and a.actor_id = u.id)`;
+  const filter = page.filter === "opened" ? sql`and ${opened}` : page.filter === "unopened" ? sql`and not ${opened}` : sql``;
+  const total =
+    db.get<{ n: number }>(sql`select count(*) as n from lp_users u where u.id in (${audienceOf(row)}) ${filter}`)?.n ?? 0;
+  const rows = db.all<{
+    id: string;
+    name: string;
+    email: string;
+    reference_code: string | null;
+    first_view: number | null;
+    first_download: number | null;
+  }>(sql`
+    select u.id, u.name, u.email, u.reference_code,
+      (select min(a.created_at) from access_log a where a.document_kind = 'lp' and a.document_id = ${row.id}
+        and a.actor_kind = 'lp_user' and a.actor_id = u.id and a.action = 'view') as first_view,
+      (select min(a.created_at) from access_log a where a.document_kind = 'lp' and a.document_id = ${row.id}
+        and a.actor_kind = 'lp_user' and a.actor_id = u.id and a.action = 'download') as first_download
+    from lp_users u
+    where u.id in (${audienceOf(row)}) ${filter}
+    order by u.email collate nocase
+    limit ${page.limit} offset ${page.offset}`);
+  return {
+    total: Number(total),
+    members: rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      email: r.email,
+      referenceCode: r.reference_code,
+      firstViewAt: r.first_view === null ? null : new Date(r.first_view),
+      firstDownloadAt: r.first_download === null ? null : new Date(r.first_download),
+    })),
+  };
+}
+
+/** The audience members who have not opened the document yet (the reminder's recipients). */
+export function unopenedAudience(row: Pick<LpRow, "id" | "audience">): string[] {
+  return getDb()
+    .all<{ id: string }>(sql`
+      select u.id from lp_users u where u.id in (${audienceOf(row)})
+        and not exists (select 1 from access_log a where a.document_kind = 'lp' and a.document_id = ${row.id}
+          and a.actor_kind = 'lp_user' and a.actor_id = u.id)`)
+    .map((r) => r.id);
+}
