@@ -1,14 +1,15 @@
 import type { Route } from "./+types/document";
 import { requireApiAdmin } from "~/modules/auth/guards.server";
-import { lpDocumentReads, setLpDocumentAudience, lpDocuments } from "~/modules/documents/documents.server";
+import { lpDocumentReads, lpDocuments, recipientIdsOf, setLpDocumentAudience } from "~/modules/documents/documents.server";
 import { AUDIENCE_BODY_BYTES } from "~/modules/documents/constants";
 import { AudienceFields } from "~/modules/documents/schema";
 import { handleJson, methodNotAllowed, parseJsonInput, readJsonBody } from "~/modules/http/json.server";
 
 /**
  * DELETE /api/documents/{id} (admin) → { success: true, id }; unknown id → 404.
- * PATCH /api/documents/{id} (admin), JSON { audience, recipientIds?, watermark? }
- * → the document with its recipientIds; unknown id → 404, bad recipients → 400.
+ * PATCH /api/documents/{id} (admin), JSON { audience?, recipientIds?, watermark? }
+ * (what is left out stays) → the document with its recipientIds; unknown id
+ * → 404, bad recipients → 400.
  */
 export async function action({ request, params }: Route.ActionArgs) {
   return handleJson(async () => {
@@ -18,8 +19,11 @@ export async function action({ request, params }: Route.ActionArgs) {
       return Response.json({ success: true, id: row.id });
     }
     if (request.method !== "PATCH") throw methodNotAllowed("DELETE, PATCH");
-    lpDocuments.find(params.id);
-    const values = parseJsonInput(AudienceFields, await readJsonBody(request, AUDIENCE_BODY_BYTES));
+    const row = lpDocuments.find(params.id);
+    const body = await readJsonBody(request, AUDIENCE_BODY_BYTES);
+    // A partial change: what the body leaves out stays as it is.
+    const current = { audience: row.audience, recipientIds: recipientIdsOf([row]).get(row.id) ?? [], watermark: row.watermark };
+    const values = parseJsonInput(AudienceFields, body && typeof body === "object" && !Array.isArray(body) ? { ...current, ...body } : body);
     const row = setLpDocumentAudience(admin, params.id, values);
     return Response.json(lpDocumentReads([row], admin)[0]);
   });
