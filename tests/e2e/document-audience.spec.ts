@@ -1,0 +1,97 @@
+import type { APIRequestContext } from "@playwright/test";
+import { loginViaApi } from "./helpers/accounts";
+import { newApiContext } from "./helpers/documents";
+import { fillUpload, investorApprovedBy, openCategory, publishedPanel, publishedRow, sampleDocument, uploadForm } from "./helpers/document-ui";
+import { expect, test } from "./helpers/fixtures";
+import { newAdmin, signInAsAdmin, waitHydrated } from "./helpers/portal";
+
+/**
+ * Per-investor documents (issue 15 §1, §4), with and without JavaScript: the
+ * admin finds an investor with the upload form's search (a GET that keeps
+ * what was typed and ticked), publishes a document to that investor only, and
+ * checks who sees it; then widens the audience on the document's page and
+ * reads who has opened it.
+ */
+
+test.describe.configure({ timeout: 120_000 });
+
+type LpDoc = { id: string; title: string; audience: string };
+
+/** A user's own request context, signed in over the JSON API. */
+async function apiAs(account: { email: string; password: string }): Promise<APIRequestContext> {
+  const context = await newApiContext();
+  await loginViaApi(context, account.email, account.password);
+  return context;
+}
+
+async function listed(context: APIRequestContext): Promise<LpDoc[]> {
+  const response = await context.get("/api/documents");
+  expect(response.status()).toBe(200);
+  return (await response.json()) as LpDoc[];
+}
+
+const titles = async (context: APIRequestContext) => (await listed(context)).map((d) => d.title);
+
+test("publish to one chosen investor → only they see it → widen to all approved investors → read status", async ({ page, request, jsEnabled }, testInfo) => {
+  const admin = newAdmin(testInfo);
+  const chosen = await investorApprovedBy(request, testInfo, admin, "chosen");
+  const other = await investorApprovedBy(request, testInfo, admin, "other");
+  const doc = sampleDocument(testInfo, "Capital account statement", 40_000);
+
+  await signInAsAdmin(page, jsEnabled, admin, "documents");
+  const form = uploadForm(page);
+  await form.title.fill(doc.title);
+
+  // The search reloads the page by GET, keeping the title typed so far.
+  await page.getByRole("radio", { name: /Selected investors/ }).check();
+  await page.getByLabel("Find investors").fill(chosen.email);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page).toHaveURL(/[?&]_search=1/);
+  await waitHydrated(page, jsEnabled);
+  await expect(form.title).toHaveValue(doc.title);
+  await expect(page.getByRole("radio", { name: /Selected investors/ })).toBeChecked();
+  const chosenBox = page.getByRole("checkbox", { name: new RegExp(chosen.email.replace(/[.+]/g, "\\$&")) });
+  await expect(chosenBox).toHaveCount(1);
+  await expect(page.getByRole("checkbox", { name: new RegExp(other.email.replace(/[.+]/g, "\\$&")) })).toHaveCount(0);
+  await chosenBox.check();
+  if (jsEnabled) await expect(page.getByText("1 investor ticked")).toBeVisible();
+
+  await fillUpload(page, doc);
+  await form.submit.click();
+  const row = publishedRow(page, doc.title);
+  await expect(row).toHaveCount(1, { timeout: 20_000 });
+  await openCategory(publishedPanel(page).category("reports"));
+  await expect(row).toBeVisible();
+  await expect(row.getByTestId("document-audience")).toContainText("1 selected investor");
+  await expect(row.getByTestId("document-audience")).toContainText("Opened by 0 of 1");
+
+  const asChosen = await apiAs(chosen);
+  const asOther = await apiAs(other);
+  expect(await titles(asChosen)).toContain(doc.title);
+  expect(await titles(asOther)).not.toContain(doc.title);
+
+  const id = (await listed(asChosen)).find((d) => d.title === doc.title)!.id;
+  expect((await asOther.get(`/api/documents/${id}/download`)).status()).toBe(404);
+  const download = await asChosen.get(`/api/documents/${id}/download`);
+  expect(download.status()).toBe(200);
+  expect(Buffer.compare(await download.body(), doc.bytes)).toBe(0);
+
+  // The document's page: who opened it, then the audience widened to everyone.
+  await page.goto(`/admin/documents/${id}/access`);
+  await waitHydrated(page, jsEnabled);
+  await expect(page.getByTestId("opened-by")).toHaveText("Opened by 1 of 1");
+  const chosenRow = page.getByTestId("audience-row").filter({ hasText: chosen.email });
+  await expect(chosenRow).toBeVisible();
+  await expect(chosenRow.getByRole("cell").nth(2)).not.toHaveText("Not yet");
+
+  const audienceForm = page.locator("section#document-audience form");
+  await audienceForm.getByRole("radio", { name: /All approved investors/ }).check();
+  await audienceForm.getByRole("button", { name: "Save audience" }).click();
+  await expect(page.getByRole("status").or(page.getByRole("alert")).filter({ hasText: "Audience saved" }).first()).toBeVisible({ timeout: 15_000 });
+  expect(await titles(asOther)).toContain(doc.title);
+  await page.reload();
+  await expect(page.getByTestId("opened-by")).toHaveText(/^Opened by 1 of \d+$/);
+  await expect(page.getByRole("link", { name: "Not yet" })).toBeVisible();
+  await asChosen.dispose();
+  await asOther.dispose();
+});
