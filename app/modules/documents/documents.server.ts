@@ -9,7 +9,9 @@ import { publicDate } from "../dates/format";
 import { FUND_IDS, type FundId } from "../fund-access/constants";
 import { getFundAccess } from "../fund-access/cookie.server";
 import type { FundAccessRequest } from "../fund-access/fund-access.server";
-import { AppError } from "../http/app-error";
+import { AppError, isAppError } from "../http/app-error";
+import { assertStampable } from "../watermark/watermark.server";
+import { stampedFileResponse } from "./stamped.server";
 import { audit, type AuditTarget } from "../audit/audit.server";
 import { acceptUpload, zodFields, type AcceptedFile } from "../storage/accept-upload.server";
 import { fileResponse } from "../storage/file-response.server";
@@ -156,6 +158,8 @@ type StoreConfig<T extends DocumentTable, Scope extends DocumentScope, Read exte
   scopeOf: (row: T["$inferSelect"]) => Scope;
   /** The condition that selects one scope's rows (undefined: every row of the table). */
   inScope: (scope: Scope) => SQL | undefined;
+  /** Whether an investor's views and downloads of this row are watermarked copies (admins always get the stored file). */
+  stamped?: (row: T["$inferSelect"]) => boolean;
   /** Within its scope, whether a row is addressed to this (non-admin) user, and the condition listing those rows. */
   addressed?: { row: (row: T["$inferSelect"], userId: string) => boolean; list: (userId: string) => SQL };
   /** The read shape of SPEC.md §3. */
@@ -268,6 +272,12 @@ function createDocumentStore<T extends DocumentTable, Scope extends DocumentScop
       if (!viewer) throw new AppError("not_found", uploadMessages.documentNotFound);
       const absolutePath = storedFilePath(row.filePath);
       if (!absolutePath) throw new AppError("not_found", uploadMessages.fileNotFound);
+      if (viewer.kind === "user" && !viewer.user.isAdmin && config.stamped?.(row)) {
+        const file = { absolutePath, contentType: row.mimeType, fileName: row.fileName, disposition: action === "view" ? "inline" : "attachment" } as const;
+        const response = await stampedFileResponse(request, file, viewer.user);
+        if (request.method !== "HEAD") recordAccess({ action, documentKind: config.kind, document: row, actor: actorOf(viewer), meta });
+        return response;
+      }
       const answer = await fileResponse(request, {
         absolutePath,
         id: row.id,
@@ -281,6 +291,22 @@ function createDocumentStore<T extends DocumentTable, Scope extends DocumentScop
       return answer.response;
     },
   };
+}
+
+/**
+ * A document to be watermarked must be a PDF that qpdf can stamp (not
+ * encrypted, not broken): else 400 with the reason, under `field`.
+ */
+async function assertWatermarkable(absolutePath: string, mimeType: string, field = "file") {
+  if (mimeType !== "application/pdf") {
+    throw new AppError("bad_request", uploadMessages.watermarkPdfOnly, { fields: { watermark: [uploadMessages.watermarkPdfOnly] } });
+  }
+  try {
+    await assertStampable(absolutePath);
+  } catch (error) {
+    if (isAppError(error) && field !== "file") throw new AppError(error.code, error.message, { fields: { [field]: [error.message] } });
+    throw error;
+  }
 }
 
 /** What publishing an LP document takes besides its file: the upload form's fields with the audience. */
@@ -359,10 +385,12 @@ export function lpDocumentReads(rows: readonly LpRow[], reader: LpUser): LpDocum
  * admin page and PATCH /api/documents/{id}). Investors who lose it get 404
  * from their next request on; a download already streaming finishes.
  */
-export function setLpDocumentAudience(admin: LpUser, id: string, values: AudienceFields): LpRow {
+export async function setLpDocumentAudience(admin: LpUser, id: string, values: AudienceFields): Promise<LpRow> {
   const row = lpDocuments.find(id);
-  if (values.watermark && row.mimeType !== "application/pdf") {
-    throw new AppError("bad_request", uploadMessages.watermarkPdfOnly, { fields: { watermark: [uploadMessages.watermarkPdfOnly] } });
+  if (values.watermark && !row.watermark) {
+    const absolutePath = storedFilePath(row.filePath);
+    if (!absolutePath) throw new AppError("not_found", uploadMessages.fileNotFound);
+    await assertWatermarkable(absolutePath, row.mimeType, "watermark");
   }
   return getDb().transaction((tx) => {
     checkRecipients(tx, values.recipientIds);
@@ -398,15 +426,14 @@ export const lpDocuments = createDocumentStore<typeof lpTable, "lp", LpDocumentR
     repeated: { names: ["recipientIds"], max: MAX_RECIPIENTS },
     schema: LpUploadFields,
     check: async (fields, file) => {
-      if (fields.watermark && file.contentType !== "application/pdf") {
-        throw new AppError("bad_request", uploadMessages.watermarkPdfOnly, { fields: { watermark: [uploadMessages.watermarkPdfOnly] } });
-      }
+      if (fields.watermark) await assertWatermarkable(file.tmpPath, file.contentType);
     },
     insert: publishLpDocument,
   },
   scopeOf: () => "lp",
   inScope: () => undefined,
   addressed: { row: (row, userId) => isAddressedTo(row, userId), list: addressedToUser },
+  stamped: (row) => row.watermark,
   read: (row, fileSize) => ({ ...toDocumentRead(row, fileSize), audience: row.audience, watermark: row.watermark }),
 });
 

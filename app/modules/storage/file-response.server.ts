@@ -1,4 +1,4 @@
-import { open, stat, type FileHandle } from "node:fs/promises";
+import { open, stat, unlink, type FileHandle } from "node:fs/promises";
 import contentDisposition from "content-disposition";
 import parseRange from "range-parser";
 import { uploadMessages } from "~/content/validation";
@@ -32,8 +32,8 @@ const READ_CHUNK = 256 * 1024;
  * Bytes start..end of a file as a web stream, read on demand in 256 KB
  * chunks handed on without copying (Readable.toWeb copies every chunk).
  */
-function fileStream(path: string, start: number, end: number): ReadableStream<Uint8Array> {
-  let handle: FileHandle | null = null;
+function fileStream(path: string | FileHandle, start: number, end: number): ReadableStream<Uint8Array> {
+  let handle: FileHandle | null = typeof path === "string" ? null : path;
   let position = start;
   const close = async () => {
     const open = handle;
@@ -42,7 +42,7 @@ function fileStream(path: string, start: number, end: number): ReadableStream<Ui
   };
   return new ReadableStream<Uint8Array>({
     async start() {
-      handle = await open(path, "r");
+      if (typeof path === "string") handle = await open(path, "r");
     },
     async pull(controller) {
       try {
@@ -88,6 +88,48 @@ function notModifiedSince(header: string | null, mtimeMs: number): boolean {
   return !Number.isNaN(since) && Math.floor(mtimeMs / 1000) * 1000 <= since;
 }
 
+/** The headers every file answer has: its type, disposition (RFC 6266 name), no caching, nosniff, and a viewer-only CSP inline. */
+function baseHeaders(file: Pick<StoredFile, "contentType" | "fileName" | "disposition">): Headers {
+  const headers = new Headers({
+    "Content-Type": file.contentType,
+    "Content-Disposition": contentDisposition(file.fileName, { type: file.disposition, fallback: asciiFallback(file.fileName) }),
+    "Cache-Control": "private, no-store",
+    "X-Content-Type-Options": "nosniff",
+  });
+  // A viewed PDF is shown by the browser's viewer, which object-src 'none' would block; nothing else may load.
+  if (file.disposition === "inline") {
+    headers.set("Content-Security-Policy", "default-src 'none'; object-src 'self'; frame-ancestors 'none'; base-uri 'none'");
+  }
+  return headers;
+}
+
+/**
+ * A copy made for this one request (a watermarked PDF) in a temporary file:
+ * always the whole file with 200 (a Range is ignored: each copy differs), no
+ * validators, `Accept-Ranges: none`. The file is unlinked once opened, so it
+ * is gone from disk when the answer ends or the client leaves. HEAD: the
+ * headers only (give `tmpPath` null; nothing is made).
+ */
+export async function oneOffFileResponse(
+  request: Request,
+  tmpPath: string | null,
+  file: Pick<StoredFile, "contentType" | "fileName" | "disposition">,
+): Promise<Response> {
+  const headers = baseHeaders(file);
+  headers.set("Accept-Ranges", "none");
+  if (tmpPath === null || request.method === "HEAD") return new Response(null, { status: 200, headers });
+  const handle = await open(tmpPath, "r");
+  try {
+    const { size } = await handle.stat();
+    await unlink(tmpPath);
+    headers.set("Content-Length", String(size));
+    return new Response(size === 0 ? null : fileStream(handle, 0, size - 1), { status: 200, headers });
+  } catch (error) {
+    await handle.close().catch(() => {});
+    throw error;
+  }
+}
+
 export async function fileResponse(request: Request, file: StoredFile): Promise<FileAnswer> {
   let size: number;
   let mtimeMs: number;
@@ -101,19 +143,10 @@ export async function fileResponse(request: Request, file: StoredFile): Promise<
   }
 
   const etag = `"${file.id}-${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}"`;
-  const headers = new Headers({
-    "Content-Type": file.contentType,
-    "Content-Disposition": contentDisposition(file.fileName, { type: file.disposition, fallback: asciiFallback(file.fileName) }),
-    ETag: etag,
-    "Last-Modified": new Date(mtimeMs).toUTCString(),
-    "Accept-Ranges": "bytes",
-    "Cache-Control": "private, no-store",
-    "X-Content-Type-Options": "nosniff",
-  });
-  // A viewed PDF is shown by the browser's viewer, which object-src 'none' would block; nothing else may load.
-  if (file.disposition === "inline") {
-    headers.set("Content-Security-Policy", "default-src 'none'; object-src 'self'; frame-ancestors 'none'; base-uri 'none'");
-  }
+  const headers = baseHeaders(file);
+  headers.set("ETag", etag);
+  headers.set("Last-Modified", new Date(mtimeMs).toUTCString());
+  headers.set("Accept-Ranges", "bytes");
 
   // Conditional requests (RFC 9110 §13.2.2: If-None-Match wins over If-Modified-Since).
   const ifNoneMatch = request.headers.get("if-none-match");

@@ -24,7 +24,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     // A partial change: what the body leaves out stays as it is.
     const current = { audience: row.audience, recipientIds: recipientIdsOf([row]).get(row.id) ?? [], watermark: row.watermark };
     const values = parseJsonInput(AudienceFields, body && typeof body === "object" && !Array.isArray(body) ? { ...current, ...body } : body);
-    const updated = setLpDocumentAudience(admin, row.id, values);
+    const updated = await setLpDocumentAudience(admin, row.id, values);
     return Response.json(lpDocumentReads([updated], admin)[0]);
   });
 }
