@@ -32,6 +32,7 @@ const SECTIONS: Array<{ name: string; alone?: boolean; load: () => Promise<Secti
   { name: "headers", load: async () => (await import("./headers")).section },
   { name: "faults", load: async () => (await import("./faults")).section },
   { name: "two-factor", load: async () => (await import("./two-factor")).section },
+  { name: "audience", load: async () => (await import("./audience")).section },
   { name: "load", alone: true, load: async () => (await import("./load")).section },
 ];
 const SIDE_BY_SIDE = 2;
