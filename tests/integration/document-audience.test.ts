@@ -470,20 +470,20 @@ describe("PATCH /api/documents/{id}", () => {
     expect(newAuditRows()).toEqual([]);
   });
 
-  // Reported, not fixed: PATCH reads a missing `audience` as 'all' (AudienceFields' default for uploads),
-  // so `{ watermark: true }` on a document for chosen investors publishes it to every approved investor.
-  it.fails("KNOWN BUG: PATCH without audience keeps the audience (today it widens a 'selected' document to all)", async () => {
+  // A PATCH names only what changes: a missing audience must not widen a document to every investor.
+  it("PATCH without audience keeps the audience", async () => {
     const response = await patch(forA.id, { watermark: true });
-    expect(response.status === 400 || documentRow(forA.id)?.audience === "selected").toBe(true);
+    expect(response.status).toBe(200);
+    expect(documentRow(forA.id)).toMatchObject({ audience: "selected", watermark: true });
     expect(await listedIds(cookie.b)).not.toContain(forA.id);
   });
 
-  // Reported, not fixed: likewise a missing `watermark` is read as false, so changing only the
-  // recipients of a stamped PDF silently turns its stamp off.
-  it.fails("KNOWN BUG: PATCH without watermark keeps the watermark (today it turns it off)", async () => {
+  // Likewise changing only the recipients of a stamped PDF keeps its stamp.
+  it("PATCH without watermark keeps the watermark", async () => {
     expect((await patch(forAll.id, { audience: "all", watermark: true })).status).toBe(200);
     const response = await patch(forAll.id, { audience: "selected", recipientIds: [investorA.id] });
-    expect(response.status === 400 || documentRow(forAll.id)?.watermark === true).toBe(true);
+    expect(response.status).toBe(200);
+    expect(documentRow(forAll.id)).toMatchObject({ audience: "selected", watermark: true });
   });
 });
 
