@@ -30,6 +30,7 @@ export const MUTATIONS: readonly Mutation[] = [
   { method: "PATCH", path: "/api/auth/users/{id}/status", kind: "json", role: "admin" },
   { method: "POST", path: "/api/documents", kind: "multipart", role: "admin" },
   { method: "DELETE", path: "/api/documents/{id}", kind: "none", role: "admin" },
+  { method: "PATCH", path: "/api/documents/{id}", kind: "json", role: "admin", note: "audience and watermark" },
   { method: "POST", path: "/api/fund-access/register", kind: "json", role: "anonymous" },
   { method: "POST", path: "/api/fund-access/validate-token", kind: "json", role: "anonymous" },
   { method: "POST", path: "/api/fund-documents", kind: "multipart", role: "admin" },
@@ -50,6 +51,7 @@ export const MUTATIONS: readonly Mutation[] = [
   { method: "POST", path: "/admin/dashboard", kind: "form", role: "admin", intents: ["status"] },
   { method: "POST", path: "/admin/investors", kind: "form", role: "admin", intents: ["status"] },
   { method: "POST", path: "/admin/documents", kind: "form", role: "admin", intents: ["delete-document"] },
+  { method: "POST", path: "/admin/documents/{id}/access", kind: "form", role: "admin", intents: ["set-audience"] },
   {
     method: "POST",
     path: "/admin/fund-access",

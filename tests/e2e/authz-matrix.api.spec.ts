@@ -518,6 +518,14 @@ function documentRows(): Row[] {
       },
     },
     { method: "DELETE", path: `/api/documents/${unknownId}`, label: "/api/documents/{unknown id}", expect: { ...signedOut, investor: 403, admin: 404 } },
+    {
+      method: "PATCH",
+      path: () => `/api/documents/${docId}`,
+      label: "/api/documents/{id} (audience)",
+      data: { audience: "all", watermark: false },
+      expect: { ...signedOut, investor: 403, admin: 200 },
+    },
+    { method: "PATCH", path: `/api/documents/${unknownId}`, label: "/api/documents/{unknown id} (audience)", data: { audience: "all" }, expect: { ...signedOut, investor: 403, admin: 404 } },
   ];
 
   for (const action of ["view", "download"] as const) {
@@ -579,6 +587,17 @@ function documentRows(): Row[] {
       path: `/admin/documents/${unknownId}/access`,
       label: "/admin/documents/{unknown id}/access",
       expect: { ...redirectsToLogin, admin: 404 },
+    },
+    // The audience form without JavaScript: the admin's post is answered with a redirect back and a flash.
+    {
+      method: "POST",
+      path: () => `/admin/documents/${docId}/access`,
+      label: "/admin/documents/{id}/access (audience form)",
+      form: () => ({ intent: "set-audience", documentId: docId, audience: "all" }),
+      expect: { ...redirectsToLogin, admin: 303 },
+      check: (answer, role) => {
+        if (role === "admin") expect(new URL(answer.headers["location"] ?? "", BASE_URL).pathname).toBe(`/admin/documents/${docId}/access`);
+      },
     },
     {
       method: "GET",
