@@ -179,7 +179,7 @@ test("admin uploads a PDF → the investor finds it in its category → view and
   await expect(main).toContainText(doc.title);
   await expect(main).toContainText(doc.fileName);
   await expect(main).toContainText("1 view · 1 download");
-  const entries = main.getByRole("table").getByRole("row").filter({ hasText: investor.email.toLowerCase() });
+  const entries = main.getByRole("table", { name: /^Accesses of / }).getByRole("row").filter({ hasText: investor.email.toLowerCase() });
   await expect(entries).toHaveCount(2);
   for (const action of [DOC_TEXT.actions.view, DOC_TEXT.actions.download]) {
     const entry = entries.filter({ has: page.getByRole("cell", { name: action, exact: true }) });

@@ -180,7 +180,7 @@ function DocumentRow({
           </p>
           {document.audience ? (
             <p className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-700 dark:text-slate-300" data-testid="document-audience">
-              <span className="rounded-full bg-brand-50 px-2 py-0.5 font-medium text-brand-800 dark:bg-brand-950 dark:text-brand-200">
+              <span className="rounded-full bg-brand-50 px-2 py-0.5 font-medium text-brand-800 dark:bg-brand-900 dark:text-brand-100">
                 {document.audience.summary}
               </span>
               {document.audience.watermarked ? (

@@ -128,7 +128,7 @@ export function ReadStatus({
             to={filterHref(value)}
             preventScrollReset
             aria-current={filter === value ? "page" : undefined}
-            className="rounded-full border border-slate-300 px-3 py-1 font-medium hover:bg-slate-50 aria-[current=page]:border-brand-600 aria-[current=page]:bg-brand-50 aria-[current=page]:text-brand-800 dark:border-slate-600 dark:hover:bg-slate-800 dark:aria-[current=page]:bg-brand-950 dark:aria-[current=page]:text-brand-200"
+            className="rounded-full border border-slate-300 px-3 py-1 font-medium hover:bg-slate-50 aria-[current=page]:border-brand-700 aria-[current=page]:bg-brand-700 aria-[current=page]:text-white dark:border-slate-600 dark:hover:bg-slate-800 dark:aria-[current=page]:border-brand-300 dark:aria-[current=page]:bg-brand-300 dark:aria-[current=page]:text-slate-950"
           >
             {c.filters[value]}
           </Link>
