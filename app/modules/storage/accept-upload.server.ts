@@ -80,7 +80,15 @@ export async function acceptUpload<T, R>(
   try {
     const { fields, contentType } = await validateUpload(upload, options.parseFields);
     const file = upload.file!;
-    await options.check?.(fields, { tmpPath: file.tmpPath, contentType });
+    try {
+      await options.check?.(fields, { tmpPath: file.tmpPath, contentType });
+    } catch (error) {
+      // A refused file: the form shows what was typed again, as after a field error.
+      if (error instanceof AppError && !error.options.values) {
+        throw new AppError(error.code, error.message, { ...error.options, values: upload.fields });
+      }
+      throw error;
+    }
     storedPath = await commitIncoming(file.tmpPath, options.area);
     return record(fields, {
       filePath: storedPath,
