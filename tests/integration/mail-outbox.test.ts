@@ -2,11 +2,16 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "../../db/client";
 import { emailOutbox } from "../../db/schema";
+import { resetEnvForTests } from "~/modules/config/env.server";
 import {
   backoffMs,
+  cancelMailWake,
   deliverDueMail,
   flushMailer,
+  kickMailer,
+  mailWakeAt,
   queueMail,
+  queueMails,
   setMailTransportForTests,
 } from "~/modules/mail/mail.server";
 import { submitPitch } from "~/modules/pitches/pitches.server";
@@ -179,5 +184,146 @@ describe("header injection", () => {
     const [row] = allOutbox();
     expect(row?.subject).toBe("Hi Bcc: d@evil.example");
     expect(row?.to).not.toMatch(/[\r\n]/);
+  });
+});
+
+describe("extra headers", () => {
+  const unsubscribeHeaders = {
+    "List-Unsubscribe": "<{{unsubscribe}}>",
+    "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+  };
+  const link = "https://lumenridge.example/unsubscribe/documents?token=abc";
+
+  it("are stored as JSON on one line, and sent with their secrets filled in (then erased)", async () => {
+    const smtp = fakeTransport();
+    setMailTransportForTests(smtp.transport);
+    queueMail(getDb(), {
+      to: "lp@fund.example",
+      subject: "New document",
+      text: "Stop these: {{unsubscribe}}",
+      secrets: { unsubscribe: link },
+      headers: { ...unsubscribeHeaders, "X-Note": "one\r\nBcc: evil@example.com" },
+    });
+    const [row] = allOutbox();
+    expect(JSON.parse(row!.headers!)).toEqual({ ...unsubscribeHeaders, "X-Note": "one Bcc: evil@example.com" });
+    expect(row!.headers).not.toContain(link);
+
+    await deliverDueMail(getDb(), new Date(Date.now() + 1000));
+    expect(smtp.sent[0]).toMatchObject({
+      text: `Stop these: ${link}`,
+      headers: { "List-Unsubscribe": `<${link}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click", "X-Note": "one Bcc: evil@example.com" },
+    });
+    expect(outboxRow(row!.id).secretsEnc).toBeNull();
+  });
+
+  it("are left out of mails that have none", async () => {
+    const smtp = fakeTransport();
+    setMailTransportForTests(smtp.transport);
+    const row = queueOne();
+    expect(row.headers).toBeNull();
+    await deliverDueMail(getDb(), new Date(Date.now() + 1000));
+    expect(smtp.sent[0]).not.toHaveProperty("headers");
+  });
+
+  it("refuses a header name that could break the header block", () => {
+    expect(() => queueMail(getDb(), { to: "a@b.example", subject: "x", text: "x", headers: { "X-A: b\r\nBcc": "c" } })).toThrow(/header name/);
+    expect(() => queueMail(getDb(), { to: "a@b.example", subject: "x", text: "x", headers: { "": "c" } })).toThrow(/header name/);
+    expect(allOutbox()).toHaveLength(0);
+  });
+
+  it("appear in the logged line without SMTP (filled in outside production, as the text is)", async () => {
+    setMailTransportForTests(null);
+    queueMail(getDb(), { to: "lp@fund.example", subject: "Logged", text: "x {{unsubscribe}}", secrets: { unsubscribe: link }, headers: unsubscribeHeaders });
+    await deliverDueMail(getDb(), new Date(Date.now() + 1000));
+    const line = logSpy.mock.calls.map((c: unknown[]) => String(c[0])).find((l: string) => l.includes('"Logged"'));
+    expect(JSON.parse(line!)).toMatchObject({ subject: "Logged", headers: { "List-Unsubscribe": `<${link}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } });
+  });
+
+  it("queueMails inserts many in a few statements, in order", () => {
+    const mails = Array.from({ length: 450 }, (_, i) => ({ to: `lp${i}@fund.example`, subject: `n${i}`, text: "t", headers: unsubscribeHeaders }));
+    queueMails(getDb(), mails);
+    const rows = allOutbox();
+    expect(rows).toHaveLength(450);
+    expect(new Set(rows.map((r) => r.to)).size).toBe(450);
+    expect(rows.every((r) => r.headers !== null && r.status === "pending")).toBe(true);
+  });
+});
+
+describe("the send rate (MAIL_RATE_PER_MINUTE)", () => {
+  beforeEach(() => {
+    process.env.MAIL_RATE_PER_MINUTE = "3";
+    resetEnvForTests();
+  });
+  afterEach(() => {
+    cancelMailWake();
+    delete process.env.MAIL_RATE_PER_MINUTE;
+    resetEnvForTests();
+  });
+
+  const queueN = (n: number, label: string) =>
+    queueMails(
+      getDb(),
+      Array.from({ length: n }, (_, i) => ({ to: `lp${i}@fund.example`, subject: `${label} ${i}`, text: "t" })),
+    );
+
+  it("sends at most that many in any rolling minute, oldest queued first, and the rest later", async () => {
+    const smtp = fakeTransport();
+    setMailTransportForTests(smtp.transport);
+    queueN(5, "first");
+    const t0 = Date.now() + 1000;
+
+    expect(await deliverDueMail(getDb(), new Date(t0))).toBe(3);
+    expect(smtp.sent.map((m) => m.subject)).toEqual(["first 0", "first 1", "first 2"]);
+    // A second publish joins the queue behind the first.
+    queueN(2, "second");
+    // Still within the minute: nothing more goes out.
+    expect(await deliverDueMail(getDb(), new Date(t0 + 30_000))).toBe(0);
+    expect(await deliverDueMail(getDb(), new Date(t0 + 59_000))).toBe(0);
+    // A minute after the first three: three more, in queue order.
+    expect(await deliverDueMail(getDb(), new Date(t0 + 61_000))).toBe(3);
+    expect(smtp.sent.map((m) => m.subject).slice(3)).toEqual(["first 3", "first 4", "second 0"]);
+    expect(await deliverDueMail(getDb(), new Date(t0 + 122_000))).toBe(1);
+    expect(smtp.sent.map((m) => m.subject).slice(6)).toEqual(["second 1"]);
+    expect(allOutbox().every((m) => m.status === "sent")).toBe(true);
+  });
+
+  it("counts logged mails too (no SMTP), and not failed attempts", async () => {
+    const smtp = fakeTransport();
+    setMailTransportForTests(smtp.transport);
+    smtp.goDown();
+    queueN(5, "down");
+    const t0 = Date.now() + 1000;
+    // Failures spend no budget: every one is attempted.
+    expect(await deliverDueMail(getDb(), new Date(t0))).toBe(0);
+    expect(smtp.calls).toBe(5);
+
+    setMailTransportForTests(null);
+    const t1 = t0 + backoffMs(1);
+    expect(await deliverDueMail(getDb(), new Date(t1))).toBe(3);
+    expect(allOutbox().filter((m) => m.status === "logged")).toHaveLength(3);
+    expect(await deliverDueMail(getDb(), new Date(t1 + 1000))).toBe(0);
+  });
+
+  it("a run that spends the budget sets an unref'd wake-up for when the oldest send leaves the minute", async () => {
+    setMailTransportForTests(null);
+    queueN(4, "kick");
+    const before = Date.now();
+    kickMailer();
+    await flushMailer();
+    expect(allOutbox().filter((m) => m.status === "logged")).toHaveLength(3);
+    const oldest = Math.min(...allOutbox().flatMap((m) => (m.sentAt ? [m.sentAt.getTime()] : [])));
+    const wake = mailWakeAt();
+    expect(wake).not.toBeNull();
+    expect(wake!.getTime()).toBeGreaterThanOrEqual(before + 60_000);
+    expect(wake!.getTime()).toBe(oldest + 60_001);
+  });
+
+  it("sets no wake-up when nothing is left to send", async () => {
+    setMailTransportForTests(null);
+    queueN(3, "exact");
+    kickMailer();
+    await flushMailer();
+    expect(allOutbox().every((m) => m.status === "logged")).toBe(true);
+    expect(mailWakeAt()).toBeNull();
   });
 });

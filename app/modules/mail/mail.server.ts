@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, lte } from "drizzle-orm";
+import { and, asc, count, eq, gt, gte, inArray, lte, min } from "drizzle-orm";
 import nodemailer, { type Transporter } from "nodemailer";
 import { getDb, type Db } from "../../../db/client";
 import { emailOutbox } from "../../../db/schema";
@@ -13,7 +13,9 @@ import { log, logError } from "../logging/log.server";
  * retried with backoff, so an SMTP outage never fails or loses a request.
  * Without SMTP_URL, mails are written to the log and marked `logged`.
  * Secrets (access links) are kept encrypted until sending and then erased;
- * see mail-secrets.server.ts.
+ * see mail-secrets.server.ts. Delivery keeps to MAIL_RATE_PER_MINUTE: a run
+ * stops when the last minute's budget is spent and wakes when room frees up,
+ * so a publish to hundreds of investors trickles out in the order it was queued.
  */
 export type OutgoingMail = {
   to: string;
@@ -21,6 +23,11 @@ export type OutgoingMail = {
   /** May refer to `secrets` as {{name}}. */
   text: string;
   secrets?: MailSecrets;
+  /**
+   * Extra headers (List-Unsubscribe and List-Unsubscribe-Post on mail sent to
+   * many); values are kept on one line and may refer to `secrets` as {{name}} too.
+   */
+  headers?: Record<string, string>;
 };
 
 type DbOrTx = Pick<Db, "insert">;
@@ -30,17 +37,48 @@ function singleLine(value: string): string {
   return value.replace(/[\r\n\u2028\u2029]+/g, " ").trim();
 }
 
+/** A header name as RFC 5322 allows it (printable ASCII but the colon); anything else is a bug in the caller. */
+const HEADER_NAME = /^[!-9;-~]+$/;
+
+function headersJson(headers: Record<string, string> | undefined): string | null {
+  if (!headers) return null;
+  const entries = Object.entries(headers).map(([name, value]) => {
+    if (!HEADER_NAME.test(name)) throw new Error(`invalid mail header name: ${JSON.stringify(name)}`);
+    return [name, singleLine(value)] as const;
+  });
+  return entries.length ? JSON.stringify(Object.fromEntries(entries)) : null;
+}
+
+function readHeaders(json: string | null): Record<string, string> | undefined {
+  if (!json) return undefined;
+  return JSON.parse(json) as Record<string, string>;
+}
+
+/** Rows per INSERT when queueing many mails (well below SQLite's bound-parameter limit). */
+const INSERT_CHUNK = 200;
+
 /** Queue a mail in the same transaction as the row it is about. */
 export function queueMail(db: DbOrTx, mail: OutgoingMail) {
-  db.insert(emailOutbox)
-    .values({
-      to: singleLine(mail.to),
-      subject: singleLine(mail.subject),
-      text: mail.text,
-      secretsEnc: mail.secrets ? sealSecrets(mail.secrets) : null,
-      nextAttemptAt: new Date(),
-    })
-    .run();
+  queueMails(db, [mail]);
+}
+
+/** Queue many mails (a notice to every investor) in a few multi-row INSERTs, in the caller's transaction. */
+export function queueMails(db: DbOrTx, mails: readonly OutgoingMail[]) {
+  const nextAttemptAt = new Date();
+  for (let start = 0; start < mails.length; start += INSERT_CHUNK) {
+    db.insert(emailOutbox)
+      .values(
+        mails.slice(start, start + INSERT_CHUNK).map((mail) => ({
+          to: singleLine(mail.to),
+          subject: singleLine(mail.subject),
+          text: mail.text,
+          secretsEnc: mail.secrets ? sealSecrets(mail.secrets) : null,
+          headers: headersJson(mail.headers),
+          nextAttemptAt,
+        })),
+      )
+      .run();
+  }
 }
 
 /**
@@ -71,6 +109,8 @@ const mailer = processWide("mail.state", () => ({
   transport: undefined as Transporter | null | undefined,
   running: null as Promise<number> | null,
   again: false,
+  /** The kick set for when the send rate has room again (see deliverDue). */
+  wake: null as { at: number; timer: NodeJS.Timeout } | null,
 }));
 
 function transport(): Transporter | null {
@@ -87,34 +127,85 @@ export function setMailTransportForTests(value: Transporter | null | undefined) 
 }
 
 const BATCH = 50;
+const RATE_WINDOW_MS = 60_000;
 
 /**
  * Deliver every due mail once, in batches of 50 until none is due (a failed
- * send moves its next attempt into the future). Returns how many left the outbox.
+ * send moves its next attempt into the future) or the send rate's budget is
+ * spent. Returns how many left the outbox.
  */
 export async function deliverDueMail(db: Db = getDb(), now = new Date()): Promise<number> {
+  return (await deliverDue(db, now)).delivered;
+}
+
+/**
+ * The mails sent (or logged) in the minute before `at`, and the oldest of
+ * them: a range of email_outbox_sent_at_idx.
+ */
+function sentInLastMinute(db: Db, at: Date): { sent: number; oldest: Date | null } {
+  const row = db
+    .select({ sent: count(), oldest: min(emailOutbox.sentAt) })
+    .from(emailOutbox)
+    .where(and(gt(emailOutbox.sentAt, new Date(at.getTime() - RATE_WINDOW_MS)), inArray(emailOutbox.status, ["sent", "logged"])))
+    .get();
+  return { sent: row?.sent ?? 0, oldest: row?.oldest ?? null };
+}
+
+function anyDue(db: Db, now: Date): boolean {
+  return !!db
+    .select({ id: emailOutbox.id })
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.status, "pending"), lte(emailOutbox.nextAttemptAt, now)))
+    .limit(1)
+    .get();
+}
+
+/**
+ * One delivery run. `now` decides what is due and the backoff (as before); the
+ * run's clock starts at `now` and follows real time, and stamps `sent_at`,
+ * which the rate counts. When the budget is spent with mail still due, the
+ * answer says when the oldest send of the window leaves it.
+ */
+async function deliverDue(db: Db, now: Date): Promise<{ delivered: number; wakeAt: Date | null }> {
+  const started = Date.now();
+  const clock = () => new Date(now.getTime() + (Date.now() - started));
+  const rate = getEnv().MAIL_RATE_PER_MINUTE;
   let delivered = 0;
   for (;;) {
-    const batch = await deliverBatch(db, now);
+    const at = clock();
+    const window = sentInLastMinute(db, at);
+    const room = rate - window.sent;
+    if (room <= 0) {
+      if (!anyDue(db, now)) return { delivered, wakeAt: null };
+      const leaves = (window.oldest ?? at).getTime() + RATE_WINDOW_MS;
+      return { delivered, wakeAt: new Date(Math.max(leaves, at.getTime()) + 1) };
+    }
+    const limit = Math.min(BATCH, room);
+    const batch = await deliverBatch(db, now, clock, limit);
     delivered += batch.delivered;
-    if (batch.fetched < BATCH) return delivered;
+    if (batch.fetched < limit) return { delivered, wakeAt: null };
   }
 }
 
-async function deliverBatch(db: Db, now: Date): Promise<{ fetched: number; delivered: number }> {
+async function deliverBatch(db: Db, now: Date, clock: () => Date, limit: number): Promise<{ fetched: number; delivered: number }> {
   const due = db
     .select()
     .from(emailOutbox)
     .where(and(eq(emailOutbox.status, "pending"), lte(emailOutbox.nextAttemptAt, now)))
     .orderBy(asc(emailOutbox.createdAt))
-    .limit(BATCH)
+    .limit(limit)
     .all();
   let delivered = 0;
   const smtp = transport();
   for (const mail of due) {
     let text = mail.text;
+    let headers = readHeaders(mail.headers);
     try {
-      if (mail.secretsEnc) text = fillSecrets(mail.text, openSecrets(mail.secretsEnc));
+      if (mail.secretsEnc) {
+        const secrets = openSecrets(mail.secretsEnc);
+        text = fillSecrets(mail.text, secrets);
+        if (headers) headers = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, fillSecrets(value, secrets)]));
+      }
     } catch {
       // Sealed under another SESSION_SECRET: it can never be sent; keep it out of the queue.
       log("error", "mail secrets unreadable; mail dropped", { mailId: mail.id });
@@ -127,19 +218,30 @@ async function deliverBatch(db: Db, now: Date): Promise<{ fetched: number; deliv
     if (!smtp) {
       // No SMTP (development): the log is the inbox, so a newcomer can follow the link. In
       // production the secrets stay out of the log.
-      const shown = getEnv().NODE_ENV === "production" ? mail.text : text;
-      console.log(JSON.stringify({ level: "info", msg: "mail (no SMTP_URL; logged, not sent)", to: mail.to, subject: mail.subject, text: shown }));
+      const production = getEnv().NODE_ENV === "production";
+      const shown = production ? mail.text : text;
+      const shownHeaders = production ? readHeaders(mail.headers) : headers;
+      console.log(
+        JSON.stringify({
+          level: "info",
+          msg: "mail (no SMTP_URL; logged, not sent)",
+          to: mail.to,
+          subject: mail.subject,
+          ...(shownHeaders ? { headers: shownHeaders } : {}),
+          text: shown,
+        }),
+      );
       db.update(emailOutbox)
-        .set({ status: "logged", sentAt: new Date(), attempts: mail.attempts + 1, secretsEnc: null })
+        .set({ status: "logged", sentAt: clock(), attempts: mail.attempts + 1, secretsEnc: null })
         .where(eq(emailOutbox.id, mail.id))
         .run();
       delivered++;
       continue;
     }
     try {
-      await smtp.sendMail({ from: getEnv().MAIL_FROM, to: mail.to, subject: mail.subject, text });
+      await smtp.sendMail({ from: getEnv().MAIL_FROM, to: mail.to, subject: mail.subject, text, ...(headers ? { headers } : {}) });
       db.update(emailOutbox)
-        .set({ status: "sent", sentAt: new Date(), attempts: mail.attempts + 1, lastError: null, secretsEnc: null })
+        .set({ status: "sent", sentAt: clock(), attempts: mail.attempts + 1, lastError: null, secretsEnc: null })
         .where(eq(emailOutbox.id, mail.id))
         .run();
       delivered++;
@@ -160,6 +262,33 @@ async function deliverBatch(db: Db, now: Date): Promise<{ fetched: number; deliv
 }
 
 /**
+ * Kick the mailer at `at` (the send rate has room again then). An earlier
+ * wake-up already set stands; the timer does not keep the process alive.
+ */
+function wakeAt(at: Date) {
+  const when = at.getTime();
+  if (mailer.wake && mailer.wake.at <= when) return;
+  cancelMailWake();
+  const timer = setTimeout(() => {
+    mailer.wake = null;
+    kickMailer();
+  }, Math.max(0, when - Date.now()));
+  timer.unref();
+  mailer.wake = { at: when, timer };
+}
+
+/** When the mailer will wake for rate-limited mail (null: no wake-up set). */
+export function mailWakeAt(): Date | null {
+  return mailer.wake ? new Date(mailer.wake.at) : null;
+}
+
+/** Drop the rate wake-up (shutdown, tests). */
+export function cancelMailWake() {
+  if (mailer.wake) clearTimeout(mailer.wake.timer);
+  mailer.wake = null;
+}
+
+/**
  * Ask for a delivery run soon (after the current request has answered). A
  * kick during a run asks for one more run right after it, so a mail queued
  * meanwhile is not left for the interval worker.
@@ -172,7 +301,11 @@ export function kickMailer() {
   mailer.again = false;
   mailer.running = new Promise<number>((resolve) => {
     setImmediate(() => {
-      void deliverDueMail()
+      void deliverDue(getDb(), new Date())
+        .then(({ delivered, wakeAt: at }) => {
+          if (at) wakeAt(at);
+          return delivered;
+        })
         .catch((error) => {
           logError(error);
           return 0;
@@ -191,7 +324,10 @@ export function startMailWorker(intervalMs = 30_000): () => void {
   const timer = setInterval(kickMailer, intervalMs);
   timer.unref();
   kickMailer();
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    cancelMailWake();
+  };
 }
 
 /** Wait for a delivery run in progress (graceful shutdown, tests). */
