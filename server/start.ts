@@ -2,6 +2,7 @@ import fs from "node:fs";
 import http from "node:http";
 import { startAuditRetention } from "../app/modules/audit/audit.server";
 import { EnvError, getEnv } from "../app/modules/config/env.server";
+import { startDocumentDigest } from "../app/modules/document-mail/digest.server";
 import { hasAnyAdmin } from "../app/modules/lp-users/lp-users.server";
 import { flushMailer, startMailWorker } from "../app/modules/mail/mail.server";
 import { log } from "../app/modules/logging/log.server";
@@ -14,7 +15,8 @@ export type StartOptions = Pick<AppOptions, "build" | "mode" | "serveStatic">;
 
 /**
  * Start the site: parse the environment (stop with a clear message when it is
- * bad), apply migrations, start the mail worker, serve, and drain on SIGTERM.
+ * bad), apply migrations, start the mail worker (and the weekly document
+ * digest's check), serve, and drain on SIGTERM.
  * The production entry (server/main.ts) and the dev server (server/index.ts)
  * differ only in the build and the static files they pass.
  */
@@ -50,6 +52,7 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
   }
   const stopMail = startMailWorker();
   const stopRetention = startAuditRetention();
+  const stopDigest = startDocumentDigest();
 
   let ready = false;
   const listener = createAppListener({ env, build, mode, serveStatic, isReady: () => ready });
@@ -71,6 +74,7 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
     log("info", `${signal}: draining in-flight requests`);
     stopMail();
     stopRetention();
+    stopDigest();
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
     force.unref();
     server.close(() => {

@@ -1,0 +1,98 @@
+import { and, asc, eq, gte, inArray, lt } from "drizzle-orm";
+import { getDb, type Db } from "../../../db/client";
+import { documentRecipients, documents, lpUsers, scheduledRuns } from "../../../db/schema";
+import { documentMails } from "../../content/document-mail";
+import { now as clockNow } from "../config/clock.server";
+import { getEnv } from "../config/env.server";
+import { log, logError } from "../logging/log.server";
+import { kickMailer, queueMails, type OutgoingMail } from "../mail/mail.server";
+import { digestRunKey, latestDigestSlot, previousDigestSlot } from "./digest-schedule";
+import { isInvestor, mailedDocument, mailToInvestor, recipientColumns } from "./document-mail.server";
+
+/**
+ * The weekly document digest: on Monday 08:00 Zurich time, each approved
+ * investor who chose 'weekly' gets one mail listing the documents published
+ * since the previous Monday 08:00 that they may read (audience 'all', or
+ * 'selected' with them among the recipients); nobody gets a mail about nothing.
+ *
+ * Exactly once a week however many processes run and restart: a run first
+ * claims its week by inserting the week's key into scheduled_runs, in the same
+ * transaction that queues the mails. Whoever's insert fails has lost the
+ * claim; a crash before the commit leaves the week unclaimed, for the next check.
+ */
+
+export type DigestRun = { key: string; slot: Date; claimed: boolean; queued: number };
+
+/** Run the digest of the latest slot at or before `at`, unless some process already has. */
+export function runDocumentDigest(db: Db = getDb(), at: Date = clockNow()): DigestRun {
+  const slot = latestDigestSlot(at);
+  const key = digestRunKey(slot);
+  const skipped = { key, slot, claimed: false, queued: 0 };
+  // Most checks find the week done: answer those without a write transaction.
+  if (db.select({ key: scheduledRuns.key }).from(scheduledRuns).where(eq(scheduledRuns.key, key)).get()) return skipped;
+  return db.transaction(
+    (tx) => {
+      const claim = tx.insert(scheduledRuns).values({ key, startedAt: at }).onConflictDoNothing().run();
+      if (claim.changes !== 1) return skipped;
+      const queued = queueDigest(tx, previousDigestSlot(slot), slot);
+      tx.update(scheduledRuns).set({ finishedAt: clockNow() }).where(eq(scheduledRuns.key, key)).run();
+      return { key, slot, claimed: true, queued };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** Queue the digest of the documents published in [since, until) to the investors who chose it; returns how many mails. */
+function queueDigest(tx: Pick<Db, "select" | "insert">, since: Date, until: Date): number {
+  const published = tx
+    .select({ id: documents.id, title: documents.title, category: documents.category, createdAt: documents.createdAt, audience: documents.audience })
+    .from(documents)
+    .where(and(gte(documents.createdAt, since), lt(documents.createdAt, until)))
+    .orderBy(asc(documents.createdAt))
+    .all();
+  if (published.length === 0) return 0;
+  const selected = published.filter((doc) => doc.audience === "selected").map((doc) => doc.id);
+  const addressed = new Set(
+    (selected.length
+      ? tx
+          .select({ documentId: documentRecipients.documentId, userId: documentRecipients.userId })
+          .from(documentRecipients)
+          .where(inArray(documentRecipients.documentId, selected))
+          .all()
+      : []
+    ).map((row) => `${row.documentId}/${row.userId}`),
+  );
+  const readers = tx.select(recipientColumns).from(lpUsers).where(and(isInvestor, eq(lpUsers.documentMail, "weekly"))).all();
+  const appUrl = getEnv().APP_URL;
+  const mails: OutgoingMail[] = [];
+  for (const reader of readers) {
+    const theirs = published.filter((doc) => doc.audience === "all" || addressed.has(`${doc.id}/${reader.id}`));
+    if (theirs.length) mails.push(mailToInvestor(reader, documentMails.digest(reader, theirs.map(mailedDocument), appUrl)));
+  }
+  queueMails(tx, mails);
+  return mails.length;
+}
+
+const CHECK_EVERY_MS = 5 * 60 * 1000;
+
+/**
+ * Check at start and every few minutes whether this week's digest is due and
+ * unclaimed, and if so send it (a process that was down on Monday morning
+ * sends it when it comes back). Returns the stop function.
+ */
+export function startDocumentDigest(intervalMs = CHECK_EVERY_MS): () => void {
+  const check = () => {
+    try {
+      const run = runDocumentDigest();
+      if (!run.claimed) return;
+      log("info", `Weekly document digest ${run.key}: ${run.queued} mail(s) queued`, { key: run.key, queued: run.queued });
+      if (run.queued > 0) kickMailer();
+    } catch (error) {
+      logError(error, "weekly document digest failed");
+    }
+  };
+  check();
+  const timer = setInterval(check, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { documentMailCopy } from "~/content/document-mail";
+
+/**
+ * New-document e-mails: the investor's preference (lp_users.document_mail) and
+ * the inputs of the account page's panel and the unsubscribe page. Zod only,
+ * shared with the browser.
+ */
+export const DOCUMENT_MAIL_PREFERENCES = ["each", "weekly", "none"] as const;
+export type DocumentMailPreference = (typeof DOCUMENT_MAIL_PREFERENCES)[number];
+
+/** The account page's form field. */
+export const DocumentMailInput = z.object({
+  documentMail: z.enum(DOCUMENT_MAIL_PREFERENCES, { error: documentMailCopy.invalid }),
+});
+export type DocumentMailInput = z.infer<typeof DocumentMailInput>;
+
+/** Where a List-Unsubscribe link points; the token goes in `?token=`, which request logs mask. */
+export const UNSUBSCRIBE_PATH = "/unsubscribe/documents";
+
+/** A token as unsubscribeToken makes it: base64url user id, a dot, a base64url HMAC-SHA256. */
+export const UnsubscribeToken = z
+  .string()
+  .max(200)
+  .regex(/^[A-Za-z0-9_-]{1,120}\.[A-Za-z0-9_-]{43}$/);
+
+/** The body of an RFC 8058 one-click unsubscribe, sent by mail providers and by the page's button alike. */
+export const OneClickUnsubscribe = z.object({ "List-Unsubscribe": z.literal("One-Click") });
