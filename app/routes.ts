@@ -21,6 +21,8 @@ export default [
     route("lp/register", "routes/lp/register.tsx"),
     route("lp/forgot-password", "routes/lp/forgot-password.tsx"),
     route("lp/reset-password", "routes/lp/reset-password.tsx"),
+    // New-document e-mails' List-Unsubscribe link: the page (GET) and the RFC 8058 one-click POST; no sign-in.
+    route("unsubscribe/documents", "routes/site/unsubscribe-documents.tsx"),
     route("admin/login", "routes/admin/login.tsx"),
     // The code step of a two-factor sign-in (both portals).
     route("login/two-factor", "routes/auth/two-factor.tsx"),
