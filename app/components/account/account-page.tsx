@@ -1,10 +1,13 @@
-import { KeyRound, MonitorSmartphone, ShieldCheck, type LucideIcon } from "lucide-react";
+import { KeyRound, Mail, MonitorSmartphone, ShieldCheck, type LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { accountPageCopy } from "~/content/account";
+import { documentMailCopy } from "~/content/document-mail";
 import type { AccountAnswer } from "~/modules/auth/account-form";
+import type { DocumentMailPreference } from "~/modules/document-mail/schema";
 import { textLinkClass } from "../portal/account-field";
 import { Card } from "../ui/form";
+import { DocumentMailPanel } from "./document-mail-panel";
 import { PasswordPanel } from "./password-panel";
 import { SessionsPanel, type SessionRow } from "./sessions-panel";
 import { TwoFactorPanel } from "./two-factor-panel";
@@ -12,6 +15,8 @@ import { TwoFactorPanel } from "./two-factor-panel";
 type AccountData = {
   email: string;
   isAdmin: boolean;
+  /** The investor's new-document e-mail preference; null for admins, who get no document mail. */
+  documentMail: DocumentMailPreference | null;
   twoFactor: { enabled: boolean; recoveryCodesLeft: number };
   enrolment: { secret: string; uri: string; qrSvg: string } | null;
   sessions: SessionRow[];
@@ -32,7 +37,7 @@ function AccountSection({ id, icon: Icon, title, children }: { id: string; icon:
   );
 }
 
-/** The account page of /lp/account and /admin/account: two-factor, active sessions and the password. */
+/** The account page of /lp/account and /admin/account: two-factor, active sessions, the password and (investors) new-document e-mails. */
 export function AccountPage({
   data,
   answer,
@@ -69,6 +74,11 @@ export function AccountPage({
       <AccountSection id="password-title" icon={KeyRound} title={c.password.title}>
         <PasswordPanel answer={answer} />
       </AccountSection>
+      {data.documentMail ? (
+        <AccountSection id="document-mail-title" icon={Mail} title={documentMailCopy.title}>
+          <DocumentMailPanel current={data.documentMail} answer={answer} />
+        </AccountSection>
+      ) : null}
     </div>
   );
 }

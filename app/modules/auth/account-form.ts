@@ -1,5 +1,5 @@
 /** The forms of the account page, and what each gets back (with and without JavaScript alike). */
-export const ACCOUNT_INTENTS = ["enable-2fa", "disable-2fa", "regenerate-codes", "change-password", "revoke-session", "revoke-others"] as const;
+export const ACCOUNT_INTENTS = ["enable-2fa", "disable-2fa", "regenerate-codes", "change-password", "revoke-session", "revoke-others", "document-mail"] as const;
 export type AccountIntent = (typeof ACCOUNT_INTENTS)[number];
 
 export type AccountAnswer = {

@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { z } from "zod";
 import { accountPageCopy } from "~/content/account";
+import { documentMailCopy } from "~/content/document-mail";
 import { twoFactorCopy } from "~/content/two-factor";
 import { ACCOUNT_INTENTS, type AccountAnswer, type AccountIntent } from "~/modules/auth/account-form";
 import { changePassword, listSessions, revokeOtherSessions, revokeSession } from "~/modules/auth/account.server";
@@ -10,15 +11,21 @@ import { formFailure, retryAfterHeaders } from "~/modules/http/form-answer.serve
 import { readFormData } from "~/modules/http/form-data.server";
 import { ChangePasswordInput } from "~/modules/lp-users/schema";
 import { adminDateTime } from "~/modules/dates/format";
+import { setDocumentMailPreference } from "~/modules/document-mail/document-mail.server";
+import { DocumentMailInput } from "~/modules/document-mail/schema";
 import { CodeInput } from "~/modules/two-factor/schema";
 import { beginEnrolment, confirmEnrolment, disableTwoFactor, regenerateRecoveryCodes, twoFactorState } from "~/modules/two-factor/two-factor.server";
 
-/** The account page's data: who is signed in, their sessions, their two-factor state and, while it is off, the secret to set up. */
+/**
+ * The account page's data: who is signed in, their sessions, their two-factor state and, while it is off, the secret to set up;
+ * for an investor, their new-document e-mail preference (admins get no document mail: null).
+ */
 export async function accountLoader(request: Request, user: LpUser) {
   const twoFactor = twoFactorState(user.id);
   return {
     email: user.email,
     isAdmin: user.isAdmin,
+    documentMail: user.isAdmin ? null : user.documentMail,
     twoFactor,
     enrolment: twoFactor.enabled ? null : await beginEnrolment(user),
     sessions: listSessions(user, await currentSessionId(request)).map((session) => ({
@@ -34,6 +41,7 @@ const AccountForm = z.discriminatedUnion("intent", [
   ChangePasswordInput.extend({ intent: z.literal("change-password") }),
   z.object({ intent: z.literal("revoke-session"), sessionId: z.string().trim().min(1).max(64) }),
   z.object({ intent: z.literal("revoke-others") }),
+  DocumentMailInput.extend({ intent: z.literal("document-mail") }),
 ]);
 
 type Done = Omit<AccountAnswer, "intent" | "status">;
@@ -43,7 +51,7 @@ type Done = Omit<AccountAnswer, "intent" | "status">;
  * turn it on (a code confirms the pending secret), off (a current code; never
  * for admins), new recovery codes (a current TOTP code). Password: change it
  * (the current one checked; every other session ends). Sessions: sign one
- * out, or all but this one.
+ * out, or all but this one. New-document e-mails (investors): each, weekly or none.
  */
 export async function accountAction(request: Request, user: LpUser, clientAddress: string) {
   const formData = await readFormData(request);
@@ -86,6 +94,9 @@ export async function accountAction(request: Request, user: LpUser, clientAddres
         return { message: accountPageCopy.sessions.revoked };
       case "revoke-others":
         return { message: accountPageCopy.sessions.revokedOthers(revokeOtherSessions(user, currentId)) };
+      case "document-mail":
+        setDocumentMailPreference(user, form.documentMail, "account");
+        return { message: documentMailCopy.saved[form.documentMail] };
     }
   }
 }
