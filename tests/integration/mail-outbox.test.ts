@@ -318,6 +318,19 @@ describe("the send rate (MAIL_RATE_PER_MINUTE)", () => {
     expect(wake!.getTime()).toBe(oldest + 60_001);
   });
 
+  it("counts the minute's sends on the sent_at index, not by walking every mail ever sent", async () => {
+    setMailTransportForTests(null);
+    queueN(1, "plan");
+    const client = getDb().$client;
+    const prepare = vi.spyOn(client, "prepare");
+    await deliverDueMail(getDb(), new Date(Date.now() + 1000));
+    const rateQuery = prepare.mock.calls.map(([text]) => String(text)).find((text) => /\bmin\(/i.test(text));
+    expect(rateQuery).toBeDefined();
+    prepare.mockRestore();
+    const plan = client.prepare(`explain query plan ${rateQuery}`).all(Date.now()) as { detail: string }[];
+    expect(plan.map((step) => step.detail).join("; ")).toMatch(/USING (COVERING )?INDEX email_outbox_sent_at_idx/);
+  });
+
   it("sets no wake-up when nothing is left to send", async () => {
     setMailTransportForTests(null);
     queueN(3, "exact");

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, gte, inArray, lte, min } from "drizzle-orm";
+import { and, asc, count, eq, gt, gte, lte, min, sql } from "drizzle-orm";
 import nodemailer, { type Transporter } from "nodemailer";
 import { getDb, type Db } from "../../../db/client";
 import { emailOutbox } from "../../../db/schema";
@@ -140,13 +140,14 @@ export async function deliverDueMail(db: Db = getDb(), now = new Date()): Promis
 
 /**
  * The mails sent (or logged) in the minute before `at`, and the oldest of
- * them: a range of email_outbox_sent_at_idx.
+ * them: a range of email_outbox_sent_at_idx. The unary + keeps SQLite from
+ * walking the status index instead (every mail ever sent) for the status test.
  */
 function sentInLastMinute(db: Db, at: Date): { sent: number; oldest: Date | null } {
   const row = db
     .select({ sent: count(), oldest: min(emailOutbox.sentAt) })
     .from(emailOutbox)
-    .where(and(gt(emailOutbox.sentAt, new Date(at.getTime() - RATE_WINDOW_MS)), inArray(emailOutbox.status, ["sent", "logged"])))
+    .where(and(gt(emailOutbox.sentAt, new Date(at.getTime() - RATE_WINDOW_MS)), sql`+${emailOutbox.status} in ('sent', 'logged')`))
     .get();
   return { sent: row?.sent ?? 0, oldest: row?.oldest ?? null };
 }
