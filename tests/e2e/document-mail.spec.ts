@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
 import { request as playwrightRequest, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
 import { loginViaApi, setStatusViaApi, userIdByEmail } from "./helpers/accounts";
 import { expect, test } from "./helpers/fixtures";
@@ -161,3 +162,24 @@ test("the link's page: one button, a real form; a bad link is a 400 page", async
   await openAccount(page, jsEnabled);
   await expect(choice(page, TEXT.none)).toBeChecked();
 });
+
+for (const theme of ["light", "dark"] as const) {
+  test(`the link's page and its answer have no axe violations (${theme} theme)`, async ({ page, context, baseURL, request, visit, jsEnabled }, testInfo) => {
+    test.skip(!jsEnabled, "axe runs once, on the JavaScript-on pages (the js project)");
+    await context.addCookies([{ name: "theme", value: theme, url: baseURL! }]);
+    const investor = await investorWithId(request, testInfo);
+    const expectNoViolations = async () => {
+      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+      expect(results.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.map(String).join(" ")) }))).toEqual([]);
+      expect(results.passes.length).toBeGreaterThan(10);
+    };
+    await visit(unsubscribePath(unsubscribeToken(investor.id)));
+    if (theme === "dark") await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+    await expectNoViolations();
+    await page.getByRole("button", { name: TEXT.button }).click();
+    await expect(page.getByRole("status").filter({ hasText: TEXT.done })).toBeVisible();
+    await expectNoViolations();
+    await visit(unsubscribePath("not-a-token"), { status: 400 });
+    await expectNoViolations();
+  });
+}
