@@ -95,6 +95,8 @@ export default defineConfig({
         LOG_LEVEL: "silent",
         TRUST_PROXY: "1",
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+        // The suite sends hundreds of mails a minute; the send rate is tested in tests/integration/mail-outbox.test.ts.
+        MAIL_RATE_PER_MINUTE: "100000",
       },
     },
   ],

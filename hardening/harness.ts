@@ -121,6 +121,8 @@ export async function startServer(ctx: Context, options: ServerOptions): Promise
     DATABASE_PATH: path.join(dataDir, "data.sqlite"),
     STORAGE_DIR: path.join(dataDir, "uploads"),
     LOG_LEVEL: "info",
+    // Sections count mails by the hundred; the send rate itself is tested in tests/integration/mail-outbox.test.ts.
+    MAIL_RATE_PER_MINUTE: "100000",
     // The server finds its files next to itself; hardening/headers.ts reads the client folder from here.
     BUILD_DIR: ctx.buildDir,
     ...options.env,

@@ -11,6 +11,10 @@ import { getFundAccess } from "../fund-access/cookie.server";
 import type { FundAccessRequest } from "../fund-access/fund-access.server";
 import { AppError, isAppError } from "../http/app-error";
 import { assertStampable } from "../watermark/watermark.server";
+import { now } from "../config/clock.server";
+import { queueDocumentReminders, queueNewDocumentMails } from "../document-mail/document-mail.server";
+import { kickMailer } from "../mail/mail.server";
+import { unopenedAudience } from "./read-status.server";
 import { stampedFileResponse } from "./stamped.server";
 import { audit, type AuditTarget } from "../audit/audit.server";
 import { acceptUpload, zodFields, type AcceptedFile } from "../storage/accept-upload.server";
@@ -236,6 +240,8 @@ function createDocumentStore<T extends DocumentTable, Scope extends DocumentScop
         },
         (fields, file) => getDb().transaction((tx) => config.upload.insert(tx, admin, fields, file)),
       );
+      // New-document e-mails queued with the row go out now rather than at the worker's next round.
+      kickMailer();
       return row;
     },
 
@@ -353,6 +359,7 @@ export function publishLpDocument(tx: DbOrTx, admin: LpUser, values: LpDocumentV
     watermark: columns.watermark,
   });
   writeRecipients(tx, row.id, recipientIds);
+  queueNewDocumentMails(tx, row);
   return row;
 }
 
@@ -414,6 +421,18 @@ export async function setLpDocumentAudience(admin: LpUser, id: string, values: A
     });
     return updated;
   });
+}
+
+/**
+ * A reminder mail to each investor of the audience who has not opened the
+ * document yet; at most one per document and investor a day (the others are
+ * counted as skipped), with one audit row.
+ */
+export function remindUnopenedAudience(admin: LpUser, id: string): { queued: number; skipped: number } {
+  const row = lpDocuments.find(id);
+  const result = getDb().transaction((tx) => queueDocumentReminders(tx, admin, row, unopenedAudience(row), now()));
+  kickMailer();
+  return result;
 }
 
 /** The LP documents of the investor portal: one scope, seven categories, an audience per document, the LP read shape. */

@@ -6,9 +6,9 @@ import { STATUS_INTENT } from "~/components/portal/status-actions";
 import { accountMessages, accountToasts } from "~/content/accounts";
 import { documentToasts } from "~/content/documents";
 import { fundAccessToasts, fundDocumentToasts } from "~/content/fund-admin";
-import { AUDIENCE_FORM_ID, SET_AUDIENCE_INTENT } from "~/modules/documents/constants";
+import { AUDIENCE_FORM_ID, REMIND_INTENT, SET_AUDIENCE_INTENT } from "~/modules/documents/constants";
 import { readStatusCopy } from "~/content/documents";
-import { fundDocuments, lpDocuments, setLpDocumentAudience } from "~/modules/documents/documents.server";
+import { fundDocuments, lpDocuments, remindUnopenedAudience, setLpDocumentAudience } from "~/modules/documents/documents.server";
 import { AudienceFields } from "~/modules/documents/schema";
 import { zodFields } from "~/modules/storage/accept-upload.server";
 import { fundAccessMessages, requestMessages, uploadMessages } from "~/content/validation";
@@ -117,8 +117,18 @@ function saveAudience(admin: LpUser, formData: FormData, page: string) {
   );
 }
 
+/** intent=remind-unopened: a reminder mail to each investor of the audience who has not opened the document. */
+function remindUnopened(admin: LpUser, formData: FormData, page: string) {
+  return runFormAction(formData, () => remindUnopenedAudience(admin, idField(formData, "documentId", uploadMessages.documentNotFound)), {
+    success: ({ queued, skipped }) => ({ toast: readStatusCopy.reminded(queued, skipped) }),
+    failureTitle: readStatusCopy.remindFailed.title,
+    redirectTo: `${page}#read-status`,
+  });
+}
+
 const INTENTS = {
   [SET_AUDIENCE_INTENT]: saveAudience,
+  [REMIND_INTENT]: remindUnopened,
   [STATUS_INTENT]: changeStatus,
   [DELETE_DOCUMENT_INTENT]: removeDocument,
   [REVOKE_FUND_ACCESS_INTENT]: revokeFundRequest,

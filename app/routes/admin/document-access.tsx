@@ -9,7 +9,7 @@ import { accessHistory, summarizeAccess } from "~/modules/access-log/access-log.
 import { requireAdmin } from "~/modules/auth/guards.server";
 import { adminDateTime } from "~/modules/dates/format";
 import { categoryLabel, formatMegabytes } from "~/modules/documents/constants";
-import { SET_AUDIENCE_INTENT } from "~/modules/documents/constants";
+import { REMIND_INTENT, SET_AUDIENCE_INTENT } from "~/modules/documents/constants";
 import { lpDocuments, recipientIdsOf } from "~/modules/documents/documents.server";
 import { audiencePage, readCounts } from "~/modules/documents/read-status.server";
 import { readFormData } from "~/modules/http/form-data.server";
@@ -95,7 +95,7 @@ function parseReadFilter(value: string | null): ReadFilter {
 /** The audience form and the reminder (plain posts; the outcome comes back as a flash). */
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  return answerAdminIntent(admin, await readFormData(request), `/admin/documents/${params.id}/access`, [SET_AUDIENCE_INTENT]);
+  return answerAdminIntent(admin, await readFormData(request), `/admin/documents/${params.id}/access`, [SET_AUDIENCE_INTENT, REMIND_INTENT]);
 }
 
 export const meta: Route.MetaFunction = (args) =>
