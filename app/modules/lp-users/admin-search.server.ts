@@ -11,9 +11,10 @@ function likeContains(term: string): string {
 }
 
 /**
- * Name, e-mail or company contains the folded term (case and accents ignored),
- * read from the row's search_text (the three fields folded, one per line, so
- * a cleaned query, which has no line break, never matches across two).
+ * Name, e-mail, company or reference code contains the folded term (case and
+ * accents ignored), read from the row's search_text (the four fields folded,
+ * one per line, migrations 0007 and 0011, so a cleaned query, which has no
+ * line break, never matches across two).
  */
 function matches(term: string): SQL {
   return sql`${lpUsers.searchText} like ${likeContains(foldForSearch(term))} escape '\\'`;
@@ -21,8 +22,8 @@ function matches(term: string): SQL {
 
 /**
  * One window of a status's investors for the admin's investors page, newest
- * first, with the total: all of them, or those whose name, e-mail or company
- * contains `query` whatever its case and accents ('eva' finds 'Éva').
+ * first, with the total: all of them, or those whose name, e-mail, company or
+ * reference code contains `query` whatever its case and accents ('eva' finds 'Éva').
  * A search reads the status's rows through its index and compares each row's
  * folded search_text (no index can serve a "contains"; decision 020).
  */
