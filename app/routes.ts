@@ -70,6 +70,7 @@ export default [
     route("auth/approved-users", "routes/api/auth/users-by-status.ts", { id: "api-approved-users" }),
     route("auth/rejected-users", "routes/api/auth/users-by-status.ts", { id: "api-rejected-users" }),
     route("auth/users/:id/status", "routes/api/auth/user-status.ts"),
+    route("auth/users/:id/reference-code", "routes/api/auth/user-reference-code.ts"),
     route("documents", "routes/api/documents.ts"),
     route("documents/:id", "routes/api/document.ts"),
     route("documents/:id/view", "routes/api/document-file.ts", { id: "api-document-view" }),

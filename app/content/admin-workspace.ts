@@ -75,13 +75,29 @@ export const overviewCopy = {
 export const investorsCopy = {
   search: {
     label: "Search investors",
-    placeholder: "Name, e-mail or company",
+    placeholder: "Name, e-mail, company or reference code",
     status: "Status",
     statuses: { all: "All", pending: "Pending", approved: "Approved", rejected: "Rejected" },
     submit: "Search",
     clear: "Clear",
     results: (query: string) => `Results for “${query}”`,
   },
+} as const;
+
+/** An investor's reference code ("LRV-0042"): shown and set on the investors page, matched by bulk uploads. */
+export const referenceCodeCopy = {
+  label: "Reference code",
+  /** Beside the investor's name. */
+  shown: (code: string) => `Ref. ${code}`,
+  hint: "Reference codes: 2 to 20 letters and digits, single hyphens between them (e.g. LRV-0042), case ignored. Leave the field empty to remove a code. Bulk uploads match file names on them.",
+  save: "Save",
+  saving: "Saving...",
+  saved: (name: string, code: string) => ({ title: "Reference code saved", description: `${name}'s reference code is now ${code}.` }),
+  removed: (name: string) => ({ title: "Reference code removed", description: `${name} no longer has a reference code.` }),
+  failedTitle: "Reference code not saved",
+  invalid: "Use 2 to 20 letters and digits, with single hyphens between them (e.g. LRV-0042)",
+  taken: (code: string, email: string) => `${code} is already used by ${email}`,
+  adminAccount: "Reference codes are for investors, not administrators",
 } as const;
 
 export const documentsPageCopy = {

@@ -1,3 +1,5 @@
+import type { ReactNode } from "react";
+import { referenceCodeCopy } from "~/content/admin-workspace";
 import { adminCopy } from "~/content/portal";
 import { ListSection, type ListPageState } from "../admin/list-section";
 import { StatusActions, type ListKind } from "./status-actions";
@@ -8,6 +10,8 @@ export type AdminListUser = {
   name: string;
   email: string;
   company: string | null;
+  /** The firm's reference code for the investor ("LRV-0042"), if it has one. */
+  referenceCode: string | null;
   requestedOn: string;
 };
 
@@ -35,9 +39,20 @@ export function userListSectionId(list: ListKind): `${ListKind}-users` {
  * requests, approved investors, rejected requests, newest first, a page of at
  * most 50 at a time (`?{list}.page=N`, other parameters kept) with the
  * list's full total. Approved and rejected scroll within 400 px (SPEC.md §9).
- * Each user's buttons post to `action`, the page the list is on.
+ * Each user's buttons post to `action`, the page the list is on; `extra`
+ * adds a page's own controls to each user (given the id of the user's name).
  */
-export function UserList({ list, data, action }: { list: ListKind; data: UserListPage; action: string }) {
+export function UserList({
+  list,
+  data,
+  action,
+  extra,
+}: {
+  list: ListKind;
+  data: UserListPage;
+  action: string;
+  extra?: (user: AdminListUser, nameId: string) => ReactNode;
+}) {
   const copy = adminCopy[list];
   const scrolls = list !== "pending";
   return (
@@ -64,6 +79,7 @@ export function UserList({ list, data, action }: { list: ListKind; data: UserLis
               }`}
             >
               <UserSummary user={user} nameId={nameId} badge={list === "pending" ? null : list} />
+              {extra?.(user, nameId)}
               <StatusActions user={user} list={list} describedBy={nameId} action={action} />
             </li>
           );
@@ -73,7 +89,7 @@ export function UserList({ list, data, action }: { list: ListKind; data: UserLis
   );
 }
 
-/** Name (with a status badge), e-mail, company and request date of one investor. */
+/** Name (with a status badge and reference code), e-mail, company and request date of one investor. */
 export function UserSummary({ user, nameId, badge }: { user: AdminListUser; nameId: string; badge: Exclude<ListKind, "pending"> | null }) {
   return (
     <div className="min-w-0">
@@ -83,6 +99,11 @@ export function UserSummary({ user, nameId, badge }: { user: AdminListUser; name
         </span>
         {badge ? (
           <span className={`rounded-full border px-2.5 py-0.5 text-xs font-semibold ${badgeClass[badge]}`}>{adminCopy[badge].badge}</span>
+        ) : null}
+        {user.referenceCode ? (
+          <span data-testid="reference-code" className="rounded-md bg-slate-100 px-2 py-0.5 font-mono text-xs font-semibold text-slate-800 dark:bg-slate-800 dark:text-slate-100">
+            {referenceCodeCopy.shown(user.referenceCode)}
+          </span>
         ) : null}
       </p>
       <p className="text-sm break-all text-slate-700 dark:text-slate-300">

@@ -1,8 +1,10 @@
 import { parseWithZod } from "@conform-to/zod/v4";
+import { referenceCodeFormId, SET_REFERENCE_CODE_INTENT } from "~/components/admin/reference-code-form";
 import { DELETE_DOCUMENT_INTENT } from "~/components/documents/delete-document";
 import { RESEND_FUND_ACCESS_INTENT, REVOKE_FUND_ACCESS_INTENT } from "~/components/fund-admin/fund-access-actions";
 import { DELETE_FUND_DOCUMENT_INTENT } from "~/components/fund-admin/fund-documents";
 import { STATUS_INTENT } from "~/components/portal/status-actions";
+import { referenceCodeCopy } from "~/content/admin-workspace";
 import { accountMessages, accountToasts } from "~/content/accounts";
 import { documentToasts } from "~/content/documents";
 import { fundAccessToasts, fundDocumentToasts } from "~/content/fund-admin";
@@ -14,8 +16,9 @@ import { zodFields } from "~/modules/storage/accept-upload.server";
 import { fundAccessMessages, requestMessages, uploadMessages } from "~/content/validation";
 import { resendFundAccessLink, revokeFundAccess } from "~/modules/fund-access/fund-access.server";
 import { AppError } from "~/modules/http/app-error";
-import { failureAnswer, answerForm, runFormAction } from "~/modules/http/form-answer.server";
+import { failureAnswer, answerForm, formFailure, runFormAction } from "~/modules/http/form-answer.server";
 import { setUserStatus, type LpUser } from "~/modules/lp-users/lp-users.server";
+import { ReferenceCodeInput, setReferenceCode } from "~/modules/lp-users/reference-code.server";
 import { StatusInput } from "~/modules/lp-users/schema";
 
 /**
@@ -51,6 +54,37 @@ function changeStatus(admin: LpUser, formData: FormData, page: string) {
       redirectTo: page,
     },
   );
+}
+
+/**
+ * intent=set-reference-code: give an investor a reference code, change it or
+ * remove it (empty field). A refusal (bad format, a code another investor
+ * holds) is the field's message: in the enhanced answer's `fields`, and in the
+ * flash of the investor's form without JavaScript (the typed value kept).
+ */
+async function changeReferenceCode(admin: LpUser, formData: FormData, page: string) {
+  const formId = referenceCodeFormId(String(formData.get("userId") ?? "").slice(0, 100));
+  try {
+    const userId = idField(formData, "userId", accountMessages.userNotFound);
+    const submission = parseWithZod(formData, { schema: ReferenceCodeInput });
+    if (submission.status !== "success") {
+      const message = submission.error?.referenceCode?.[0] ?? referenceCodeCopy.invalid;
+      const typed = String(formData.get("referenceCode") ?? "").slice(0, 200);
+      throw new AppError("bad_request", message, { fields: { referenceCode: [message] }, values: { referenceCode: typed } });
+    }
+    const code = submission.value.referenceCode;
+    const { user } = setReferenceCode(admin, userId, code);
+    return answerForm(formData, {
+      httpStatus: 200,
+      toast: code ? referenceCodeCopy.saved(user.name, code) : referenceCodeCopy.removed(user.name),
+      redirectTo: page,
+      form: { formId, status: "success" },
+    });
+  } catch (error) {
+    const failure = formFailure(error);
+    const answer = failureAnswer(failure, { title: referenceCodeCopy.failedTitle, redirectTo: page, formId });
+    return answerForm(formData, { ...answer, extra: { fields: failure.fields ?? {} } });
+  }
 }
 
 /** intent=delete-document: delete an LP document (its row, then its file). */
@@ -130,6 +164,7 @@ const INTENTS = {
   [SET_AUDIENCE_INTENT]: saveAudience,
   [REMIND_INTENT]: remindUnopened,
   [STATUS_INTENT]: changeStatus,
+  [SET_REFERENCE_CODE_INTENT]: changeReferenceCode,
   [DELETE_DOCUMENT_INTENT]: removeDocument,
   [REVOKE_FUND_ACCESS_INTENT]: revokeFundRequest,
   [RESEND_FUND_ACCESS_INTENT]: resendFundLink,

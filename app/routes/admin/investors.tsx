@@ -1,5 +1,6 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/investors";
+import { ReferenceCodeForm, ReferenceCodeHint, SET_REFERENCE_CODE_INTENT } from "~/components/admin/reference-code-form";
 import { StatusConfirmPanel, STATUS_INTENT, type ListKind } from "~/components/portal/status-actions";
 import { UserList, userListPageParam } from "~/components/portal/user-list";
 import { parsePage } from "~/components/email-lists/params";
@@ -36,9 +37,10 @@ function parseStatus(value: string | null): StatusFilter {
 /**
  * /admin/investors, 'Existing Investor/LP Management': the pending, approved
  * and rejected lists, each paged on its own (`?pending.page=N`…), narrowed by
- * a search over name, e-mail and company (`q`, case and accents ignored) and
+ * a search over name, e-mail, company and reference code (`q`, case and accents ignored) and
  * a status filter (`status`). `?confirm=reject|revoke|approve&user=<id>` is
- * the confirm step without JavaScript.
+ * the confirm step without JavaScript. Each investor's reference code is
+ * shown and set here (intent `set-reference-code`).
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
@@ -55,7 +57,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
-  return answerAdminIntent(admin, await readFormData(request), PAGE, [STATUS_INTENT]);
+  return answerAdminIntent(admin, await readFormData(request), PAGE, [STATUS_INTENT, SET_REFERENCE_CODE_INTENT]);
 }
 
 export default function Investors({ loaderData }: Route.ComponentProps) {
@@ -100,8 +102,15 @@ export default function Investors({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       {confirm ? <StatusConfirmPanel kind={confirm.kind} user={confirm.user} action={PAGE} /> : null}
+      <ReferenceCodeHint />
       {lists.map(({ list, data }) => (
-        <UserList key={list} list={list} data={data} action={PAGE} />
+        <UserList
+          key={list}
+          list={list}
+          data={data}
+          action={PAGE}
+          extra={(user, nameId) => <ReferenceCodeForm user={user} describedBy={nameId} action={PAGE} />}
+        />
       ))}
     </div>
   );

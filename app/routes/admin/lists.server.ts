@@ -54,7 +54,14 @@ function readPage<T>(page: number, read: (range: { offset: number; limit: number
 
 /** An investor as the admin lists show them (SPEC.md §9: 'MMM dd, yyyy'). */
 export function toAdminListUser(user: LpUser): AdminListUser {
-  return { id: user.id, name: user.name, email: user.email, company: user.company, requestedOn: adminDate(user.createdAt) };
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    company: user.company,
+    referenceCode: user.referenceCode,
+    requestedOn: adminDate(user.createdAt),
+  };
 }
 
 /** One investor list's page (`?{status}.page=N`), optionally only those matching `query`. */

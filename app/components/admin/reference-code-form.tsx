@@ -1,0 +1,93 @@
+import { useEffect, useState } from "react";
+import { useFetcher, useRouteLoaderData } from "react-router";
+import { referenceCodeCopy } from "~/content/admin-workspace";
+import { REFERENCE_CODE_MAX } from "~/modules/lp-users/reference-code";
+import type { ToastInput } from "~/modules/toast/toast";
+import type { loader as rootLoader } from "~/root";
+import { EnhancedForm } from "../ui/enhanced-form";
+import { Button, FieldError, inputClass } from "../ui/form";
+import { toast } from "../ui/toast-store";
+
+export const SET_REFERENCE_CODE_INTENT = "set-reference-code";
+
+/** The id of the page's one hint for every code field. */
+export const REFERENCE_CODE_HINT_ID = "reference-code-hint";
+
+/** Under this id a no-JavaScript post's outcome comes back (form flash). */
+export function referenceCodeFormId(userId: string): string {
+  return `reference-code-${userId}`;
+}
+
+/** What the page's action answers an enhanced post: the toast, and the field's message when refused. */
+export type ReferenceCodeOutcome = { status: "success" | "error"; toast: ToastInput | null; fields?: Record<string, string[]> };
+
+/** The hint every code field points at, shown once on the page. */
+export function ReferenceCodeHint() {
+  return (
+    <p id={REFERENCE_CODE_HINT_ID} className="mt-4 text-sm text-slate-600 dark:text-slate-300">
+      {referenceCodeCopy.hint}
+    </p>
+  );
+}
+
+/**
+ * An investor's reference code, set, changed or removed (empty) in place:
+ * a plain post without JavaScript (the outcome comes back as a flash), a
+ * fetcher with it (toast; a refusal shows under the field).
+ */
+export function ReferenceCodeForm({
+  user,
+  describedBy,
+  action,
+}: {
+  user: { id: string; referenceCode: string | null };
+  /** The id of the investor's name, so the field says whose code it is. */
+  describedBy: string;
+  action: string;
+}) {
+  const formId = referenceCodeFormId(user.id);
+  const fetcher = useFetcher<ReferenceCodeOutcome>({ key: formId });
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const flash = root?.formFlash?.formId === formId && root.formFlash.status === "error" ? root.formFlash : null;
+  // The message shown: the last enhanced answer's, else a no-JavaScript post's; typing clears it.
+  const answer = fetcher.data ?? flash;
+  const [clearedAnswer, setClearedAnswer] = useState<object | null>(null);
+  const busy = fetcher.state !== "idle";
+
+  useEffect(() => {
+    if (fetcher.data?.toast) toast(fetcher.data.toast);
+  }, [fetcher.data]);
+
+  const answered = fetcher.data ? fetcher.data.fields?.referenceCode : flash?.fieldErrors?.referenceCode;
+  const errors = answer && clearedAnswer === answer ? undefined : answered;
+  const inputId = `${formId}-input`;
+  const errorId = `${formId}-error`;
+  return (
+    <EnhancedForm fetcher={fetcher} action={action} id={formId} className="w-60" onInput={() => setClearedAnswer(answer)}>
+      <input type="hidden" name="intent" value={SET_REFERENCE_CODE_INTENT} />
+      <input type="hidden" name="userId" value={user.id} />
+      <label htmlFor={inputId} className="mb-1 block text-xs font-medium text-slate-700 dark:text-slate-200">
+        {referenceCodeCopy.label}
+      </label>
+      <div className="flex gap-2">
+        <input
+          id={inputId}
+          name="referenceCode"
+          type="text"
+          defaultValue={flash?.values?.referenceCode ?? user.referenceCode ?? ""}
+          maxLength={REFERENCE_CODE_MAX}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          aria-invalid={errors?.length ? true : undefined}
+          aria-describedby={[describedBy, REFERENCE_CODE_HINT_ID, errors?.length ? errorId : null].filter(Boolean).join(" ")}
+          className={`${inputClass} font-mono uppercase`}
+        />
+        <Button type="submit" variant="secondary" disabled={busy} aria-describedby={describedBy}>
+          {busy ? referenceCodeCopy.saving : referenceCodeCopy.save}
+        </Button>
+      </div>
+      <FieldError id={errorId} errors={errors} />
+    </EnhancedForm>
+  );
+}
