@@ -5,6 +5,7 @@ import { Readable } from "node:stream";
 import compression from "compression";
 import type { ServerBuild } from "react-router";
 import { createRequestHandler } from "react-router";
+import { BULK_UPLOAD_BODY_LIMIT, BULK_UPLOAD_PATH } from "../app/modules/bulk-upload/constants";
 import type { Env } from "../app/modules/config/env.server";
 import { audit } from "../app/modules/audit/audit.server";
 import { log, logError, USER_AGENT_MAX, withRequestContext } from "../app/modules/logging/log.server";
@@ -22,7 +23,15 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024;
  * far beyond any valid upload.
  */
 export const UPLOAD_BODY_LIMIT = 64 * 1024 * 1024;
-const UPLOAD_PATHS = new Set(["/api/documents", "/admin/documents", "/api/fund-documents", "/admin/fund-documents"]);
+export { BULK_UPLOAD_BODY_LIMIT };
+/** The upload paths and their ceilings; the bulk upload's is above its 1 GiB batch limit, which the app answers itself. */
+const UPLOAD_PATHS = new Map<string, number>([
+  ["/api/documents", UPLOAD_BODY_LIMIT],
+  ["/admin/documents", UPLOAD_BODY_LIMIT],
+  ["/api/fund-documents", UPLOAD_BODY_LIMIT],
+  ["/admin/fund-documents", UPLOAD_BODY_LIMIT],
+  [BULK_UPLOAD_PATH, BULK_UPLOAD_BODY_LIMIT],
+]);
 
 /**
  * The body limit of a request: the upload ceiling for a multipart body to an
@@ -31,7 +40,8 @@ const UPLOAD_PATHS = new Set(["/api/documents", "/admin/documents", "/api/fund-d
  */
 export function bodyLimitFor(pathname: string, contentType: string | undefined): number {
   const multipart = (contentType ?? "").toLowerCase().startsWith("multipart/form-data");
-  if (multipart && UPLOAD_PATHS.has(pathname)) return UPLOAD_BODY_LIMIT;
+  const upload = multipart ? UPLOAD_PATHS.get(pathname) : undefined;
+  if (upload !== undefined) return upload;
   return AUDIENCE_PATHS.test(pathname) ? AUDIENCE_BODY_BYTES : DEFAULT_BODY_LIMIT;
 }
 

@@ -31,3 +31,13 @@ export const BATCH_ID_PATTERN = /^[0-9a-f]{32}$/;
 /** Why a file of a batch will not be published. */
 export const FILE_PROBLEMS = ["no-match", "ambiguous", "not-pdf", "empty", "investor-gone"] as const;
 export type FileProblem = (typeof FILE_PROBLEMS)[number];
+
+/** The bulk upload page (also the form's target); a batch's preview is below it. */
+export const BULK_UPLOAD_PATH = "/admin/documents/bulk";
+
+export function bulkBatchPath(batchId: string): string {
+  return `${BULK_UPLOAD_PATH}/${batchId}`;
+}
+
+/** Under this id the upload form's refusal is shown (the page renders the action's answer). */
+export const BULK_UPLOAD_FORM_ID = "bulk-upload";
