@@ -42,6 +42,9 @@ export default [
     // Also the LP upload form's target without JavaScript (multipart).
     route("admin/documents", "routes/admin/documents.tsx"),
     route("admin/documents/:id/access", "routes/admin/document-access.tsx"),
+    // Bulk per-investor upload: the form (also its multipart target) and a staged batch's preview.
+    route("admin/documents/bulk", "routes/admin/documents-bulk.tsx"),
+    route("admin/documents/bulk/:batchId", "routes/admin/documents-bulk-batch.tsx"),
     route("admin/fund-access", "routes/admin/fund-access.tsx"),
     // The fund document upload form's target without JavaScript.
     route("admin/fund-documents", "routes/admin/fund-documents-upload.tsx"),

@@ -1,5 +1,5 @@
-import { Info } from "lucide-react";
-import type { ShouldRevalidateFunctionArgs } from "react-router";
+import { Files, Info } from "lucide-react";
+import { Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/documents";
 import {
   DELETE_DOCUMENT_FETCHER,
@@ -10,11 +10,14 @@ import {
 import { PublishedDocuments } from "~/components/documents/published-documents";
 import { AudienceFields } from "~/components/documents/audience-fields";
 import { UploadForm } from "~/components/documents/upload-form";
+import { buttonClass } from "~/components/ui/form";
 import { documentsPageCopy } from "~/content/admin-workspace";
+import { bulkUploadCopy } from "~/content/bulk-upload";
 import { documentToasts, publishedDocumentsCopy, uploadFormCopy } from "~/content/documents";
 import { adminCopy } from "~/content/portal";
 import { ADMIN_PATHS } from "~/modules/admin/paths";
 import { requireAdmin } from "~/modules/auth/guards.server";
+import { BULK_UPLOAD_PATH } from "~/modules/bulk-upload/constants";
 import { LP_CATEGORIES, LP_UPLOAD_FORM_ID } from "~/modules/documents/constants";
 import { lpDocuments } from "~/modules/documents/documents.server";
 import { readFormData } from "~/modules/http/form-data.server";
@@ -84,6 +87,12 @@ export default function AdminDocuments({ loaderData }: Route.ComponentProps) {
       <p className="mt-4 flex items-start gap-2 text-sm text-slate-600 dark:text-slate-300">
         <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
         {adminCopy.footerNote}
+      </p>
+      <p className="mt-4">
+        <Link to={BULK_UPLOAD_PATH} className={buttonClass("secondary")}>
+          <Files aria-hidden="true" className="size-4" />
+          {bulkUploadCopy.linkFromDocuments}
+        </Link>
       </p>
       <UploadForm
         formId={LP_UPLOAD_FORM_ID}

@@ -1,0 +1,58 @@
+import { ArrowLeft } from "lucide-react";
+import { data, Link, redirect } from "react-router";
+import type { Route } from "./+types/documents-bulk";
+import { BulkUploadForm, type BulkUploadFailure } from "~/components/documents/bulk-upload-form";
+import { bulkUploadCopy } from "~/content/bulk-upload";
+import { ADMIN_PATHS } from "~/modules/admin/paths";
+import { requireAdmin } from "~/modules/auth/guards.server";
+import { removeStaleBulkBatches, stageBatch } from "~/modules/bulk-upload/batch.server";
+import { BULK_UPLOAD_PATH, bulkBatchPath } from "~/modules/bulk-upload/constants";
+import { LP_CATEGORIES } from "~/modules/documents/constants";
+import { formFailure } from "~/modules/http/form-answer.server";
+import { logError } from "~/modules/logging/log.server";
+import { pageMeta } from "~/modules/seo/meta";
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, { title: bulkUploadCopy.title, description: bulkUploadCopy.intro, path: BULK_UPLOAD_PATH, noindex: true });
+
+/** /admin/documents/bulk: the bulk per-investor upload form. Batches older than 24 hours are removed first. */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  await removeStaleBulkBatches().catch((error: unknown) => logError(error, "bulk upload clean-up failed"));
+  return null;
+}
+
+/**
+ * The form's multipart post (with or without JavaScript): the files are staged
+ * and matched, then 303 to the batch's preview. A refusal renders this page
+ * again with its status (413 over a limit, 400 for a field) and message; the
+ * refused batch has left nothing on disk.
+ */
+export async function action({ request }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  try {
+    const { batchId } = await stageBatch(admin, request);
+    return redirect(bulkBatchPath(batchId), 303);
+  } catch (error) {
+    const failure = formFailure(error);
+    const answer: BulkUploadFailure = { message: failure.message, fields: failure.fields ?? {}, values: failure.values ?? {} };
+    return data({ failure: answer }, { status: failure.httpStatus });
+  }
+}
+
+export default function BulkUpload({ actionData }: Route.ComponentProps) {
+  return (
+    <div>
+      <Link
+        to={`${ADMIN_PATHS.documents}#published-documents`}
+        className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300"
+      >
+        <ArrowLeft aria-hidden="true" className="size-4" />
+        {bulkUploadCopy.back}
+      </Link>
+      <h1 className="mt-6 text-3xl font-bold tracking-tight">{bulkUploadCopy.title}</h1>
+      <p className="mt-4 max-w-3xl text-sm text-slate-700 dark:text-slate-200">{bulkUploadCopy.intro}</p>
+      <BulkUploadForm action={BULK_UPLOAD_PATH} categories={LP_CATEGORIES} failure={actionData?.failure ?? null} />
+    </div>
+  );
+}
