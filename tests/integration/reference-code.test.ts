@@ -74,11 +74,22 @@ describe("the investors page form (intent=set-reference-code)", () => {
     const jane = await insertUser({ status: "pending" });
     const redirect = expectRedirect(await postCode(jane.id, "LRV-7"));
     expect(redirect.status).toBe(303);
-    expect(redirect.location).toBe("/admin/investors");
+    expect(redirect.location).toBe(`/admin/investors#reference-code-${jane.id}`);
     const { flash } = await readFlash(requestWithCookie("/admin/investors", redirect.cookie ?? ""));
     expect(flash.toast).toMatchObject({ title: "Reference code saved" });
     expect(flash.form).toMatchObject({ formId: `reference-code-${jane.id}`, status: "success" });
     expect(userById(jane.id).referenceCode).toBe("LRV-7");
+  });
+
+  it("without JavaScript comes back to the same search and page of the lists, at the investor's form", async () => {
+    const jane = await insertUser({ status: "approved" });
+    const post = (query: string) =>
+      callRouteWith(investorsAction as never, withCookie(formRequest("/admin/investors", { intent: "set-reference-code", userId: jane.id, referenceCode: "LRV-8", query })));
+    expect(expectRedirect(await post("?q=jane&approved.page=2")).location).toBe(`/admin/investors?q=jane&approved.page=2#reference-code-${jane.id}`);
+    // Anything but a query string is dropped.
+    for (const query of ["//evil.example", "https://evil.example/", "?a=1#x", "?a b"]) {
+      expect(expectRedirect(await post(query)).location).toBe(`/admin/investors#reference-code-${jane.id}`);
+    }
   });
 
   it("a code another investor holds, in any case, is the field's message naming them; nothing changes", async () => {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useFetcher, useRouteLoaderData } from "react-router";
+import { useFetcher, useLocation, useRouteLoaderData } from "react-router";
 import { referenceCodeCopy } from "~/content/admin-workspace";
 import { REFERENCE_CODE_MAX } from "~/modules/lp-users/reference-code";
 import type { ToastInput } from "~/modules/toast/toast";
@@ -32,8 +32,9 @@ export function ReferenceCodeHint() {
 
 /**
  * An investor's reference code, set, changed or removed (empty) in place:
- * a plain post without JavaScript (the outcome comes back as a flash), a
- * fetcher with it (toast; a refusal shows under the field).
+ * a plain post without JavaScript (the outcome comes back as a flash, on the
+ * same search and page of the lists), a fetcher with it (toast; a refusal
+ * shows under the field).
  */
 export function ReferenceCodeForm({
   user,
@@ -48,6 +49,11 @@ export function ReferenceCodeForm({
   const formId = referenceCodeFormId(user.id);
   const fetcher = useFetcher<ReferenceCodeOutcome>({ key: formId });
   const root = useRouteLoaderData<typeof rootLoader>("root");
+  const location = useLocation();
+  // The lists' search and pages, without an open confirm step.
+  const params = new URLSearchParams(location.search);
+  for (const name of ["confirm", "user"]) params.delete(name);
+  const search = params.size > 0 ? `?${params.toString()}` : "";
   const flash = root?.formFlash?.formId === formId && root.formFlash.status === "error" ? root.formFlash : null;
   // The message shown: the last enhanced answer's, else a no-JavaScript post's; typing clears it.
   const answer = fetcher.data ?? flash;
@@ -66,6 +72,7 @@ export function ReferenceCodeForm({
     <EnhancedForm fetcher={fetcher} action={action} id={formId} className="w-60" onInput={() => setClearedAnswer(answer)}>
       <input type="hidden" name="intent" value={SET_REFERENCE_CODE_INTENT} />
       <input type="hidden" name="userId" value={user.id} />
+      {search ? <input type="hidden" name="query" value={search} /> : null}
       <label htmlFor={inputId} className="mb-1 block text-xs font-medium text-slate-700 dark:text-slate-200">
         {referenceCodeCopy.label}
       </label>

@@ -20,6 +20,7 @@ import { failureAnswer, answerForm, formFailure, runFormAction } from "~/modules
 import { setUserStatus, type LpUser } from "~/modules/lp-users/lp-users.server";
 import { ReferenceCodeInput, setReferenceCode } from "~/modules/lp-users/reference-code.server";
 import { StatusInput } from "~/modules/lp-users/schema";
+import { safeRedirectPath } from "~/modules/toast/flash.server";
 
 /**
  * The admin pages' form intents, one function each; a page's action passes
@@ -64,6 +65,9 @@ function changeStatus(admin: LpUser, formData: FormData, page: string) {
  */
 async function changeReferenceCode(admin: LpUser, formData: FormData, page: string) {
   const formId = referenceCodeFormId(String(formData.get("userId") ?? "").slice(0, 100));
+  // Without JavaScript, back to the same search and page of the lists, at the investor's form.
+  const query = String(formData.get("query") ?? "");
+  const back = safeRedirectPath(`${page}${/^\?[^#\s]{1,500}$/.test(query) ? query : ""}#${formId}`, page);
   try {
     const userId = idField(formData, "userId", accountMessages.userNotFound);
     const submission = parseWithZod(formData, { schema: ReferenceCodeInput });
@@ -77,12 +81,12 @@ async function changeReferenceCode(admin: LpUser, formData: FormData, page: stri
     return answerForm(formData, {
       httpStatus: 200,
       toast: code ? referenceCodeCopy.saved(user.name, code) : referenceCodeCopy.removed(user.name),
-      redirectTo: page,
+      redirectTo: back,
       form: { formId, status: "success" },
     });
   } catch (error) {
     const failure = formFailure(error);
-    const answer = failureAnswer(failure, { title: referenceCodeCopy.failedTitle, redirectTo: page, formId });
+    const answer = failureAnswer(failure, { title: referenceCodeCopy.failedTitle, redirectTo: back, formId });
     return answerForm(formData, { ...answer, extra: { fields: failure.fields ?? {} } });
   }
 }
