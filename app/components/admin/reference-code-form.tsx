@@ -78,6 +78,8 @@ export function ReferenceCodeForm({
       </label>
       <div className="flex gap-2">
         <input
+          // A saved code shows as stored (upper case), however it was typed.
+          key={user.referenceCode ?? ""}
           id={inputId}
           name="referenceCode"
           type="text"
