@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import type { APIRequestContext, Locator, Page, TestInfo } from "@playwright/test";
 import { samplePdf } from "../helpers/sample-files";
 import { loginViaApi } from "./helpers/accounts";
 import { investorApprovedBy, openCategory, publishedPanel, publishedRow } from "./helpers/document-ui";
@@ -33,6 +34,15 @@ const TEXT = {
 } as const;
 
 test.describe.configure({ timeout: 120_000 });
+
+/** axe (WCAG 2.1 A/AA, as tests/e2e/a11y.spec.ts runs it), once, in the JavaScript project. */
+async function expectAccessible(page: Page, jsEnabled: boolean, testInfo: TestInfo) {
+  if (!jsEnabled) return;
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const violations = results.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target.map(String).join(" ")) }));
+  if (violations.length > 0) await testInfo.attach("axe-violations.json", { body: JSON.stringify(results.violations, null, 2), contentType: "application/json" });
+  expect(violations, `axe violations on ${page.url()}`).toEqual([]);
+}
 
 /** An investor's entry on /admin/investors, narrowed by a search for their e-mail. */
 async function investorEntry(page: Page, jsEnabled: boolean, investor: Account): Promise<Locator> {
@@ -110,9 +120,11 @@ test("reference code on the investors page → bulk upload of 3 PDFs → preview
   await expect(field).toHaveAttribute("aria-invalid", "true");
   await expect(mailedEntry.getByRole("alert")).toHaveText(TEXT.taken(code, coded.email.toLowerCase()));
   await expect(mailedEntry.getByTestId("reference-code")).toHaveCount(0);
+  await expectAccessible(page, jsEnabled, testInfo);
 
   // 3. Three PDFs at once: one by the code, one by the e-mail address, one for nobody.
   await openBulkPage(page, jsEnabled);
+  await expectAccessible(page, jsEnabled, testInfo);
   const title = `Capital account statement Q3 ${tag}`;
   const files = {
     byCode: `Q3-2026-${code}.pdf`,
@@ -136,6 +148,7 @@ test("reference code on the investors page → bulk upload of 3 PDFs → preview
   await expect(row(files.nobody)).toContainText(TEXT.noMatch);
   await expect(row(files.nobody)).toHaveAttribute("data-problem", "no-match");
   expect(await listedFor(request, coded)).not.toContain(files.byCode);
+  await expectAccessible(page, jsEnabled, testInfo);
 
   // 5. Publish: the LP documents page lists both, each for its investor alone.
   await page.getByRole("button", { name: "Publish 2 documents" }).click();
