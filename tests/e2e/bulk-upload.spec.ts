@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Locator, Page, TestInfo } from "@playwright/test";
 import { samplePdf } from "../helpers/sample-files";
@@ -184,4 +186,21 @@ test("reference code on the investors page → bulk upload of 3 PDFs → preview
   const gone = await page.goto(preview);
   expect(gone?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1, name: "Batch not found" })).toBeVisible();
+});
+
+test("through the server, a batch over a limit is answered 413 with the page's message, and leaves nothing staged", async ({ request, jsEnabled }, testInfo) => {
+  test.skip(!jsEnabled, "an HTTP check: once, in the js project");
+  const admin = newAdmin(testInfo);
+  const cookie = await loginViaApi(request, admin.email, admin.password);
+  const tiny = samplePdf("tiny");
+  const form = new FormData();
+  form.append("title", `Too many ${randomBytes(3).toString("hex")}`);
+  for (let i = 0; i < 501; i++) form.append("files", new File([new Uint8Array(tiny)], `LRV-${i}.pdf`, { type: "application/pdf" }));
+  const response = await request.post("/admin/documents/bulk", { headers: { Cookie: cookie }, multipart: form });
+  expect(response.status()).toBe(413);
+  expect(await response.text()).toContain("A batch can have at most 500 files");
+  const staging = path.join(process.env.E2E_RUN_DIR ?? "", "uploads", "staging");
+  // No batch folder of this refused upload is left (the other project's batches come and go, each with its manifest once staged).
+  const unfinished = () => (fs.existsSync(staging) ? fs.readdirSync(staging).filter((name) => !fs.existsSync(path.join(staging, name, "manifest.json"))) : []);
+  await expect.poll(unfinished).toEqual([]);
 });
