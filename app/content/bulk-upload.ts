@@ -3,9 +3,10 @@
  * preview of a batch and its answers. The limits come from the module's
  * constants, so the texts never disagree with the rules.
  */
-import { BULK_BATCH_TTL_MS, BULK_MAX_FILES, BULK_MAX_TOTAL_BYTES } from "~/modules/bulk-upload/constants";
+import { BULK_BATCH_TTL_MS, BULK_MAX_FILE_BYTES, BULK_MAX_FILES, BULK_MAX_TOTAL_BYTES } from "~/modules/bulk-upload/constants";
 import type { FileProblem } from "~/modules/bulk-upload/constants";
 
+const FILE_MB = BULK_MAX_FILE_BYTES / (1024 * 1024);
 const GIB = BULK_MAX_TOTAL_BYTES / (1024 * 1024 * 1024);
 const HOURS = BULK_BATCH_TTL_MS / (60 * 60 * 1000);
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
@@ -22,7 +23,7 @@ export const bulkUploadCopy = {
   categoryLabel: "Category",
   watermarkLabel: "Stamp the viewer's name and e-mail on every page",
   filesLabel: "PDF files",
-  filesHint: `PDF only. At most ${BULK_MAX_FILES} files, each up to 50 MB, ${GIB} GB in all. Matching ignores case and needs the code or address whole: LRV-004 does not match LRV-0042. A batch not published within ${HOURS} hours is deleted.`,
+  filesHint: `PDF only. At most ${BULK_MAX_FILES} files, each up to ${FILE_MB} MB, ${GIB} GB in all. Matching ignores case and needs the code or address whole: LRV-004 does not match LRV-0042. A batch not published within ${HOURS} hours is deleted.`,
   submit: "Upload and review",
   limitsTitle: "Limits",
   failedTitle: "Upload refused",
@@ -30,7 +31,7 @@ export const bulkUploadCopy = {
 
 export const bulkUploadMessages = {
   filesRequired: "Choose at least one PDF file",
-  fileTooLarge: (name: string) => (name ? `${name} is larger than 50 MB` : "A file is larger than 50 MB"),
+  fileTooLarge: (name: string) => (name ? `${name} is larger than ${FILE_MB} MB` : `A file is larger than ${FILE_MB} MB`),
   tooManyFiles: `A batch can have at most ${BULK_MAX_FILES} files`,
   tooLarge: `A batch can be at most ${GIB} GB in all`,
   batchGone: `This batch no longer exists: it was published or cancelled, or it expired after ${HOURS} hours.`,
