@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import { startAuditRetention } from "../app/modules/audit/audit.server";
+import { removeStaleBulkBatches } from "../app/modules/bulk-upload/batch.server";
 import { EnvError, getEnv } from "../app/modules/config/env.server";
 import { startDocumentDigest } from "../app/modules/document-mail/digest.server";
 import { hasAnyAdmin } from "../app/modules/lp-users/lp-users.server";
@@ -39,6 +40,8 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
   // Uploads cut off by a previous stop never became documents; remove their pieces.
   const leftovers = await clearIncoming();
   if (leftovers > 0) log("info", `Removed ${leftovers} unfinished upload(s)`);
+  // Bulk upload batches never confirmed within 24 hours, or cut off by a stop.
+  await removeStaleBulkBatches({ atStart: true });
   // A stop between storing a file and recording it (or deleting a row and its file) leaves a stray file.
   await reconcileStorage();
   if (!hasAnyAdmin()) {

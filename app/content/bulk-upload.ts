@@ -62,6 +62,7 @@ export const bulkPreviewCopy = {
     "no-match": "Not published: no investor matches",
     ambiguous: "Not published: more than one investor matches",
     "not-pdf": "Not published: not a PDF",
+    "not-stampable": "Not published: this PDF cannot be stamped (encrypted or damaged)",
     empty: "Not published: the file is empty",
     "investor-gone": "Not published: the investor is no longer approved",
   } satisfies Record<FileProblem, string>,

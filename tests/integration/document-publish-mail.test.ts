@@ -89,7 +89,7 @@ describe("the access page's reminder", () => {
   async function remind(documentId: string) {
     const form = new URLSearchParams({ intent: "remind-unopened", documentId, _enhanced: "1" });
     const request = new Request(`${ORIGIN}/admin/documents/${documentId}/access`, { method: "POST", headers: { Cookie: adminCookie }, body: form });
-    return callRouteWith(accessAction, request, { params: { id: documentId } });
+    return callRouteWith(accessAction as never, request, { params: { id: documentId } }) as unknown;
   }
 
   it("goes to the audience members who have not opened it, once a day, with an audit row", async () => {
@@ -120,7 +120,7 @@ describe("the access page's reminder", () => {
     expect(allOutbox()).toHaveLength(1);
 
     // The page's read status agrees: 1 of 2 opened, Bob not yet.
-    const page = (await callRouteWith(accessLoader, new Request(`${ORIGIN}/admin/documents/${id}/access?read=unopened`, { headers: { Cookie: adminCookie } }), {
+    const page = (await callRouteWith(accessLoader as never, new Request(`${ORIGIN}/admin/documents/${id}/access?read=unopened`, { headers: { Cookie: adminCookie } }), {
       params: { id },
     })) as unknown as { read: { openedBy: string; rows: Array<{ email: string; viewed: unknown }> } };
     expect(page.read.openedBy).toBe("Opened by 1 of 2");

@@ -8,10 +8,11 @@ import { bulkUploadMessages } from "~/content/bulk-upload";
 import { audit } from "../audit/audit.server";
 import { now } from "../config/clock.server";
 import { publishLpDocument } from "../documents/documents.server";
-import { AppError } from "../http/app-error";
+import { AppError, isAppError } from "../http/app-error";
 import { log, logError } from "../logging/log.server";
 import type { LpUser } from "../lp-users/lp-users.server";
 import { kickMailer } from "../mail/mail.server";
+import { assertStampable } from "../watermark/watermark.server";
 import type { AcceptedFile } from "../storage/accept-upload.server";
 import { cleanFileName } from "../storage/file-name";
 import { detectContentKind } from "../storage/file-type.server";
@@ -68,12 +69,29 @@ function candidates(): (MatchCandidate & { name: string })[] {
     .all();
 }
 
+/** Whether qpdf can stamp this PDF (not encrypted, not broken): the batch's watermark switch needs it. */
+async function isStampable(absolute: string): Promise<boolean> {
+  try {
+    await assertStampable(absolute);
+    return true;
+  } catch (error) {
+    if (isAppError(error)) return false;
+    throw error;
+  }
+}
+
 /** Check one received file and find its investor. */
-async function stageFile(dir: string, part: { storedName: string; size: number; clientName: string }, investors: readonly MatchCandidate[]): Promise<BatchFile> {
+async function stageFile(
+  dir: string,
+  part: { storedName: string; size: number; clientName: string },
+  investors: readonly MatchCandidate[],
+  watermark: boolean,
+): Promise<BatchFile> {
   const absolute = path.join(dir, part.storedName);
   let problem: FileProblem | null = null;
   if (part.size === 0) problem = "empty";
   else if ((await detectContentKind(absolute)) !== "pdf") problem = "not-pdf";
+  else if (watermark && !(await isStampable(absolute))) problem = "not-stampable";
   const fileName = cleanFileName(part.clientName, problem === "not-pdf" ? "" : ".pdf");
   if (problem) {
     // Never published: its bytes need not wait.
@@ -118,7 +136,7 @@ export async function stageBatch(admin: LpUser, request: Request): Promise<{ bat
     }
     const investors = candidates();
     const files: BatchFile[] = [];
-    for (const part of received.files) files.push(await stageFile(dir, part, investors));
+    for (const part of received.files) files.push(await stageFile(dir, part, investors, parsed.data.watermark));
     const manifest: BatchManifest = {
       version: 1,
       batchId,

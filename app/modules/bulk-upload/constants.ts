@@ -29,7 +29,7 @@ export const BULK_ACCEPT = ".pdf,application/pdf";
 export const BATCH_ID_PATTERN = /^[0-9a-f]{32}$/;
 
 /** Why a file of a batch will not be published. */
-export const FILE_PROBLEMS = ["no-match", "ambiguous", "not-pdf", "empty", "investor-gone"] as const;
+export const FILE_PROBLEMS = ["no-match", "ambiguous", "not-pdf", "not-stampable", "empty", "investor-gone"] as const;
 export type FileProblem = (typeof FILE_PROBLEMS)[number];
 
 /** The bulk upload page (also the form's target); a batch's preview is below it. */
