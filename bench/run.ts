@@ -27,18 +27,22 @@
  *      of the first page and of a filtered page (one actor, one event, one
  *      month) ≤ 50 ms each; their .data times, the filtered CSV export and
  *      the query plans of both pages as information.
+ *   9. watermark (bench/watermark.ts): a 50 MB, 500-page PDF uploaded with
+ *      watermark=on: stamp + whole download time (median of 3), the server's
+ *      and server + qpdf RSS growth while stamping ≤ 2.5× the file, GET / p99
+ *      while stamping in a loop ≤ 2× idle, and publishing to 1,000 investors.
  *
  * How the server is started: bench/proc.ts (serverArgs), in one place.
  *
  * Flags: --no-build (reuse build-bench/ when it exists), --strict (exit 1 when
- * a budget fails), --only=pages|files|admin|lighthouse|activity (one part), --duration=S (one
+ * a budget fails), --only=pages|files|admin|lighthouse|activity|watermark (one part), --duration=S (one
  * round of page load per server), --warmup=S, --rounds=N (page load rounds,
  * alternating ours/bare), --connections=N (page load, for quick trials), --runs=N (sequential
  * downloads per server), --concurrency=N (downloads at once), --requests=N
  * (measured requests per admin and activity page and database),
  * --lighthouse-runs=N (runs per page, median reported; default 3),
  * --pages=/a,/b (Lighthouse on these public pages only, for quick trials),
- * --ports=N (first of the 9 ports the servers use: N … N+8; default 3400).
+ * --ports=N (first of the 10 ports the servers use: N … N+9; default 3400).
  */
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -52,6 +56,7 @@ import { benchActivity } from "./activity";
 import { benchAdmin } from "./admin";
 import { benchFiles, type Check } from "./files";
 import { benchLighthouse } from "./lighthouse";
+import { benchWatermark } from "./watermark";
 import { kb, mb, num, passFail, ratio, table } from "./format";
 import { ClientBuild, isPortalChunk, pageScripts, reactRouterBaseline, type Baseline, type InlineScript } from "./page-js";
 import { assertPortFree, getRaw, readMemory, startChild, startServer, stopChild, waitForHttp, waitForLine, type Child, type Memory, type RawResponse } from "./proc";
@@ -65,10 +70,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BUILD_DIR_NAME = process.env.BENCH_BUILD_DIR || "build-bench";
 const BUILD_DIR = path.join(ROOT, BUILD_DIR_NAME);
 const HOST = "127.0.0.1";
-/** The ports, from --ports=N: pages N, N+1; documents N+2, N+3; admin N+4, N+5; Lighthouse N+6 (Chromium N+7); activity N+8. */
-type Ports = { ours: number; base: number; filesOurs: number; filesBase: number; admin: [number, number]; lighthouse: number; activity: number };
+/** The ports, from --ports=N: pages N, N+1; documents N+2, N+3; admin N+4, N+5; Lighthouse N+6 (Chromium N+7); activity N+8; watermark N+9. */
+type Ports = { ours: number; base: number; filesOurs: number; filesBase: number; admin: [number, number]; lighthouse: number; activity: number; watermark: number };
 function portsFrom(first: number): Ports {
-  return { ours: first, base: first + 1, filesOurs: first + 2, filesBase: first + 3, admin: [first + 4, first + 5], lighthouse: first + 6, activity: first + 8 };
+  return { ours: first, base: first + 1, filesOurs: first + 2, filesBase: first + 3, admin: [first + 4, first + 5], lighthouse: first + 6, activity: first + 8, watermark: first + 9 };
 }
 
 const LOAD_PATHS = ["/", "/portfolio"];
@@ -80,8 +85,8 @@ const BUDGET = {
   pageJsRatio: 1.15,
 };
 
-type Part = "pages" | "files" | "admin" | "lighthouse" | "activity";
-const PARTS: readonly Part[] = ["pages", "files", "admin", "lighthouse", "activity"];
+type Part = "pages" | "files" | "admin" | "lighthouse" | "activity" | "watermark";
+const PARTS: readonly Part[] = ["pages", "files", "admin", "lighthouse", "activity", "watermark"];
 type Options = {
   build: boolean;
   strict: boolean;
@@ -132,7 +137,7 @@ function parseOptions(argv: string[]): Options {
       opts.only = part;
     } else if (name === "--help" || name === "-h") {
       console.log(
-        "usage: npm run bench -- [--no-build] [--strict] [--only=pages|files|admin|lighthouse|activity] [--duration=5] [--warmup=2] [--rounds=3] [--connections=50] [--runs=9] [--concurrency=8] [--requests=15] [--lighthouse-runs=3] [--pages=/,/team] [--ports=3400]",
+        "usage: npm run bench -- [--no-build] [--strict] [--only=pages|files|admin|lighthouse|activity|watermark] [--duration=5] [--warmup=2] [--rounds=3] [--connections=50] [--runs=9] [--concurrency=8] [--requests=15] [--lighthouse-runs=3] [--pages=/,/team] [--ports=3400]",
       );
       process.exit(0);
     } else fatal(`unknown option ${arg} (try --help)`);
@@ -866,6 +871,12 @@ async function main() {
       requests: opts.requests,
     });
   }
+  let watermark: PartResult | null = null;
+  if (parts.includes("watermark")) {
+    const workDir = path.join(tempDir, "watermark");
+    fs.mkdirSync(workDir);
+    watermark = await benchWatermark({ root: ROOT, host: HOST, port: opts.ports.watermark, workDir, serverEnv, children, progress });
+  }
   const loadAvgAfter = os.loadavg();
 
   await cleanup();
@@ -873,7 +884,7 @@ async function main() {
 
   // ─── report ───────────────────────────────────────────────────────────────
 
-  const checks: Check[] = [...(pages?.checks ?? []), ...(files?.checks ?? []), ...(admin?.checks ?? []), ...(lighthouseResult?.checks ?? []), ...(activity?.checks ?? [])];
+  const checks: Check[] = [...(pages?.checks ?? []), ...(files?.checks ?? []), ...(admin?.checks ?? []), ...(lighthouseResult?.checks ?? []), ...(activity?.checks ?? []), ...(watermark?.checks ?? [])];
   const out: string[] = [];
   const cpuCount = os.cpus().length;
   const fmtLoad = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
@@ -887,6 +898,7 @@ async function main() {
   if (admin) out.push(...admin.lines);
   if (lighthouseResult) out.push(...lighthouseResult.lines);
   if (activity) out.push(...activity.lines);
+  if (watermark) out.push(...watermark.lines);
 
   // Budgets.
   out.push("");
@@ -915,6 +927,7 @@ async function main() {
     ...(admin ? { admin: admin.summary } : {}),
     ...(lighthouseResult ? { lighthouse: lighthouseResult.summary } : {}),
     ...(activity ? { activity: activity.summary } : {}),
+    ...(watermark ? { watermark: watermark.summary } : {}),
     budgetsFailed: failed.map((c) => c.name),
     pass: failed.length === 0,
     seconds: Math.round(totalSeconds),
