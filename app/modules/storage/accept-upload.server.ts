@@ -80,15 +80,7 @@ export async function acceptUpload<T, R>(
   try {
     const { fields, contentType } = await validateUpload(upload, options.parseFields);
     const file = upload.file!;
-    try {
-      await options.check?.(fields, { tmpPath: file.tmpPath, contentType });
-    } catch (error) {
-      // A refused file: the form shows what was typed again, as after a field error.
-      if (error instanceof AppError && !error.options.values) {
-        throw new AppError(error.code, error.message, { ...error.options, values: upload.fields });
-      }
-      throw error;
-    }
+    await options.check?.(fields, { tmpPath: file.tmpPath, contentType });
     storedPath = await commitIncoming(file.tmpPath, options.area);
     return record(fields, {
       filePath: storedPath,
@@ -99,6 +91,11 @@ export async function acceptUpload<T, R>(
   } catch (error) {
     if (upload.file) await removeQuietly(upload.file.tmpPath);
     if (storedPath) await removeStoredFile(storedPath);
+    // A refusal after the fields were read (a file that cannot be stamped, a chosen investor
+    // who cannot receive it): the form shows what was typed again, as after a field error.
+    if (error instanceof AppError && !error.options.values) {
+      throw new AppError(error.code, error.message, { ...error.options, values: upload.fields });
+    }
     throw error;
   }
 }

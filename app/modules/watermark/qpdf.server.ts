@@ -1,5 +1,6 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 
 /**
@@ -67,6 +68,20 @@ export type QpdfRun = { code: number | null; stdout: string };
  * Exit code 2 (or a signal) throws QpdfError "unreadable" with qpdf's words;
  * 0 and 3 are returned. Failing to start qpdf at all throws a plain Error.
  */
+/**
+ * qpdf runs at a lower CPU priority than the server (nice 10), so stamping
+ * on a small machine does not slow the pages others are loading. Best effort:
+ * a process that has already ended, or a platform without priorities, is fine.
+ */
+export function lowerPriority(child: ChildProcess) {
+  if (child.pid === undefined) return;
+  try {
+    os.setPriority(child.pid, 10);
+  } catch {
+    // It ended already, or priorities are not ours to set.
+  }
+}
+
 export function runQpdf(
   args: string[],
   options: { timeoutMs: number; maxOutputBytes?: number; discardOutput?: boolean; acceptExitCodes?: number[] },
@@ -74,6 +89,7 @@ export function runQpdf(
   const { timeoutMs, maxOutputBytes = 16 * 1024 * 1024, discardOutput = false, acceptExitCodes = [0, 3] } = options;
   return new Promise<QpdfRun>((resolve, reject) => {
     const child = spawn(QPDF, args, { stdio: ["ignore", discardOutput ? "ignore" : "pipe", "pipe"] });
+    lowerPriority(child);
     const chunks: Buffer[] = [];
     let outputBytes = 0;
     let stopped: "timeout" | "output_too_large" | null = null;

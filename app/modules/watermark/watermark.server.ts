@@ -6,7 +6,7 @@ import { PassThrough, type Readable } from "node:stream";
 import { watermarkCopy } from "~/content/watermark";
 import { AppError } from "../http/app-error";
 import { readPdfGeometry, type PageShape, type PdfGeometry } from "./page-geometry.server";
-import { describeExit, QPDF, QpdfError, qpdfSucceeded, runQpdf, TextTail, writeArgFile } from "./qpdf.server";
+import { describeExit, lowerPriority, QPDF, QpdfError, qpdfSucceeded, runQpdf, TextTail, writeArgFile } from "./qpdf.server";
 import { acquireSlot, queueState, type ReleaseSlot } from "./queue.server";
 import { buildStampPdf, type StampLines } from "./stamp-page.server";
 
@@ -168,6 +168,7 @@ function runStamping(file: string, argFile: string, finish: () => Promise<void>,
     let child: ReturnType<typeof spawn>;
     try {
       child = spawn(QPDF, [file, argFile], { stdio: ["ignore", "pipe", "pipe"] });
+      lowerPriority(child);
     } catch (error) {
       void finish().then(() => reject(error as Error));
       return;
