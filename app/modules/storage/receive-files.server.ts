@@ -9,7 +9,7 @@ import busboy from "busboy";
 import { uploadMessages } from "~/content/validation";
 import { AppError } from "../http/app-error";
 import { logError } from "../logging/log.server";
-import { storageRoot } from "./storage.server";
+import { writeFailure } from "./upload.server";
 
 /**
  * Streaming multipart parsing of many files at once (busboy, as upload.server.ts
@@ -50,7 +50,6 @@ export type ReceiveFilesOptions = {
 
 const MAX_FIELD_BYTES = 16 * 1024;
 const MAX_FIELDS = 20;
-const DISK_ERRORS = new Set(["ENOSPC", "EDQUOT", "EACCES", "EPERM", "EROFS", "EIO", "EMFILE", "ENFILE"]);
 
 /** A file picker with nothing chosen still sends one part: no name, no bytes. */
 function isNoFileChosen(part: ReceivedPart): boolean {
@@ -164,7 +163,7 @@ export async function receiveFiles(request: Request, options: ReceiveFilesOption
     await Promise.all(writes);
     await removeDir(options.dir);
     if (failure) throw failure;
-    if (writeError) throw writeFailure(writeError);
+    if (writeError) throw writeFailure(writeError, options.fileField);
     // The body broke off or was not valid multipart (client gone, bad framing, over the server limit).
     if (error instanceof AppError) throw error;
     throw new AppError("bad_request", uploadMessages.malformed);
@@ -172,7 +171,7 @@ export async function receiveFiles(request: Request, options: ReceiveFilesOption
   if (failure || writeError) {
     await removeDir(options.dir);
     if (failure) throw failure;
-    throw writeFailure(writeError);
+    throw writeFailure(writeError, options.fileField);
   }
   // An empty picker's part is no file: forget it (and its empty file).
   const chosen: ReceivedPart[] = [];
@@ -191,17 +190,3 @@ async function removeDir(dir: string): Promise<void> {
   }
 }
 
-/**
- * A failed write, as upload.server.ts answers it: a full disk (or quota) is
- * 507 with a message, logged for the operator; another disk problem is ours
- * (500, logged); anything else is a broken upload (400).
- */
-function writeFailure(error: unknown): unknown {
-  const code = (error as NodeJS.ErrnoException).code ?? "";
-  if (code === "ENOSPC" || code === "EDQUOT") {
-    logError(error, "storage full: an upload was refused", { storageDir: storageRoot() });
-    return new AppError("insufficient_storage", uploadMessages.storageFull);
-  }
-  if (DISK_ERRORS.has(code)) return error;
-  return new AppError("bad_request", uploadMessages.malformed);
-}

@@ -166,15 +166,16 @@ export async function receiveUpload(request: Request, options: ReceiveOptions): 
 }
 
 /**
- * A failed write of the temporary file. A full disk (or quota) is told to the
- * user as 507 with a message and logged for the operator; another disk problem
- * is ours (500, logged); anything else is a broken upload (400).
+ * A failed write of an upload's file. A full disk (or quota) is told to the
+ * user as 507 with a message under `field` and logged for the operator;
+ * another disk problem is ours (500, logged); anything else is a broken
+ * upload (400). Shared with the bulk upload's receiver.
  */
-function writeFailure(error: unknown): unknown {
+export function writeFailure(error: unknown, field = "file"): unknown {
   const code = (error as NodeJS.ErrnoException).code ?? "";
   if (code === "ENOSPC" || code === "EDQUOT") {
     logError(error, "storage full: an upload was refused", { storageDir: storageRoot() });
-    return new AppError("insufficient_storage", uploadMessages.storageFull, { fields: { file: [uploadMessages.storageFull] } });
+    return new AppError("insufficient_storage", uploadMessages.storageFull, { fields: { [field]: [uploadMessages.storageFull] } });
   }
   if (DISK_ERRORS.has(code)) return error;
   return new AppError("bad_request", uploadMessages.malformed);
