@@ -33,6 +33,7 @@ const SECTIONS: Array<{ name: string; alone?: boolean; load: () => Promise<Secti
   { name: "faults", load: async () => (await import("./faults")).section },
   { name: "two-factor", load: async () => (await import("./two-factor")).section },
   { name: "audience", load: async () => (await import("./audience")).section },
+  { name: "unsubscribe", load: async () => (await import("./unsubscribe")).section },
   { name: "watermark", load: async () => (await import("./watermark")).section },
   { name: "load", alone: true, load: async () => (await import("./load")).section },
 ];
