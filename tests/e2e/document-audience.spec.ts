@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { loginViaApi } from "./helpers/accounts";
+import { latestMailTo, loginViaApi } from "./helpers/accounts";
 import { newApiContext } from "./helpers/documents";
 import { fillUpload, investorApprovedBy, openCategory, publishedPanel, publishedRow, sampleDocument, uploadForm } from "./helpers/document-ui";
 import { expect, test } from "./helpers/fixtures";
@@ -92,6 +92,13 @@ test("publish to one chosen investor → only they see it → widen to all appro
   await page.reload();
   await expect(page.getByTestId("opened-by")).toHaveText(/^Opened by 1 of \d+$/);
   await expect(page.getByRole("link", { name: "Not yet" })).toBeVisible();
+
+  // The chosen investor got the new-document mail when it was published; the other, once widened, a reminder.
+  await latestMailTo(chosen.email, new RegExp(`^New document in the .* investor portal: ${doc.title}$`));
+  await page.locator("section#read-status").getByRole("button", { name: "Remind those who haven't opened it" }).click();
+  await expect(page.getByText(/^\d+ reminders? sent$/).first()).toBeVisible({ timeout: 15_000 });
+  const reminder = await latestMailTo(other.email, new RegExp(`^A document is waiting for you: ${doc.title}$`));
+  expect(reminder.text).toContain("/lp/dashboard");
   await asChosen.dispose();
   await asOther.dispose();
 });
