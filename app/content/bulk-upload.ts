@@ -64,7 +64,7 @@ export const bulkPreviewCopy = {
     "not-pdf": "Not published: not a PDF",
     "not-stampable": "Not published: this PDF cannot be stamped (encrypted or damaged)",
     empty: "Not published: the file is empty",
-    "investor-gone": "Not published: the investor is no longer approved",
+    "investor-gone": "Not published: the file names an account that may not receive documents (not an approved investor)",
   } satisfies Record<FileProblem, string>,
   ambiguousWith: (emails: string[]) => `Matches ${emails.join(", ")}`,
   publish: (n: number) => `Publish ${plural(n, "document", "documents")}`,

@@ -25,7 +25,6 @@ describe("reference codes", () => {
     "lrv-0042.pdf",
     "Statement LRV-0042 (final).pdf",
     "statement_Lrv-0042_q3.pdf",
-    "LRV-0042-B.pdf",
     "[LRV-0042].pdf",
   ])("%s is LRV-0042's", (fileName) => {
     expect(match(fileName)).toEqual({ kind: "matched", userId: "jane" });

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { and, eq, inArray } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import { getDb } from "../../../db/client";
 import { lpUsers } from "../../../db/schema";
 import { bulkUploadMessages } from "~/content/bulk-upload";
@@ -60,13 +60,18 @@ function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === "ENOENT";
 }
 
-/** The investors a file may go to: approved, not admins. */
-function candidates(): (MatchCandidate & { name: string })[] {
+/**
+ * Every account a file name may name: all of them, so that a name naming an
+ * account that may not receive documents (pending, rejected, an admin) is
+ * matched to it and flagged, never to another investor with a shorter code
+ * or address inside it (match.ts). The preview allows approved investors only.
+ */
+function candidates(): (MatchCandidate & { name: string; eligible: boolean })[] {
   return getDb()
-    .select({ id: lpUsers.id, name: lpUsers.name, email: lpUsers.email, referenceCode: lpUsers.referenceCode })
+    .select({ id: lpUsers.id, name: lpUsers.name, email: lpUsers.email, referenceCode: lpUsers.referenceCode, status: lpUsers.status, isAdmin: lpUsers.isAdmin })
     .from(lpUsers)
-    .where(and(eq(lpUsers.status, "approved"), eq(lpUsers.isAdmin, false)))
-    .all();
+    .all()
+    .map(({ status, isAdmin, ...user }) => ({ ...user, eligible: status === "approved" && !isAdmin }));
 }
 
 /** Whether qpdf can stamp this PDF (not encrypted, not broken): the batch's watermark switch needs it. */
@@ -84,7 +89,7 @@ async function isStampable(absolute: string): Promise<boolean> {
 async function stageFile(
   dir: string,
   part: { storedName: string; size: number; clientName: string },
-  investors: readonly MatchCandidate[],
+  investors: readonly (MatchCandidate & { eligible: boolean })[],
   watermark: boolean,
 ): Promise<BatchFile> {
   const absolute = path.join(dir, part.storedName);
@@ -100,7 +105,10 @@ async function stageFile(
   }
   const match = matchFileName(fileName, investors);
   const base = { clientName: part.clientName, fileName, size: part.size, storedName: part.storedName };
-  if (match.kind === "matched") return { ...base, userId: match.userId, problem: null };
+  if (match.kind === "matched") {
+    const eligible = investors.find((i) => i.id === match.userId)?.eligible ?? false;
+    return { ...base, userId: match.userId, problem: eligible ? null : "investor-gone" };
+  }
   if (match.kind === "ambiguous") return { ...base, userId: null, problem: "ambiguous", candidates: match.userIds };
   return { ...base, userId: null, problem: "no-match" };
 }
@@ -229,7 +237,7 @@ function resolveBatch(manifest: BatchManifest): Batch {
   };
   const entries = manifest.files.map((file): BatchEntry => {
     const base = { fileName: file.fileName, size: file.size, storedName: file.storedName, candidates: (file.candidates ?? []).map(investor).filter((i) => i !== null) };
-    if (!file.userId || file.problem) return { ...base, investor: null, problem: file.problem ?? "no-match" };
+    if (!file.userId || file.problem) return { ...base, investor: file.userId ? investor(file.userId) : null, problem: file.problem ?? "no-match" };
     const user = users.get(file.userId);
     if (!user || user.status !== "approved" || user.isAdmin) return { ...base, investor: investor(file.userId), problem: "investor-gone" };
     return { ...base, investor: investor(file.userId), problem: null };

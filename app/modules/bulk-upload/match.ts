@@ -47,43 +47,72 @@ function* occurrences(haystack: string, needle: string): Generator<number> {
   for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) yield at;
 }
 
-/** The reference code occurs in the (matchable) name as a whole token. */
-export function nameHasCode(name: string, code: string): boolean {
+type Span = { start: number; end: number };
+
+/**
+ * Where the reference code occurs in the (matchable) name as a whole token:
+ * no word character right before it, and right after it neither a word
+ * character nor a hyphen that goes on into one (`LRV` is not found in
+ * "LRV-7", whereas "Q3-2026-LRV-0042" does hold `LRV-0042`).
+ */
+function codeSpans(name: string, code: string): Span[] {
   const needle = code.toLowerCase();
+  const spans: Span[] = [];
   for (const at of occurrences(name, needle)) {
     // Whole characters around it (a letter outside the BMP is two UTF-16 units).
     const before = Array.from(name.slice(0, at)).at(-1);
-    const after = Array.from(name.slice(at + needle.length))[0];
-    if (!isWordCharacter(before) && !isWordCharacter(after)) return true;
+    const [after, next] = Array.from(name.slice(at + needle.length));
+    if (!isWordCharacter(before) && !isWordCharacter(after) && !(after === "-" && isWordCharacter(next))) {
+      spans.push({ start: at, end: at + needle.length });
+    }
   }
-  return false;
+  return spans;
 }
 
-/** The e-mail address occurs in the (matchable) name, not as part of a longer address. */
-export function nameHasEmail(name: string, email: string): boolean {
+/** Where the e-mail address occurs in the (matchable) name, not as part of a longer address. */
+function emailSpans(name: string, email: string): Span[] {
   const needle = email.toLowerCase();
+  const spans: Span[] = [];
   for (const at of occurrences(name, needle)) {
     const before = Array.from(name.slice(0, at)).at(-1);
     const rest = Array.from(name.slice(at + needle.length));
     const [after, next] = rest;
     const localPartGoesOn = isWordCharacter(before) || (before !== undefined && LOCAL_PART_CHARACTERS.has(before));
     const domainGoesOn = isWordCharacter(after) || after === "-" || (after === "." && isWordCharacter(next));
-    if (!localPartGoesOn && !domainGoesOn) return true;
+    if (!localPartGoesOn && !domainGoesOn) spans.push({ start: at, end: at + needle.length });
   }
-  return false;
+  return spans;
 }
 
-/** The investor a file is for, by its name (see above); `candidates` are the investors who may receive it. */
+/** The reference code occurs in the (matchable) name as a whole token. */
+export function nameHasCode(name: string, code: string): boolean {
+  return codeSpans(name, code).length > 0;
+}
+
+/** The e-mail address occurs in the (matchable) name, not as part of a longer address. */
+export function nameHasEmail(name: string, email: string): boolean {
+  return emailSpans(name, email).length > 0;
+}
+
+const inside = (a: Span, b: Span) => b.start <= a.start && a.end <= b.end && b.end - b.start > a.end - a.start;
+
+/**
+ * The account a file is for, by its name (see above). `candidates` should be
+ * every account, not only those who may receive documents: a code or address
+ * found inside a longer one that was also found (`0042` inside `ACME-0042`,
+ * `jane@x.com` inside `mary-jane@x.com`) does not count, so a file naming an
+ * account that may not receive it is matched to that account (and flagged by
+ * the caller) rather than to the holder of a shorter identifier.
+ */
 export function matchFileName(fileName: string, candidates: readonly MatchCandidate[]): FileMatch {
   const name = matchableName(fileName);
-  const found = new Set<string>();
+  const found: Array<{ id: string; span: Span }> = [];
   for (const candidate of candidates) {
-    if (found.has(candidate.id)) continue;
-    if ((candidate.referenceCode && nameHasCode(name, candidate.referenceCode)) || nameHasEmail(name, candidate.email)) {
-      found.add(candidate.id);
-    }
+    const spans = [...(candidate.referenceCode ? codeSpans(name, candidate.referenceCode) : []), ...emailSpans(name, candidate.email)];
+    for (const span of spans) found.push({ id: candidate.id, span });
   }
-  const userIds = [...found];
+  const kept = found.filter((f) => !found.some((other) => other.id !== f.id && inside(f.span, other.span)));
+  const userIds = [...new Set(kept.map((f) => f.id))];
   if (userIds.length === 0) return { kind: "none" };
   if (userIds.length === 1) return { kind: "matched", userId: userIds[0]! };
   return { kind: "ambiguous", userIds };
