@@ -239,6 +239,11 @@ export const emailOutbox = sqliteTable(
     secretsEnc: text("secrets_enc"),
     /** Extra headers, a JSON object (List-Unsubscribe and List-Unsubscribe-Post on mail sent to many). */
     headers: text("headers"),
+    /**
+     * The LP document a mail is about (new-document notices, reminders): its mails still
+     * pending are dropped when it is deleted or its audience changes.
+     */
+    documentId: text("document_id"),
     /** pending: to send; sent: delivered over SMTP; logged: no SMTP configured, written to the log. */
     status: text("status", { enum: ["pending", "sent", "logged"] })
       .notNull()
@@ -253,6 +258,7 @@ export const emailOutbox = sqliteTable(
     index("email_outbox_status_next_idx").on(t.status, t.nextAttemptAt),
     // The send rate (MAIL_RATE_PER_MINUTE) counts the mails sent in the last minute.
     index("email_outbox_sent_at_idx").on(t.sentAt),
+    index("email_outbox_document_idx").on(t.documentId, t.status),
   ],
 );
 

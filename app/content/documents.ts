@@ -91,6 +91,7 @@ export const audienceCopy = {
   searchButton: "Search",
   noMatches: "No approved investor matches that search.",
   more: (shown: number) => `Showing the first ${shown} matches; search to narrow them down.`,
+  notApproved: "Not approved now: keeps their place, sees it once approved again",
   chosen: (n: number) => (n === 1 ? "1 investor ticked" : `${n} investors ticked`),
   watermark: "Stamp the viewer's name and e-mail on every page",
   watermarkHint: "PDFs only. Each investor's view and download is a copy stamped with their name, e-mail and the time; the stored file never changes.",

@@ -72,7 +72,7 @@ export const uploadMessages = {
     count === 1
       ? "One chosen investor is not an approved investor (unknown, pending, rejected or an admin)"
       : `${count} chosen investors are not approved investors (unknown, pending, rejected or admins)`,
-  watermarkInvalid: "watermark must be 'on' or left out",
+  watermarkInvalid: "watermark must be 'on' (a form) or true or false (JSON), or left out",
   watermarkPdfOnly: "Only PDF files can be stamped with the viewer's name. Upload a PDF, or turn the stamp off.",
   fileNotFound: "File not found",
   rangeNotSatisfiable: "Range not satisfiable",

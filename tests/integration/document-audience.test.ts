@@ -485,6 +485,26 @@ describe("PATCH /api/documents/{id}", () => {
     expect(response.status).toBe(200);
     expect(documentRow(forAll.id)).toMatchObject({ audience: "selected", watermark: true });
   });
+
+  it("a chosen investor suspended since keeps their place when the document changes otherwise; adding a suspended one is refused", async () => {
+    const dave = await insertUser({ email: `dave-${randomUUID()}@fund.example`, status: "approved" });
+    const doc = addressed([dave.id, investorA.id]);
+    getDb().update(lpUsers).set({ status: "rejected" }).where(eq(lpUsers.id, dave.id)).run();
+    expect((await patch(doc.id, { watermark: true })).status).toBe(200);
+    const kept = getDb().select().from(documentRecipients).where(eq(documentRecipients.documentId, doc.id)).all().map((r) => r.userId).sort();
+    expect(kept).toEqual([dave.id, investorA.id].sort());
+    expect((await patch(doc.id, { recipientIds: [investorA.id, dave.id, rejectedUser.id] })).status).toBe(400);
+  });
+
+  it.each([{ audience: "" }, { audience: null }, { watermark: "" }, { watermark: "on" }, { recipientIds: "x" }])(
+    "PATCH %j is 400 and changes nothing (a blank is never 'the default')",
+    async (body) => {
+      const response = await patch(forA.id, body);
+      expect(response.status).toBe(400);
+      expect(documentRow(forA.id)).toMatchObject({ audience: "selected", watermark: false });
+      expect(await listedIds(cookie.b)).not.toContain(forA.id);
+    },
+  );
 });
 
 // ─── recipients who lose their standing ─────────────────────────────────────

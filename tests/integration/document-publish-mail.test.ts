@@ -3,13 +3,15 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../../db/client";
 import { accessLog, auditEvents, emailOutbox, lpUsers } from "../../db/schema";
 import type { LpUser } from "~/modules/lp-users/lp-users.server";
+import { action as documentAction } from "~/routes/api/document";
 import { action as uploadAction } from "~/routes/api/documents";
 import { action as accessAction, loader as accessLoader } from "~/routes/admin/document-access";
+import { flushMailer } from "~/modules/mail/mail.server";
 import { allOutbox } from "../helpers/db";
 import { expectData } from "../helpers/http";
 import { clearDocuments, documentRow, rawMultipartRequest } from "../helpers/documents";
 import { MIME, samplePdf } from "../helpers/sample-files";
-import { ORIGIN, callRouteWith, clearAccountTables, insertAdmin, insertUser, sessionCookieFor } from "../helpers/users";
+import { ORIGIN, apiRequest, callRouteWith, clearAccountTables, insertAdmin, insertUser, sessionCookieFor } from "../helpers/users";
 
 /**
  * What publishing and the access page's reminder do for investors' inboxes
@@ -82,6 +84,44 @@ describe("publishing queues new-document e-mails", () => {
     expect(mail.text).toContain("/lp/dashboard");
     expect(mail.text).not.toContain(id);
     expect(mail.text).not.toMatch(/token=[A-Za-z0-9_-]{20,}/);
+  });
+});
+
+describe("mails not yet sent follow the document", () => {
+  const rowsFor = (documentId: string) =>
+    getDb().select().from(emailOutbox).where(eq(emailOutbox.documentId, documentId)).all().map((m) => m.to).sort();
+  /**
+   * As if the outbox had not sent anything yet (a publish to many trickles out at
+   * MAIL_RATE_PER_MINUTE): the publish's own delivery run ends first.
+   */
+  const nothingSentYet = async () => {
+    await flushMailer();
+    getDb().update(emailOutbox).set({ status: "pending", sentAt: null }).run();
+  };
+
+  it("narrowing the audience drops the waiting notices of those who lost it, and tells a newly chosen investor", async () => {
+    const id = await publish("Wrong audience", []);
+    await nothingSentYet();
+    expect(rowsFor(id)).toEqual(["alice@fund.example", "bob@fund.example", "carol@fund.example"]);
+    const patched = await callRouteWith(documentAction, apiRequest("PATCH", `/api/documents/${id}`, { cookie: adminCookie, json: { audience: "selected", recipientIds: [bob.id] } }), {
+      params: { id },
+    });
+    expect(patched.status).toBe(200);
+    expect(rowsFor(id)).toEqual(["bob@fund.example"]);
+
+    // Bob's notice went out; adding Carol tells Carol, not Bob again.
+    await flushMailer();
+    getDb().update(emailOutbox).set({ status: "logged", sentAt: new Date() }).run();
+    await callRouteWith(documentAction, apiRequest("PATCH", `/api/documents/${id}`, { cookie: adminCookie, json: { recipientIds: [bob.id, carol.id] } }), { params: { id } });
+    expect(rowsFor(id)).toEqual(["bob@fund.example", "carol@fund.example"]);
+  });
+
+  it("deleting the document drops its waiting notices", async () => {
+    const id = await publish("Deleted soon", []);
+    await nothingSentYet();
+    const deleted = await callRouteWith(documentAction, apiRequest("DELETE", `/api/documents/${id}`, { cookie: adminCookie }), { params: { id } });
+    expect(deleted.status).toBe(200);
+    expect(rowsFor(id)).toEqual([]);
   });
 });
 

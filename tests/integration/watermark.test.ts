@@ -309,6 +309,24 @@ describe("assertStampable", () => {
     await expectRefused(garbage, watermarkCopy.messages.unreadable);
     expect(leftoverWorkDirs()).toEqual([]);
   });
+
+  it("refuses, rather than fails on, a page box whose size overflows (a MediaBox of 308-digit numbers)", async () => {
+    const huge = "9".repeat(308) + ".5";
+    const text = fs.readFileSync(await makePdf("normal.pdf", [{ size: A4 }]), "latin1");
+    const extreme = path.join(work, "extreme.pdf");
+    // Same length as the box it replaces is not needed: qpdf repairs the cross-reference table (a warning).
+    fs.writeFileSync(extreme, Buffer.from(text.replace(/\/MediaBox\s*\[[^\]]*\]/, `/MediaBox [-${huge} 0 ${huge} 792]`), "latin1"));
+    const error = await assertStampable(extreme).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    // Either the box is ignored and the page stamped, or the file is refused with a 400: never a crash.
+    if (error !== null) {
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).status).toBe(400);
+    }
+    expect(leftoverWorkDirs()).toEqual([]);
+  });
 });
 
 // ---------------------------------------------------------------- the queue

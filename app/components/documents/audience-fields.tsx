@@ -4,7 +4,7 @@ import { audienceCopy } from "~/content/documents";
 import { FieldError, inputClass } from "../ui/form";
 
 /** An approved investor in the picker (recipients.server.ts `RecipientChoice`). */
-export type AudienceChoice = { id: string; name: string; email: string; referenceCode: string | null; checked: boolean };
+export type AudienceChoice = { id: string; name: string; email: string; referenceCode: string | null; checked: boolean; approved: boolean };
 
 export type AudienceState = {
   audience: "all" | "selected";
@@ -141,6 +141,11 @@ export function AudienceFields({
                         {choice.referenceCode}
                       </span>
                     ) : null}
+                    {choice.approved ? null : (
+                      <span className="ml-2 rounded bg-amber-50 px-1.5 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+                        {c.notApproved}
+                      </span>
+                    )}
                     <span className="block break-all text-slate-600 dark:text-slate-300">{choice.email}</span>
                   </span>
                 </label>

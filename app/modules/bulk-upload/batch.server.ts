@@ -374,6 +374,16 @@ export async function removeStaleBulkBatches({ atStart = false }: { atStart?: bo
   let removed = 0;
   for (const name of names) {
     const entry = path.join(stagingRoot(), name);
+    // A batch being published (claimed by renaming) is the publisher's; at start, a claim a
+    // stop cut short goes back to its batch (files already moved are strays reconcile removes).
+    if (!BATCH_ID_PATTERN.test(name)) {
+      const claimed = /^([0-9a-f]{32})\.publishing$/.exec(name);
+      if (!atStart) continue;
+      if (claimed) {
+        await rename(entry, path.join(stagingRoot(), claimed[1]!)).catch((error: unknown) => logError(error, "could not return a claimed bulk batch", { entry }));
+        continue;
+      }
+    }
     try {
       let time: number;
       try {

@@ -54,7 +54,7 @@ export function mailToInvestor(to: Recipient, mail: { subject: string; text: str
  * the publishing transaction, after the document and its recipients are
  * inserted. One SELECT, then multi-row INSERTs. Returns how many were queued.
  */
-export function queueNewDocumentMails(tx: Tx, doc: LpDocument): number {
+export function queueNewDocumentMails(tx: Tx, doc: LpDocument, options: { except?: ReadonlySet<string> } = {}): number {
   const wanted = and(isInvestor, eq(lpUsers.documentMail, "each"));
   const people =
     doc.audience === "all"
@@ -67,11 +67,12 @@ export function queueNewDocumentMails(tx: Tx, doc: LpDocument): number {
           .all();
   const facts = mailedDocument(doc);
   const appUrl = getEnv().APP_URL;
+  const told = people.filter((person) => !options.except?.has(person.email));
   queueMails(
     tx,
-    people.map((person) => mailToInvestor(person, documentMails.newDocument(person, facts, appUrl))),
+    told.map((person) => ({ ...mailToInvestor(person, documentMails.newDocument(person, facts, appUrl)), documentId: doc.id })),
   );
-  return people.length;
+  return told.length;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -117,7 +118,7 @@ export function queueDocumentReminders(
   const appUrl = getEnv().APP_URL;
   queueMails(
     tx,
-    due.map((person) => mailToInvestor(person, documentMails.reminder(person, facts, appUrl))),
+    due.map((person) => ({ ...mailToInvestor(person, documentMails.reminder(person, facts, appUrl)), documentId: doc.id })),
   );
   for (const batch of chunks(due)) {
     tx.insert(documentReminders)

@@ -13,7 +13,7 @@ import { AppError, isAppError } from "../http/app-error";
 import { assertStampable } from "../watermark/watermark.server";
 import { now } from "../config/clock.server";
 import { queueDocumentReminders, queueNewDocumentMails } from "../document-mail/document-mail.server";
-import { kickMailer } from "../mail/mail.server";
+import { dropPendingDocumentMail, kickMailer } from "../mail/mail.server";
 import { unopenedAudience } from "./read-status.server";
 import { stampedFileResponse } from "./stamped.server";
 import { audit, type AuditTarget } from "../audit/audit.server";
@@ -250,6 +250,8 @@ function createDocumentStore<T extends DocumentTable, Scope extends DocumentScop
       const row = find(id);
       getDb().transaction((tx) => {
         tx.delete(table).where(eq(table.id, row.id)).run();
+        // Its notices and reminders not yet sent would name a document that is gone.
+        dropPendingDocumentMail(tx, row.id);
         audit(tx, "document.deleted", {
           actor: { id: admin.id, email: admin.email },
           target: documentTarget(row),
@@ -399,15 +401,25 @@ export async function setLpDocumentAudience(admin: LpUser, id: string, values: A
     if (!absolutePath) throw new AppError("not_found", uploadMessages.fileNotFound);
     await assertWatermarkable(absolutePath, row.mimeType, "watermark");
   }
-  return getDb().transaction((tx) => {
-    checkRecipients(tx, values.recipientIds);
-    const updated = tx
+  const updated = getDb().transaction((tx) => {
+    // Only investors being added must be able to receive it: one already chosen who has since
+    // been suspended keeps their place (and gets the document back if approved again).
+    const current = new Set(recipientIdsOf([row]).get(row.id) ?? []);
+    checkRecipients(
+      tx,
+      values.recipientIds.filter((id) => !current.has(id)),
+    );
+    const changed = tx
       .update(lpTable)
       .set({ audience: values.audience, watermark: values.watermark })
       .where(eq(lpTable.id, row.id))
       .returning()
       .get();
     writeRecipients(tx, row.id, values.recipientIds);
+    // Mails not yet sent follow the new audience: those waiting are dropped, and whoever it now
+    // reaches and has not been told yet is (a publish to the wrong investors is recalled this way).
+    const { alreadySentTo } = dropPendingDocumentMail(tx, row.id);
+    queueNewDocumentMails(tx, changed, { except: alreadySentTo });
     audit(tx, "document.audience_changed", {
       actor: { id: admin.id, email: admin.email },
       target: documentTarget(row),
@@ -419,8 +431,10 @@ export async function setLpDocumentAudience(admin: LpUser, id: string, values: A
         was: { audience: row.audience, watermark: row.watermark },
       },
     });
-    return updated;
+    return changed;
   });
+  kickMailer();
+  return updated;
 }
 
 /**

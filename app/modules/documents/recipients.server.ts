@@ -5,15 +5,15 @@ import { listInvestorsPage } from "../lp-users/admin-search.server";
 import { MAX_RECIPIENTS } from "./constants";
 
 /** An approved investor as the audience picker shows it. */
-export type RecipientChoice = { id: string; name: string; email: string; referenceCode: string | null; checked: boolean };
+export type RecipientChoice = { id: string; name: string; email: string; referenceCode: string | null; checked: boolean; approved: boolean };
 
 /** How many search matches the picker shows besides the ticked investors. */
 export const PICKER_MATCHES = 50;
 
 /**
- * The audience picker's investors: the ticked ones (still approved, by
- * e-mail), then up to 50 approved investors matching `query` (all of them,
- * by e-mail, when there is no query). `more` says further matches exist.
+ * The audience picker's investors: the ticked ones (by e-mail; one no longer
+ * approved stays ticked and is marked, so saving keeps their place), then up
+ * to 50 approved investors matching `query`. `more` says further matches exist.
  */
 export function recipientChoices(query: string, checkedIds: readonly string[]): { choices: RecipientChoice[]; more: boolean } {
   const ids = [...new Set(checkedIds)].slice(0, MAX_RECIPIENTS);
@@ -21,7 +21,7 @@ export function recipientChoices(query: string, checkedIds: readonly string[]): 
     ? getDb()
         .select()
         .from(lpUsers)
-        .where(and(inArray(lpUsers.id, ids), eq(lpUsers.status, "approved"), eq(lpUsers.isAdmin, false)))
+        .where(and(inArray(lpUsers.id, ids), eq(lpUsers.isAdmin, false)))
         .orderBy(asc(sql`${lpUsers.email} collate nocase`))
         .all()
     : [];
@@ -33,6 +33,7 @@ export function recipientChoices(query: string, checkedIds: readonly string[]): 
     email: u.email,
     referenceCode: u.referenceCode,
     checked: isChecked,
+    approved: u.status === "approved",
   });
   return {
     choices: [...checked.map((u) => toChoice(u, true)), ...users.filter((u) => !ticked.has(u.id)).map((u) => toChoice(u, false))],

@@ -62,6 +62,17 @@ export const AudienceFields = z
   .refine((v) => v.audience === "all" || v.recipientIds.length > 0, { message: uploadMessages.recipientsRequired, path: ["recipientIds"] });
 export type AudienceFields = z.output<typeof AudienceFields>;
 
+/**
+ * PATCH /api/documents/{id} (JSON): only what changes, in JSON's own types; a
+ * field left out keeps its value (the route merges, then AudienceFields checks
+ * the whole). A blank or null value is a mistake, never "the default".
+ */
+export const AudiencePatch = z.object({
+  audience: z.enum(AUDIENCES, { error: uploadMessages.audienceInvalid }).optional(),
+  recipientIds: z.array(z.string({ error: uploadMessages.recipientsInvalid(1) }), { error: uploadMessages.recipientsInvalid(1) }).optional(),
+  watermark: z.boolean({ error: uploadMessages.watermarkInvalid }).optional(),
+});
+
 /** LP document upload fields: the seven LP categories, and the audience. */
 export const LpUploadFields = z.intersection(uploadFieldsSchema(LP_CATEGORIES), AudienceFields);
 export type LpUploadFields = z.output<typeof LpUploadFields>;

@@ -19,8 +19,8 @@ export async function stampedFileResponse(
   viewer: Pick<LpUser, "name" | "email">,
 ): Promise<Response> {
   if (request.method === "HEAD") return oneOffFileResponse(request, null, file);
-  const stamped = await stampPdf(file.absolutePath, { name: viewer.name, email: viewer.email, at: now() }, { signal: request.signal });
   await prepareIncoming();
+  const stamped = await stampPdf(file.absolutePath, { name: viewer.name, email: viewer.email, at: now() }, { signal: request.signal });
   const tmpPath = incomingPath();
   try {
     await pipeline(stamped, createWriteStream(tmpPath, { flags: "wx" }));

@@ -28,6 +28,8 @@ export type OutgoingMail = {
    * many); values are kept on one line and may refer to `secrets` as {{name}} too.
    */
   headers?: Record<string, string>;
+  /** The LP document the mail is about: dropped while pending if the document goes or its audience changes. */
+  documentId?: string;
 };
 
 type DbOrTx = Pick<Db, "insert">;
@@ -74,11 +76,24 @@ export function queueMails(db: DbOrTx, mails: readonly OutgoingMail[]) {
           text: mail.text,
           secretsEnc: mail.secrets ? sealSecrets(mail.secrets) : null,
           headers: headersJson(mail.headers),
+          documentId: mail.documentId ?? null,
           nextAttemptAt,
         })),
       )
       .run();
   }
+}
+
+/**
+ * Drop the mails about a document that are still waiting to be sent (it was
+ * deleted, or its audience changed), and answer to whom its mails already went.
+ */
+export function dropPendingDocumentMail(db: Pick<Db, "select" | "delete">, documentId: string): { alreadySentTo: Set<string> } {
+  db.delete(emailOutbox)
+    .where(and(eq(emailOutbox.documentId, documentId), eq(emailOutbox.status, "pending")))
+    .run();
+  const sent = db.select({ to: emailOutbox.to }).from(emailOutbox).where(eq(emailOutbox.documentId, documentId)).all();
+  return { alreadySentTo: new Set(sent.map((m) => m.to)) };
 }
 
 /**

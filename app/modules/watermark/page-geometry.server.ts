@@ -86,7 +86,8 @@ function rectOf(objects: Objects, raw: Json | undefined): Rect | null | Pending 
   const [x1, y1, x2, y2] = numbers as [number, number, number, number];
   const width = Math.abs(x2 - x1);
   const height = Math.abs(y2 - y1);
-  return width > 0 && height > 0 ? { width, height } : null;
+  // Extreme coordinates can overflow to Infinity: such a box is no page size.
+  return Number.isFinite(width) && Number.isFinite(height) && width > 0 && height > 0 ? { width, height } : null;
 }
 
 /** A page-tree attribute from the page or the nearest ancestor that has it. */

@@ -19,6 +19,14 @@ export function qpdfSucceeded(code: number | null): boolean {
 }
 
 /** Why qpdf could not do what was asked with a file (not: qpdf is missing). */
+/** qpdf could not be run at all (not installed): the server's fault, never the file's. */
+export class QpdfNotStarted extends Error {
+  constructor(reason: string) {
+    super(`qpdf could not be started (${reason}); is the qpdf package installed?`);
+    this.name = "QpdfNotStarted";
+  }
+}
+
 export class QpdfError extends Error {
   constructor(
     readonly kind: "unreadable" | "timeout" | "output_too_large",
@@ -115,7 +123,7 @@ export function runQpdf(
       if (child.pid !== undefined || settled) return;
       settled = true;
       clearTimeout(timer);
-      reject(new Error(`qpdf could not be started (${error.message}); is the qpdf package installed?`));
+      reject(new QpdfNotStarted(error.message));
     });
     child.once("close", (code, signal) => {
       if (settled) return;

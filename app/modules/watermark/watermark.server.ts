@@ -6,7 +6,7 @@ import { PassThrough, type Readable } from "node:stream";
 import { watermarkCopy } from "~/content/watermark";
 import { AppError } from "../http/app-error";
 import { readPdfGeometry, type PageShape, type PdfGeometry } from "./page-geometry.server";
-import { describeExit, lowerPriority, QPDF, QpdfError, qpdfSucceeded, runQpdf, TextTail, writeArgFile } from "./qpdf.server";
+import { describeExit, lowerPriority, QPDF, QpdfError, QpdfNotStarted, qpdfSucceeded, runQpdf, TextTail, writeArgFile } from "./qpdf.server";
 import { acquireSlot, queueState, type ReleaseSlot } from "./queue.server";
 import { buildStampPdf, type StampLines } from "./stamp-page.server";
 
@@ -151,7 +151,10 @@ export async function assertStampable(absolutePath: string): Promise<void> {
     if (error instanceof QpdfError) {
       throw refuse(error.kind === "unreadable" ? watermarkCopy.messages.unreadable : watermarkCopy.messages.tooComplex);
     }
-    throw error;
+    // qpdf missing is ours to fix (500); anything else (a stamp page for a page shape no one
+    // can draw on) is the file's: refuse it rather than fail the upload.
+    if (error instanceof AppError || error instanceof QpdfNotStarted) throw error;
+    throw refuse(watermarkCopy.messages.tooComplex);
   } finally {
     await removeWorkDir(workDir);
   }

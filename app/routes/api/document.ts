@@ -2,7 +2,7 @@ import type { Route } from "./+types/document";
 import { requireApiAdmin } from "~/modules/auth/guards.server";
 import { lpDocumentReads, lpDocuments, recipientIdsOf, setLpDocumentAudience } from "~/modules/documents/documents.server";
 import { AUDIENCE_BODY_BYTES } from "~/modules/documents/constants";
-import { AudienceFields } from "~/modules/documents/schema";
+import { AudienceFields, AudiencePatch } from "~/modules/documents/schema";
 import { handleJson, methodNotAllowed, parseJsonInput, readJsonBody } from "~/modules/http/json.server";
 
 /**
@@ -20,10 +20,10 @@ export async function action({ request, params }: Route.ActionArgs) {
     }
     if (request.method !== "PATCH") throw methodNotAllowed("DELETE, PATCH");
     const row = lpDocuments.find(params.id);
-    const body = await readJsonBody(request, AUDIENCE_BODY_BYTES);
+    const change = parseJsonInput(AudiencePatch, await readJsonBody(request, AUDIENCE_BODY_BYTES));
     // A partial change: what the body leaves out stays as it is.
     const current = { audience: row.audience, recipientIds: recipientIdsOf([row]).get(row.id) ?? [], watermark: row.watermark };
-    const values = parseJsonInput(AudienceFields, body && typeof body === "object" && !Array.isArray(body) ? { ...current, ...body } : body);
+    const values = parseJsonInput(AudienceFields, { ...current, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) });
     const updated = await setLpDocumentAudience(admin, row.id, values);
     return Response.json(lpDocumentReads([updated], admin)[0]);
   });
