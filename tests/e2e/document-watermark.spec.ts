@@ -155,8 +155,7 @@ test("an encrypted PDF with the stamp box ticked is refused with the reason on t
 });
 
 test("the refused encrypted upload keeps what was typed (title, description, the box ticked)", async ({ page, jsEnabled }, testInfo) => {
-  // Without JavaScript the form comes back from the server's flash, which carries the typed values only
-  // for refusals made by the field and file-type checks (validateUpload), not for the watermark check.
+  // Without JavaScript the form comes back from the server's flash with the typed values.
   const admin = newAdmin(testInfo);
   const plain = await stampablePdf(testInfo, "Locked letter");
   const doc = { ...plain, description: `Refused on purpose (${testInfo.project.name}).`, bytes: encrypted(plain.bytes) };

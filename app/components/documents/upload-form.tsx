@@ -157,8 +157,8 @@ export function UploadForm({
   pageAction: string;
   copy: UploadFormCopy;
   toasts: UploadFormToasts;
-  /** More fields before the file (e.g. the fund select), given the errors to show. */
-  extraFields?: (errorsFor: (name: string) => string[] | undefined) => ReactNode;
+  /** More fields before the file (e.g. the fund select), given the errors to show and what a refused no-JavaScript post had typed. */
+  extraFields?: (errorsFor: (name: string) => string[] | undefined, refusedValues: Record<string, string> | undefined) => ReactNode;
   /** Values to start from (what was typed before a search inside the form reloaded the page). */
   initialValues?: Record<string, string>;
 }) {
@@ -284,7 +284,7 @@ export function UploadForm({
             </select>
           )}
         </UploadField>
-        {extraFields?.(errorsFor)}
+        {extraFields?.(errorsFor, flash?.values)}
         <div className="sm:col-span-2">
           <UploadField formId={formId} name="file" label={copy.fileLabel} hint={copy.fileHint} errors={errorsFor("file")}>
             {(p) => (

@@ -103,8 +103,13 @@ export default function AdminDocuments({ loaderData }: Route.ComponentProps) {
         copy={uploadFormCopy}
         toasts={{ uploaded: documentToasts.uploaded, failedTitle: documentToasts.uploadFailed.title }}
         initialValues={typed}
-        extraFields={(errorsFor) => (
-          <AudienceFields formId={LP_UPLOAD_FORM_ID} state={audience} searchAction={`${PAGE}#upload-document`} errorsFor={errorsFor} />
+        extraFields={(errorsFor, refused) => (
+          <AudienceFields
+            formId={LP_UPLOAD_FORM_ID}
+            state={refused ? { ...audience, audience: refused.audience === "selected" ? "selected" : "all", watermark: refused.watermark === "on" } : audience}
+            searchAction={`${PAGE}#upload-document`}
+            errorsFor={errorsFor}
+          />
         )}
       />
       {confirm ? <DeleteConfirmPanel document={confirm.document} settings={deleteSettings} /> : null}
