@@ -25,6 +25,10 @@ export type LpDocument = {
   fileName: string;
   fileSize: string;
   createdAt: string;
+  audience: "all" | "selected";
+  watermark: boolean;
+  /** Admins only. */
+  recipientIds?: string[];
 };
 
 export function runDir(): string {
