@@ -97,6 +97,9 @@ export default defineConfig({
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
         // The suite sends hundreds of mails a minute; the send rate is tested in tests/integration/mail-outbox.test.ts.
         MAIL_RATE_PER_MINUTE: "100000",
+        // Hundreds of uploads to every test investor would flood the mail sink: investors here start
+        // with new-document e-mails off; the specs about them turn them on (the default is tested in Vitest).
+        DOCUMENT_MAIL_DEFAULT: "none",
       },
     },
   ],

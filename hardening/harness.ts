@@ -123,6 +123,8 @@ export async function startServer(ctx: Context, options: ServerOptions): Promise
     LOG_LEVEL: "info",
     // Sections count mails by the hundred; the send rate itself is tested in tests/integration/mail-outbox.test.ts.
     MAIL_RATE_PER_MINUTE: "100000",
+    // Sections upload by the hundred; only the unsubscribe section wants new-document mails (it turns them on).
+    DOCUMENT_MAIL_DEFAULT: "none",
     // The server finds its files next to itself; hardening/headers.ts reads the client folder from here.
     BUILD_DIR: ctx.buildDir,
     ...options.env,

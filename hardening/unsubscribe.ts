@@ -63,7 +63,7 @@ export const section: Section = {
   run: async (ctx) => {
     const t = new Tally();
     const mail = await startMailCatcher(ctx);
-    const server = await startServer(ctx, { name: "unsubscribe", env: { SMTP_URL: mail.smtpUrl } });
+    const server = await startServer(ctx, { name: "unsubscribe", env: { SMTP_URL: mail.smtpUrl, DOCUMENT_MAIL_DEFAULT: "each" } });
     let requests = 0;
     let serverErrors = 0;
     try {

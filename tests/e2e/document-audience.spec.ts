@@ -1,6 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
 import { latestMailTo, loginViaApi } from "./helpers/accounts";
-import { newApiContext } from "./helpers/documents";
+import { newApiContext, withDb } from "./helpers/documents";
 import { fillUpload, investorApprovedBy, openCategory, publishedPanel, publishedRow, sampleDocument, uploadForm } from "./helpers/document-ui";
 import { expect, test } from "./helpers/fixtures";
 import { newAdmin, signInAsAdmin, waitHydrated } from "./helpers/portal";
@@ -37,6 +37,8 @@ test("publish to one chosen investor → only they see it → widen to all appro
   const chosen = await investorApprovedBy(request, testInfo, admin, "chosen");
   const other = await investorApprovedBy(request, testInfo, admin, "other");
   const doc = sampleDocument(testInfo, "Capital account statement", 40_000);
+  // The e2e server starts investors with new-document e-mails off (DOCUMENT_MAIL_DEFAULT=none); these two want them.
+  withDb((db) => db.prepare("update lp_users set document_mail = 'each' where email in (?, ?)").run(chosen.email.toLowerCase(), other.email.toLowerCase()), { write: true });
 
   await signInAsAdmin(page, jsEnabled, admin, "documents");
   const form = uploadForm(page);

@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { request as playwrightRequest, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
 import { loginViaApi, setStatusViaApi, userIdByEmail } from "./helpers/accounts";
+import { withDb } from "./helpers/documents";
 import { expect, test } from "./helpers/fixtures";
 import { BASE_URL } from "./helpers/origin";
 import { newAdmin, pendingInvestor, signInWith, waitHydrated, type Account } from "./helpers/portal";
@@ -51,6 +52,9 @@ async function investorWithId(request: APIRequestContext, testInfo: TestInfo): P
   const cookie = await loginViaApi(request, admin.email, admin.password);
   const id = await userIdByEmail(request, cookie, user.email);
   await setStatusViaApi(request, cookie, id, "approved");
+  // The e2e server starts investors with new-document e-mails off (DOCUMENT_MAIL_DEFAULT=none, so the
+  // suite's uploads do not mail every test investor); these tests start from the product's default.
+  withDb((db) => db.prepare("update lp_users set document_mail = 'each' where id = ?").run(id), { write: true });
   return { ...user, id };
 }
 

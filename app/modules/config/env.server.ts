@@ -65,6 +65,8 @@ export const envSchema = z
       .int({ message: "MAIL_RATE_PER_MINUTE must be a whole number" })
       .min(1, { message: "MAIL_RATE_PER_MINUTE must be at least 1" })
       .default(60),
+    /** The new-document e-mail choice a newly registered investor starts with (each: the product's default). */
+    DOCUMENT_MAIL_DEFAULT: z.enum(["each", "weekly", "none"], { message: "DOCUMENT_MAIL_DEFAULT must be each, weekly or none" }).default("each"),
     /** How many PDF watermarks are stamped at once (each in its own process); more requests wait in a bounded queue. */
     WATERMARK_CONCURRENCY: z.coerce
       .number({ message: "WATERMARK_CONCURRENCY must be a whole number" })

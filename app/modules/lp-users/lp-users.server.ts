@@ -105,7 +105,7 @@ export async function registerInvestor(input: RegisterInput, db: Db = getDb()): 
   db.transaction((tx) => {
     const user = tx
       .insert(lpUsers)
-      .values({ email: input.email, passwordHash, name: input.name, company: input.company ?? null })
+      .values({ email: input.email, passwordHash, name: input.name, company: input.company ?? null, documentMail: getEnv().DOCUMENT_MAIL_DEFAULT })
       .onConflictDoNothing({ target: lpUsers.email })
       .returning()
       .get();

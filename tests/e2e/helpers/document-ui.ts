@@ -248,6 +248,7 @@ export async function startIsolatedServer(): Promise<IsolatedServer> {
     LOG_LEVEL: "silent",
     TRUST_PROXY: "1",
     MAIL_RATE_PER_MINUTE: "100000",
+    DOCUMENT_MAIL_DEFAULT: "none",
     BUILD_DIR: process.env.BUILD_DIR ?? "build",
   };
   const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], { env, stdio: ["ignore", "ignore", "pipe"] });
