@@ -29,8 +29,9 @@ export const MUTATIONS: readonly Mutation[] = [
   { method: "POST", path: "/api/auth/logout", kind: "none", role: "anonymous" },
   { method: "PATCH", path: "/api/auth/users/{id}/status", kind: "json", role: "admin" },
   { method: "POST", path: "/api/documents", kind: "multipart", role: "admin" },
-  { method: "DELETE", path: "/api/documents/{id}", kind: "none", role: "admin" },
+  // Before the DELETE: sweeps that answer each mutation in turn act on the same document.
   { method: "PATCH", path: "/api/documents/{id}", kind: "json", role: "admin", note: "audience and watermark" },
+  { method: "DELETE", path: "/api/documents/{id}", kind: "none", role: "admin" },
   { method: "POST", path: "/api/fund-access/register", kind: "json", role: "anonymous" },
   { method: "POST", path: "/api/fund-access/validate-token", kind: "json", role: "anonymous" },
   { method: "POST", path: "/api/fund-documents", kind: "multipart", role: "admin" },

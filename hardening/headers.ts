@@ -15,6 +15,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { RATE_LIMITS } from "../app/modules/http/rate-limit.server";
 import { MUTATIONS, READS } from "./endpoints";
+import { bodyLimitFor } from "../server/app";
 import { formBody, jsonBody, startMailCatcher, startServer, Tally, type AppServer, type HttpAnswer, type Section } from "./harness";
 import {
   EVIL_ORIGIN,
@@ -224,7 +225,9 @@ async function check(full: boolean, server: AppServer, t: Tally, mail: Mail, pro
       // Declared far beyond the upload ceiling: refused before a byte is read.
       add({ method: m.method, path: p, cookie: admin, headers: { "content-type": "multipart/form-data; boundary=x", "content-length": String(MB64 + 1) }, body: { headers: {}, body: "--x--\r\n" }, expect: [413] });
     } else {
-      const body = m.kind === "form" ? formBody({ email: "x@example.com", filler: big }) : jsonBody({ email: "x@example.com", filler: big });
+      // Past this path's own limit (a document's audience change may be larger than the 64 KB of other forms).
+      const filler = "x".repeat(bodyLimitFor(p, m.kind === "form" ? "application/x-www-form-urlencoded" : "application/json") + 1024);
+      const body = m.kind === "form" ? formBody({ email: "x@example.com", filler }) : jsonBody({ email: "x@example.com", filler });
       add({ method: m.method, path: p, cookie: m.role === "admin" ? admin : "", body, expect: [413] });
     }
   }

@@ -251,6 +251,8 @@ export function mutationTargets(ids: Ids): Target[] {
     "POST /admin/dashboard status": () => formBody({ intent: "status", userId: ids.userId, status: "approved" }),
     "POST /admin/investors status": () => formBody({ intent: "status", userId: ids.userId, status: "approved" }),
     "POST /admin/documents delete-document": () => formBody({ intent: "delete-document", documentId: ids.documentId }),
+    "POST /admin/documents/{id}/access set-audience": () => formBody({ intent: "set-audience", documentId: ids.documentId, audience: "all" }),
+    "PATCH /api/documents/{id}": () => jsonBody({ audience: "all" }),
     "POST /admin/fund-access revoke-fund-access": () => formBody({ intent: "revoke-fund-access", requestId: ids.revokeRequestId }),
     "POST /admin/fund-access resend-fund-access-link": () =>
       formBody({ intent: "resend-fund-access-link", requestId: ids.resendRequestId }),
@@ -269,6 +271,7 @@ export function mutationTargets(ids: Ids): Target[] {
   const idFor: Record<string, string> = {
     "/api/auth/users/{id}/status": ids.userId,
     "/api/documents/{id}": ids.documentId,
+    "/admin/documents/{id}/access": ids.documentId,
     "/api/fund-documents/{id}": ids.fundDocumentId,
   };
   const targets: Target[] = [];

@@ -11,6 +11,7 @@ import { adminDateTime } from "~/modules/dates/format";
 import { categoryLabel, formatMegabytes } from "~/modules/documents/constants";
 import { REMIND_INTENT, SET_AUDIENCE_INTENT } from "~/modules/documents/constants";
 import { lpDocuments, recipientIdsOf } from "~/modules/documents/documents.server";
+import { DocumentId } from "~/modules/documents/schema";
 import { audiencePage, readCounts } from "~/modules/documents/read-status.server";
 import { readFormData } from "~/modules/http/form-data.server";
 import { answerAdminIntent } from "./actions.server";
@@ -95,6 +96,8 @@ function parseReadFilter(value: string | null): ReadFilter {
 /** The audience form and the reminder (plain posts; the outcome comes back as a flash). */
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
+  // The page's own address is where the answer goes back to: only a document id can make one.
+  if (!DocumentId.safeParse(params.id).success) throw data({ found: false as const }, { status: 404 });
   return answerAdminIntent(admin, await readFormData(request), `/admin/documents/${params.id}/access`, [SET_AUDIENCE_INTENT, REMIND_INTENT]);
 }
 

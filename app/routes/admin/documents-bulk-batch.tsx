@@ -8,6 +8,7 @@ import { ADMIN_PATHS } from "~/modules/admin/paths";
 import { requireAdmin } from "~/modules/auth/guards.server";
 import { cancelBatch, publishBatch, readBatch, removeStaleBulkBatches, type Batch } from "~/modules/bulk-upload/batch.server";
 import { BULK_UPLOAD_PATH, bulkBatchPath } from "~/modules/bulk-upload/constants";
+import { BatchId } from "~/modules/bulk-upload/schema";
 import { adminDateTime } from "~/modules/dates/format";
 import { categoryLabel, formatMegabytes } from "~/modules/documents/constants";
 import { AppError, isAppError } from "~/modules/http/app-error";
@@ -59,6 +60,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
  */
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
+  // The batch's own address is where the answer goes back to: only a batch id can make one.
+  if (!BatchId.safeParse(params.batchId).success) throw data(null, { status: 404 });
   const formData = await readFormData(request);
   const here = bulkBatchPath(params.batchId);
   const intent = formData.get("intent");
