@@ -44,7 +44,7 @@ import { expectJsonError } from "./helpers/http";
  * email-lists.spec.ts, on a server of its own.
  */
 
-test.describe.configure({ timeout: 180_000 }); // 72 full exports; slow on a busy 2-core machine
+test.describe.configure({ timeout: 360_000 }); // 72 full exports of every row the whole run has made; slow on a busy 2-core machine
 
 let admin: Session;
 let investor: Session;
