@@ -26,19 +26,16 @@ export type ReadCounts = { opened: number; audience: number };
 export function readCounts(): Map<string, ReadCounts> {
   const db = getDb();
   const everyone = db.get<{ n: number }>(sql`select count(*) as n from lp_users where status = 'approved' and is_admin = 0`)?.n ?? 0;
-  const rows = db.all<{ id: string; audience: number | null; opened: number | null }>(sql`
-    select d.id,
+  const rows = db.all<{ id: string; kind: string; selected: number | null; opened: number | null }>(sql`
+    select d.id, d.audience as kind,
       (select count(*) from document_recipients r join lp_users u on u.id = r.user_id
-        where r.document_id = d.id and u.status = 'approved' and u.is_admin = 0) as audience,
+        where r.document_id = d.id and u.status = 'approved' and u.is_admin = 0) as selected,
       (select count(distinct a.actor_id) from access_log a join lp_users u on u.id = a.actor_id
         where a.document_kind = 'lp' and a.document_id = d.id and a.actor_kind = 'lp_user'
           and u.status = 'approved' and u.is_admin = 0
           and (d.audience = 'all' or exists (select 1 from document_recipients r where r.document_id = d.id and r.user_id = a.actor_id))) as opened
     from documents d`);
-  const audiences = new Map(db.all<{ id: string; audience: string }>(sql`select id, audience from documents`).map((r) => [r.id, r.audience]));
-  return new Map(
-    rows.map((r) => [r.id, { opened: Number(r.opened ?? 0), audience: audiences.get(r.id) === "all" ? everyone : Number(r.audience ?? 0) }]),
-  );
+  return new Map(rows.map((r) => [r.id, { opened: Number(r.opened ?? 0), audience: r.kind === "all" ? everyone : Number(r.selected ?? 0) }]));
 }
 
 export type AudienceMember = {
