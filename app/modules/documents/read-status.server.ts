@@ -22,8 +22,8 @@ function audienceOf(row: Pick<LpRow, "id" | "audience">): SQL {
 
 export type ReadCounts = { opened: number; audience: number };
 
-/** Per LP document: how many of its audience opened it, of how many. */
-export function readCounts(): Map<string, ReadCounts> {
+/** Per LP document (or just `documentId`'s): how many of its audience opened it, of how many. */
+export function readCounts(documentId?: string): Map<string, ReadCounts> {
   const db = getDb();
   const everyone = db.get<{ n: number }>(sql`select count(*) as n from lp_users where status = 'approved' and is_admin = 0`)?.n ?? 0;
   const rows = db.all<{ id: string; kind: string; selected: number | null; opened: number | null }>(sql`
@@ -34,7 +34,7 @@ export function readCounts(): Map<string, ReadCounts> {
         where a.document_kind = 'lp' and a.document_id = d.id and a.actor_kind = 'lp_user'
           and u.status = 'approved' and u.is_admin = 0
           and (d.audience = 'all' or exists (select 1 from document_recipients r where r.document_id = d.id and r.user_id = a.actor_id))) as opened
-    from documents d`);
+    from documents d ${documentId === undefined ? sql`` : sql`where d.id = ${documentId}`}`);
   return new Map(rows.map((r) => [r.id, { opened: Number(r.opened ?? 0), audience: r.kind === "all" ? everyone : Number(r.selected ?? 0) }]));
 }
 

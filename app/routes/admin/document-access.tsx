@@ -38,7 +38,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const counts = summarizeAccess("lp").get(row.id);
   const history = accessHistory("lp", row.id);
   const query = new URL(request.url).searchParams;
-  const read = readCounts().get(row.id) ?? { opened: 0, audience: 0 };
+  const read = readCounts(row.id).get(row.id) ?? { opened: 0, audience: 0 };
   const filter = parseReadFilter(query.get(READ_FILTER_PARAM));
   let page = parsePage(query.get(READ_PAGE_PARAM));
   const windowOf = (p: number) => ({ offset: (p - 1) * LIST_PAGE_SIZE, limit: LIST_PAGE_SIZE, filter });
