@@ -16,6 +16,9 @@ const createdAt = () =>
     .notNull()
     .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
 
+/** The pitch inbox's statuses (JSON values); their labels are in app/content/pitch-inbox.ts. */
+export const PITCH_STATUSES = ["new", "in_review", "partner_call", "passed", "invested"] as const;
+
 export const pitchSubmissions = sqliteTable(
   "pitch_submissions",
   {
@@ -27,21 +30,91 @@ export const pitchSubmissions = sqliteTable(
     deckUrl: text("deck_url"),
     message: text("message").notNull(),
     createdAt: createdAt(),
+    status: text("status", { enum: PITCH_STATUSES }).notNull().default("new"),
+    /** The admin who owns the answer; null until someone takes it. */
+    ownerId: text("owner_id").references(() => lpUsers.id, { onDelete: "set null" }),
+    /**
+     * The end of the 5th business day after submission (Europe/Zurich), as an instant:
+     * the pitch is overdue from then on until answered (modules/pitch-clock). Set when the
+     * pitch is stored; rows older than the inbox are filled in at start (0 until then).
+     */
+    dueAt: integer("due_at", { mode: "timestamp_ms" }).notNull().default(sql`0`),
+    /** When the first reply to the founder was queued: the clock stops. */
+    answeredAt: integer("answered_at", { mode: "timestamp_ms" }),
+    /** An uploaded deck (PDF), kept privately under STORAGE_DIR; null when none. */
+    deckPath: text("deck_path"),
+    deckName: text("deck_name"),
+    deckSize: integer("deck_size"),
   },
-  (t) => [index("pitch_submissions_created_at_idx").on(t.createdAt)],
+  (t) => [
+    index("pitch_submissions_created_at_idx").on(t.createdAt),
+    index("pitch_submissions_status_created_idx").on(t.status, t.createdAt),
+    index("pitch_submissions_owner_created_idx").on(t.ownerId, t.createdAt),
+    // Overdue and due-soon pitches: only the unanswered ones are in this index.
+    index("pitch_submissions_open_due_idx")
+      .on(t.dueAt)
+      .where(sql`answered_at is null`),
+  ],
 );
 
+/**
+ * A pitch's timeline: status and owner changes, internal notes, replies sent to the
+ * founder and deck openings, each with who and when. id orders events of one millisecond.
+ */
+export const pitchEvents = sqliteTable(
+  "pitch_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    pitchId: text("pitch_id")
+      .notNull()
+      .references(() => pitchSubmissions.id, { onDelete: "cascade" }),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+    kind: text("kind", { enum: ["status", "owner", "note", "reply", "deck_opened"] }).notNull(),
+    /** The admin who acted; the e-mail is kept so the timeline survives the account. */
+    actorId: text("actor_id").references(() => lpUsers.id, { onDelete: "set null" }),
+    actorEmail: text("actor_email"),
+    /** status: old and new status; owner: old and new owner id (null: nobody). */
+    fromValue: text("from_value"),
+    toValue: text("to_value"),
+    /** reply: the mail's subject and text; note: the note's text. */
+    subject: text("subject"),
+    body: text("body"),
+  },
+  (t) => [index("pitch_events_pitch_idx").on(t.pitchId, t.id)],
+);
+
+/**
+ * Newsletter subscribers with double opt-in (decision 010): an address is 'pending' until
+ * its confirmation link is followed, then 'confirmed' with the consent recorded;
+ * 'unsubscribed' rows are kept so an import cannot bring them back.
+ */
 export const newsletterSubscribers = sqliteTable(
   "newsletter_subscribers",
   {
     id: id(),
     email: text("email").notNull().unique(),
     createdAt: createdAt(),
+    status: text("status", { enum: ["pending", "confirmed", "unsubscribed"] })
+      .notNull()
+      .default("pending"),
+    /** SHA-256 (hex) of the latest confirmation token; the token itself is never stored. */
+    confirmTokenHash: text("confirm_token_hash").unique(),
+    confirmExpiresAt: integer("confirm_expires_at", { mode: "timestamp_ms" }),
+    /** When the latest confirmation link was queued (pending rows are purged 30 days after it). */
+    confirmSentAt: integer("confirm_sent_at", { mode: "timestamp_ms" }),
+    /** The consent: when, from which address and page, and the sign-up text and its version. */
+    confirmedAt: integer("confirmed_at", { mode: "timestamp_ms" }),
+    consentIp: text("consent_ip"),
+    consentPage: text("consent_page"),
+    consentText: text("consent_text"),
+    consentVersion: text("consent_version"),
+    unsubscribedAt: integer("unsubscribed_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     index("newsletter_subscribers_created_at_idx").on(t.createdAt),
     // Admin e-mail list sorted by address (app/modules/email-lists): ORDER BY email COLLATE NOCASE.
     index("newsletter_subscribers_email_nocase_idx").on(sql`${t.email} collate nocase`),
+    index("newsletter_subscribers_status_created_idx").on(t.status, t.createdAt),
   ],
 );
 
