@@ -5,6 +5,7 @@ import { removeStaleBulkBatches } from "../app/modules/bulk-upload/batch.server"
 import { EnvError, getEnv } from "../app/modules/config/env.server";
 import { startDocumentDigest } from "../app/modules/document-mail/digest.server";
 import { hasAnyAdmin } from "../app/modules/lp-users/lp-users.server";
+import { backfillPitchDueTimes } from "../app/modules/pitches/pitches.server";
 import { flushMailer, startMailWorker } from "../app/modules/mail/mail.server";
 import { log } from "../app/modules/logging/log.server";
 import { reconcileStorage } from "../app/modules/storage/reconcile.server";
@@ -36,6 +37,9 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
   }
 
   getDb(); // opens the database and applies migrations
+  // Pitches from before the response clock get the due time it would have given them.
+  const backfilled = backfillPitchDueTimes();
+  if (backfilled > 0) log("info", `Set the answer-by time of ${backfilled} earlier pitch(es)`);
   fs.mkdirSync(env.STORAGE_DIR, { recursive: true });
   // Uploads cut off by a previous stop never became documents; remove their pieces.
   const leftovers = await clearIncoming();

@@ -1,9 +1,11 @@
+import { eq } from "drizzle-orm";
 import { getDb, type Db } from "../../../db/client";
 import { pitchSubmissions } from "../../../db/schema";
 import { pitchMails } from "../../content/mail";
 import { getEnv } from "../config/env.server";
 import { adminDateTime } from "../dates/format";
 import { kickMailer, queueMail, recentMailCount } from "../mail/mail.server";
+import { dueAtFor } from "../pitch-clock/clock.server";
 import type { PitchInput } from "./schema";
 
 export type PitchSubmission = typeof pitchSubmissions.$inferSelect;
@@ -14,6 +16,7 @@ export type PitchSubmission = typeof pitchSubmissions.$inferSelect;
  */
 export function submitPitch(input: PitchInput, db: Db = getDb()): PitchSubmission {
   const inbox = getEnv().FIRM_INBOX;
+  const now = new Date();
   const pitch = db.transaction((tx) => {
     const row = tx
       .insert(pitchSubmissions)
@@ -24,6 +27,8 @@ export function submitPitch(input: PitchInput, db: Db = getDb()): PitchSubmissio
         stage: input.stage,
         deckUrl: input.deckUrl ?? null,
         message: input.message,
+        createdAt: now,
+        dueAt: dueAtFor(now),
       })
       .returning()
       .get();
@@ -37,4 +42,22 @@ export function submitPitch(input: PitchInput, db: Db = getDb()): PitchSubmissio
   });
   kickMailer();
   return pitch;
+}
+
+/**
+ * Pitches stored before the inbox existed have no due time (0, migration 0013):
+ * give them the one the clock would have given. Runs at start; a no-op afterwards.
+ */
+export function backfillPitchDueTimes(db: Db = getDb()): number {
+  const rows = db
+    .select({ id: pitchSubmissions.id, createdAt: pitchSubmissions.createdAt })
+    .from(pitchSubmissions)
+    .where(eq(pitchSubmissions.dueAt, new Date(0)))
+    .all();
+  db.transaction((tx) => {
+    for (const row of rows) {
+      tx.update(pitchSubmissions).set({ dueAt: dueAtFor(row.createdAt) }).where(eq(pitchSubmissions.id, row.id)).run();
+    }
+  });
+  return rows.length;
 }
