@@ -131,7 +131,10 @@ const mailer = processWide("mail.state", () => ({
 function transport(): Transporter | null {
   if (mailer.transport === undefined) {
     const url = getEnv().SMTP_URL;
-    mailer.transport = url ? nodemailer.createTransport(url) : null;
+    // One pooled connection, reused for up to 100 messages: a publish to many
+    // investors does not open a connection (and say EHLO) per mail. The URL's own
+    // parameters win over these.
+    mailer.transport = url ? nodemailer.createTransport({ url, pool: true, maxConnections: 1, maxMessages: 100 }) : null;
   }
   return mailer.transport;
 }
