@@ -340,3 +340,19 @@ describe("the send rate (MAIL_RATE_PER_MINUTE)", () => {
     expect(mailWakeAt()).toBeNull();
   });
 });
+
+describe("two delivery runs at once (two processes on one database)", () => {
+  it("send each mail once: a run skips the mails the other has claimed", async () => {
+    const transport = fakeTransport();
+    setMailTransportForTests(transport.transport);
+    queueMails(
+      getDb(),
+      Array.from({ length: 12 }, (_, i) => ({ to: `lp${i}@example.com`, subject: "Notice", text: "Body" })),
+    );
+    const [a, b] = await Promise.all([deliverDueMail(), deliverDueMail()]);
+    const sentTo = transport.sent.map((mail) => String(mail.to)).sort();
+    expect(sentTo).toEqual(Array.from({ length: 12 }, (_, i) => `lp${i}@example.com`).sort());
+    expect(a + b).toBe(12);
+    expect(allOutbox().every((row) => row.status === "sent")).toBe(true);
+  });
+});

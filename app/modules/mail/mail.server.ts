@@ -145,6 +145,8 @@ export function setMailTransportForTests(value: Transporter | null | undefined) 
 }
 
 const BATCH = 50;
+/** How long a mail being sent stays claimed by the process sending it. */
+const CLAIM_MS = 5 * 60_000;
 const RATE_WINDOW_MS = 60_000;
 
 /**
@@ -217,6 +219,15 @@ async function deliverBatch(db: Db, now: Date, clock: () => Date, limit: number)
   let delivered = 0;
   const smtp = transport();
   for (const mail of due) {
+    // Claim the mail before sending it: another process (two servers on one database)
+    // that read the same row finds its attempt time moved and skips it. A process that
+    // dies mid-send leaves the mail to be tried again once the claim lapses.
+    const claimed = db
+      .update(emailOutbox)
+      .set({ nextAttemptAt: new Date(Math.max(now.getTime(), clock().getTime()) + CLAIM_MS) })
+      .where(and(eq(emailOutbox.id, mail.id), eq(emailOutbox.status, "pending"), eq(emailOutbox.nextAttemptAt, mail.nextAttemptAt)))
+      .run();
+    if (claimed.changes === 0) continue;
     let text = mail.text;
     let headers = readHeaders(mail.headers);
     try {
