@@ -6,6 +6,7 @@ import { EnvError, getEnv } from "../app/modules/config/env.server";
 import { startDocumentDigest } from "../app/modules/document-mail/digest.server";
 import { hasAnyAdmin } from "../app/modules/lp-users/lp-users.server";
 import { backfillPitchDueTimes } from "../app/modules/pitches/pitches.server";
+import { startPitchSummary } from "../app/modules/pitch-summary/summary.server";
 import { flushMailer, startMailWorker } from "../app/modules/mail/mail.server";
 import { log } from "../app/modules/logging/log.server";
 import { reconcileStorage } from "../app/modules/storage/reconcile.server";
@@ -18,7 +19,7 @@ export type StartOptions = Pick<AppOptions, "build" | "mode" | "serveStatic">;
 /**
  * Start the site: parse the environment (stop with a clear message when it is
  * bad), apply migrations, start the mail worker (and the weekly document
- * digest's check), serve, and drain on SIGTERM.
+ * digest's and the daily pitch summary's checks), serve, and drain on SIGTERM.
  * The production entry (server/main.ts) and the dev server (server/index.ts)
  * differ only in the build and the static files they pass.
  */
@@ -60,6 +61,7 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
   const stopMail = startMailWorker();
   const stopRetention = startAuditRetention();
   const stopDigest = startDocumentDigest();
+  const stopPitchSummary = startPitchSummary();
 
   let ready = false;
   const listener = createAppListener({ env, build, mode, serveStatic, isReady: () => ready });
@@ -82,6 +84,7 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
     stopMail();
     stopRetention();
     stopDigest();
+    stopPitchSummary();
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
     force.unref();
     server.close(() => {

@@ -67,6 +67,16 @@ export const envSchema = z
       .default(60),
     /** The new-document e-mail choice a newly registered investor starts with (each: the product's default). */
     DOCUMENT_MAIL_DEFAULT: z.enum(["each", "weekly", "none"], { message: "DOCUMENT_MAIL_DEFAULT must be each, weekly or none" }).default("each"),
+    /**
+     * The hour (Europe/Zurich, 0–23) the daily pitch summary goes to FIRM_INBOX: 8 (08:00) as the
+     * issue asks. The hardening run sets an hour already past to see two processes send it once.
+     */
+    PITCH_SUMMARY_HOUR: z.coerce
+      .number({ message: "PITCH_SUMMARY_HOUR must be a whole hour from 0 to 23" })
+      .int({ message: "PITCH_SUMMARY_HOUR must be a whole hour from 0 to 23" })
+      .min(0, { message: "PITCH_SUMMARY_HOUR must be a whole hour from 0 to 23" })
+      .max(23, { message: "PITCH_SUMMARY_HOUR must be a whole hour from 0 to 23" })
+      .default(8),
     /** How many PDF watermarks are stamped at once (each in its own process); more requests wait in a bounded queue. */
     WATERMARK_CONCURRENCY: z.coerce
       .number({ message: "WATERMARK_CONCURRENCY must be a whole number" })
