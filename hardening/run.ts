@@ -1,6 +1,6 @@
 /**
  * `npm run test:hardening`: hostile input, injection, CSRF, sessions, brute
- * force, security headers, faults, two-factor and load against the production build, each
+ * force, security headers, faults, two-factor, the daily pitch summary and load against the production build, each
  * section on servers of its own. Prints a table of figures per section and
  * exits 1 when any check fails.
  *
@@ -35,6 +35,7 @@ const SECTIONS: Array<{ name: string; alone?: boolean; load: () => Promise<Secti
   { name: "audience", load: async () => (await import("./audience")).section },
   { name: "unsubscribe", load: async () => (await import("./unsubscribe")).section },
   { name: "watermark", load: async () => (await import("./watermark")).section },
+  { name: "pitch-summary", load: async () => (await import("./pitch-summary")).section },
   { name: "load", alone: true, load: async () => (await import("./load")).section },
 ];
 const SIDE_BY_SIDE = 2;
