@@ -31,18 +31,22 @@
  *      watermark=on: stamp + whole download time (median of 3), the server's
  *      and server + qpdf RSS growth while stamping ≤ 2.5× the file, GET / p99
  *      while stamping in a loop ≤ 2× idle, and publishing to 1,000 investors.
+ *  10. pitches (bench/pitches.ts): the pitch inbox at 100,000 pitches (a fresh
+ *      seeded database, due times from the clock): server time of GET
+ *      /api/pitches and GET /api/pitches?overdue=1 as an admin ≤ 50 ms each;
+ *      the expected SQL's plans as information.
  *
  * How the server is started: bench/proc.ts (serverArgs), in one place.
  *
  * Flags: --no-build (reuse build-bench/ when it exists), --strict (exit 1 when
- * a budget fails), --only=pages|files|admin|lighthouse|activity|watermark (one part), --duration=S (one
+ * a budget fails), --only=pages|files|admin|lighthouse|activity|watermark|pitches (one part), --duration=S (one
  * round of page load per server), --warmup=S, --rounds=N (page load rounds,
  * alternating ours/bare), --connections=N (page load, for quick trials), --runs=N (sequential
  * downloads per server), --concurrency=N (downloads at once), --requests=N
- * (measured requests per admin and activity page and database),
+ * (measured requests per admin, activity and pitches page and database),
  * --lighthouse-runs=N (runs per page, median reported; default 3),
  * --pages=/a,/b (Lighthouse on these public pages only, for quick trials),
- * --ports=N (first of the 10 ports the servers use: N … N+9; default 3400).
+ * --ports=N (first of the 11 ports the servers use: N … N+10; default 3400).
  */
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -56,6 +60,7 @@ import { benchActivity } from "./activity";
 import { benchAdmin } from "./admin";
 import { benchFiles, type Check } from "./files";
 import { benchLighthouse } from "./lighthouse";
+import { benchPitches } from "./pitches";
 import { benchWatermark } from "./watermark";
 import { kb, mb, num, passFail, ratio, table } from "./format";
 import { ClientBuild, isPortalChunk, pageScripts, reactRouterBaseline, type Baseline, type InlineScript } from "./page-js";
@@ -70,10 +75,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BUILD_DIR_NAME = process.env.BENCH_BUILD_DIR || "build-bench";
 const BUILD_DIR = path.join(ROOT, BUILD_DIR_NAME);
 const HOST = "127.0.0.1";
-/** The ports, from --ports=N: pages N, N+1; documents N+2, N+3; admin N+4, N+5; Lighthouse N+6 (Chromium N+7); activity N+8; watermark N+9. */
-type Ports = { ours: number; base: number; filesOurs: number; filesBase: number; admin: [number, number]; lighthouse: number; activity: number; watermark: number };
+/** The ports, from --ports=N: pages N, N+1; documents N+2, N+3; admin N+4, N+5; Lighthouse N+6 (Chromium N+7); activity N+8; watermark N+9; pitches N+10. */
+type Ports = { ours: number; base: number; filesOurs: number; filesBase: number; admin: [number, number]; lighthouse: number; activity: number; watermark: number; pitches: number };
 function portsFrom(first: number): Ports {
-  return { ours: first, base: first + 1, filesOurs: first + 2, filesBase: first + 3, admin: [first + 4, first + 5], lighthouse: first + 6, activity: first + 8, watermark: first + 9 };
+  return { ours: first, base: first + 1, filesOurs: first + 2, filesBase: first + 3, admin: [first + 4, first + 5], lighthouse: first + 6, activity: first + 8, watermark: first + 9, pitches: first + 10 };
 }
 
 const LOAD_PATHS = ["/", "/portfolio"];
@@ -85,8 +90,8 @@ const BUDGET = {
   pageJsRatio: 1.15,
 };
 
-type Part = "pages" | "files" | "admin" | "lighthouse" | "activity" | "watermark";
-const PARTS: readonly Part[] = ["pages", "files", "admin", "lighthouse", "activity", "watermark"];
+type Part = "pages" | "files" | "admin" | "lighthouse" | "activity" | "watermark" | "pitches";
+const PARTS: readonly Part[] = ["pages", "files", "admin", "lighthouse", "activity", "watermark", "pitches"];
 type Options = {
   build: boolean;
   strict: boolean;
@@ -137,7 +142,7 @@ function parseOptions(argv: string[]): Options {
       opts.only = part;
     } else if (name === "--help" || name === "-h") {
       console.log(
-        "usage: npm run bench -- [--no-build] [--strict] [--only=pages|files|admin|lighthouse|activity|watermark] [--duration=5] [--warmup=2] [--rounds=3] [--connections=50] [--runs=9] [--concurrency=8] [--requests=15] [--lighthouse-runs=3] [--pages=/,/team] [--ports=3400]",
+        "usage: npm run bench -- [--no-build] [--strict] [--only=pages|files|admin|lighthouse|activity|watermark|pitches] [--duration=5] [--warmup=2] [--rounds=3] [--connections=50] [--runs=9] [--concurrency=8] [--requests=15] [--lighthouse-runs=3] [--pages=/,/team] [--ports=3400]",
       );
       process.exit(0);
     } else fatal(`unknown option ${arg} (try --help)`);
@@ -877,6 +882,12 @@ async function main() {
     fs.mkdirSync(workDir);
     watermark = await benchWatermark({ root: ROOT, host: HOST, port: opts.ports.watermark, workDir, serverEnv, children, progress });
   }
+  let pitches: PartResult | null = null;
+  if (parts.includes("pitches")) {
+    const workDir = path.join(tempDir, "pitches");
+    fs.mkdirSync(workDir);
+    pitches = await benchPitches({ root: ROOT, host: HOST, port: opts.ports.pitches, workDir, serverEnv, children, progress, requests: opts.requests });
+  }
   const loadAvgAfter = os.loadavg();
 
   await cleanup();
@@ -884,7 +895,7 @@ async function main() {
 
   // ─── report ───────────────────────────────────────────────────────────────
 
-  const checks: Check[] = [...(pages?.checks ?? []), ...(files?.checks ?? []), ...(admin?.checks ?? []), ...(lighthouseResult?.checks ?? []), ...(activity?.checks ?? []), ...(watermark?.checks ?? [])];
+  const checks: Check[] = [...(pages?.checks ?? []), ...(files?.checks ?? []), ...(admin?.checks ?? []), ...(lighthouseResult?.checks ?? []), ...(activity?.checks ?? []), ...(watermark?.checks ?? []), ...(pitches?.checks ?? [])];
   const out: string[] = [];
   const cpuCount = os.cpus().length;
   const fmtLoad = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
@@ -899,6 +910,7 @@ async function main() {
   if (lighthouseResult) out.push(...lighthouseResult.lines);
   if (activity) out.push(...activity.lines);
   if (watermark) out.push(...watermark.lines);
+  if (pitches) out.push(...pitches.lines);
 
   // Budgets.
   out.push("");
@@ -928,6 +940,7 @@ async function main() {
     ...(lighthouseResult ? { lighthouse: lighthouseResult.summary } : {}),
     ...(activity ? { activity: activity.summary } : {}),
     ...(watermark ? { watermark: watermark.summary } : {}),
+    ...(pitches ? { pitches: pitches.summary } : {}),
     budgetsFailed: failed.map((c) => c.name),
     pass: failed.length === 0,
     seconds: Math.round(totalSeconds),
