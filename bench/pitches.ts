@@ -188,6 +188,12 @@ const EXPECTED_SQL = [
     sql: `SELECT ${COLUMNS} FROM pitch_submissions WHERE answered_at IS NULL AND due_at <= ? ORDER BY created_at DESC, id DESC LIMIT ${PAGE_SIZE}`,
     params: (now: number) => [now],
   },
+  {
+    // The same page walking created_at newest first (unary + keeps the partial index out): information for the list's author.
+    label: "overdue page, created_at walk (+answered_at, +due_at)",
+    sql: `SELECT ${COLUMNS} FROM pitch_submissions WHERE +answered_at IS NULL AND +due_at <= ? ORDER BY created_at DESC LIMIT ${PAGE_SIZE}`,
+    params: (now: number) => [now],
+  },
   { label: "overdue count", sql: "SELECT count(*) FROM pitch_submissions WHERE answered_at IS NULL AND due_at <= ?", params: (now: number) => [now] },
   {
     label: "badge count (due soon or overdue)",
