@@ -39,6 +39,10 @@ export default [
   layout("routes/admin/layout.tsx", [
     route("admin/dashboard", "routes/admin/overview.tsx"),
     route("admin/investors", "routes/admin/investors.tsx"),
+    // The pitch inbox: the list, its CSV export (resource route, guarded on its own) and a pitch's page.
+    route("admin/pitches", "routes/admin/pitches.tsx"),
+    route("admin/pitches.csv", "routes/admin/pitches-export.ts"),
+    route("admin/pitches/:id", "routes/admin/pitch.tsx"),
     // Also the LP upload form's target without JavaScript (multipart).
     route("admin/documents", "routes/admin/documents.tsx"),
     route("admin/documents/:id/access", "routes/admin/document-access.tsx"),
@@ -86,6 +90,10 @@ export default [
     route("fund-documents/download/:id", "routes/api/fund-documents/file.ts", { id: "api-fund-document-download" }),
     route("fund-documents/:key", "routes/api/fund-documents/by-key.ts"),
     route("newsletter/subscribers", "routes/api/newsletter-subscribers.ts"),
+    // The pitch inbox (admin): the filtered list, a status / owner change, a reply.
+    route("pitches", "routes/api/pitches/index.ts"),
+    route("pitches/:id", "routes/api/pitches/pitch.ts"),
+    route("pitches/:id/replies", "routes/api/pitches/replies.ts"),
     route("*", "routes/api/not-found.ts"),
   ]),
   // SEO.

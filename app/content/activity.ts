@@ -67,6 +67,11 @@ export const auditEventLabels: Record<AuditEventName, string> = {
   "email_list.exported": "Downloaded an e-mail list",
   "email_list.copied": "Copied an e-mail list",
   "audit.exported": "Exported the activity",
+  "pitch.status_changed": "Changed a pitch's status",
+  "pitch.owner_changed": "Changed a pitch's owner",
+  "pitch.note_added": "Added a note to a pitch",
+  "pitch.replied": "Replied to a founder",
+  "pitch.exported": "Exported the pitches",
   "request.cross_site_refused": "Cross-site request refused",
   "request.rate_limited": "Rate limit reached",
 };

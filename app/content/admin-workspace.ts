@@ -1,6 +1,6 @@
 /** The admin workspace: its navigation and the overview's blocks. Page titles come from SPEC.md where it names them. */
 
-export type AdminPageKey = "overview" | "investors" | "documents" | "fund-access" | "email-lists" | "activity";
+export type AdminPageKey = "overview" | "investors" | "pitches" | "documents" | "fund-access" | "email-lists" | "activity";
 
 export const adminNavCopy = {
   label: "Admin",
@@ -8,6 +8,7 @@ export const adminNavCopy = {
   pages: {
     overview: "Overview",
     investors: "Investors",
+    pitches: "Pitches",
     documents: "Documents",
     "fund-access": "Fund II access",
     "email-lists": "Email lists",
@@ -17,6 +18,7 @@ export const adminNavCopy = {
   badge: {
     investors: (count: number) => `${count} pending`,
     "fund-access": (count: number) => `${count} new this week`,
+    pitches: (count: number) => `${count} due within a business day or overdue`,
   },
 } as const;
 
@@ -49,6 +51,7 @@ export const overviewCopy = {
     approvedInvestors: "Approved investors",
     documents: "LP documents",
     subscribers: "Newsletter subscribers",
+    overduePitches: "Overdue pitches",
   },
   loadFailed: "This part could not be loaded. Please try refreshing the page.",
   elsewhere: "Sections of the admin portal",

@@ -59,7 +59,7 @@ describe("the overview's reads", () => {
     fundRequest("fund-ii", 2);
     fundRequest("fund-ii", 9);
     fundRequest("fund-i", 1);
-    expect(waitingCounts()).toEqual({ pendingInvestors: 2, recentFundIiRequests: 1 });
+    expect(waitingCounts()).toEqual({ pendingInvestors: 2, recentFundIiRequests: 1, pitchesDueSoon: 0 });
     expect(oldestPendingInvestors(5).map((u) => u.id)).toEqual([first.id, second.id]);
     expect(recentFundIiAccessRequests().requests.map((r) => r.name)).toEqual(["Visitor 2"]);
     insertDocument(PDF);

@@ -11,7 +11,7 @@ function NavLinks({ current, badges }: { current: AdminPageKey | null; badges: A
     <ul className="space-y-1">
       {ADMIN_PAGES.map((page) => {
         const active = page === current;
-        const counted = page === "investors" || page === "fund-access" ? page : null;
+        const counted = page === "investors" || page === "fund-access" || page === "pitches" ? page : null;
         const count = counted ? (badges[counted] ?? 0) : 0;
         return (
           <li key={page}>

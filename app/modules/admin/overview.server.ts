@@ -4,6 +4,7 @@ import { documents, fundAccessUsers, lpUsers, newsletterSubscribers } from "../.
 import { now } from "../config/clock.server";
 import type { FundAccessRequest } from "../fund-access/fund-access.server";
 import type { LpUser } from "../lp-users/lp-users.server";
+import { pitchClockCounts } from "../pitch-inbox/inbox.server";
 
 /** How far back the overview and the navigation look for new Fund II requests. */
 export const RECENT_REQUEST_DAYS = 7;
@@ -20,10 +21,15 @@ function recentFundIiRequests(at: Date) {
 }
 
 /** What waits for an admin, counted for the navigation's badges (each an index range). */
-export function waitingCounts(db: Db = getDb(), at: Date = now()): { pendingInvestors: number; recentFundIiRequests: number } {
+export function waitingCounts(
+  db: Db = getDb(),
+  at: Date = now(),
+): { pendingInvestors: number; recentFundIiRequests: number; pitchesDueSoon: number } {
   return {
     pendingInvestors: db.select({ n: count() }).from(lpUsers).where(pendingInvestors).get()?.n ?? 0,
     recentFundIiRequests: db.select({ n: count() }).from(fundAccessUsers).where(recentFundIiRequests(at)).get()?.n ?? 0,
+    // Pitches due within 1 business day or overdue (modules/pitch-clock).
+    pitchesDueSoon: pitchClockCounts(db, at).dueSoon,
   };
 }
 

@@ -1,11 +1,12 @@
 import type { AdminPageKey } from "~/content/admin-workspace";
 
 /** The admin workspace's pages, in the navigation's order. */
-export const ADMIN_PAGES = ["overview", "investors", "documents", "fund-access", "email-lists", "activity"] as const satisfies readonly AdminPageKey[];
+export const ADMIN_PAGES = ["overview", "investors", "pitches", "documents", "fund-access", "email-lists", "activity"] as const satisfies readonly AdminPageKey[];
 
 export const ADMIN_PATHS = {
   overview: "/admin/dashboard",
   investors: "/admin/investors",
+  pitches: "/admin/pitches",
   documents: "/admin/documents",
   "fund-access": "/admin/fund-access",
   "email-lists": "/admin/email-lists",

@@ -42,6 +42,12 @@ export const AUDIT_EVENTS = [
   "email_list.exported",
   "email_list.copied",
   "audit.exported",
+  /** The pitch inbox (issue 16): a pitch's status or owner changed, a note added, a reply sent, the list exported. */
+  "pitch.status_changed",
+  "pitch.owner_changed",
+  "pitch.note_added",
+  "pitch.replied",
+  "pitch.exported",
   "request.cross_site_refused",
   "request.rate_limited",
 ] as const;
@@ -53,4 +59,4 @@ export function isAuditEvent(value: string): value is AuditEventName {
 }
 
 /** What an event can be about. */
-export type AuditTargetType = "user" | "document" | "fund_access_request" | "email_list" | "audit_trail";
+export type AuditTargetType = "user" | "document" | "fund_access_request" | "email_list" | "audit_trail" | "pitch";

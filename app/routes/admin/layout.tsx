@@ -26,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   let badges = {};
   try {
     const waiting = waitingCounts();
-    badges = { investors: waiting.pendingInvestors, "fund-access": waiting.recentFundIiRequests };
+    badges = { investors: waiting.pendingInvestors, "fund-access": waiting.recentFundIiRequests, pitches: waiting.pitchesDueSoon };
   } catch (error) {
     logError(error);
   }

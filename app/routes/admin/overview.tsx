@@ -12,6 +12,7 @@ import { requireAdmin } from "~/modules/auth/guards.server";
 import { adminDateTime } from "~/modules/dates/format";
 import { readFormData } from "~/modules/http/form-data.server";
 import { logError } from "~/modules/logging/log.server";
+import { pitchClockCounts } from "~/modules/pitch-inbox/inbox.server";
 import { pageMeta } from "~/modules/seo/meta";
 import { answerAdminIntent } from "./actions.server";
 import { toAdminListUser } from "./lists.server";
@@ -63,7 +64,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       iso: entry.at.toISOString(),
     })),
   );
-  const counts = guarded(() => portalCounts());
+  const counts = guarded(() => ({ ...portalCounts(), overduePitches: pitchClockCounts().overdue }));
   return { pending, fundRequests, accesses, counts };
 }
 
@@ -115,12 +116,13 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
           {c.counts.title}
         </h2>
         {counts ? (
-          <dl className="grid gap-3 sm:grid-cols-3">
+          <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
             {(
               [
                 ["approvedInvestors", ADMIN_PATHS.investors],
                 ["documents", ADMIN_PATHS.documents],
                 ["subscribers", ADMIN_PATHS["email-lists"]],
+                ["overduePitches", `${ADMIN_PATHS.pitches}?overdue=1`],
               ] as const
             ).map(([key, to]) => (
               <div key={key} className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">

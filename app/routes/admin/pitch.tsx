@@ -1,0 +1,451 @@
+import { ArrowLeft } from "lucide-react";
+import { useEffect, useState, type ReactNode } from "react";
+import { data, Form, Link, useActionData, useFetcher, useLocation, useNavigate, useSubmit } from "react-router";
+import type { Route } from "./+types/pitch";
+import { EnhancedForm } from "~/components/ui/enhanced-form";
+import { Button, FieldError, inputClass, Label } from "~/components/ui/form";
+import { toast } from "~/components/ui/toast-store";
+import { fillPitchTemplate, PITCH_TEMPLATE_KEYS, pitchListCopy, pitchMessages, pitchPageCopy as c, pitchStatusLabels, pitchTemplates } from "~/content/pitch-inbox";
+import { ADMIN_PATHS } from "~/modules/admin/paths";
+import { requireAdmin } from "~/modules/auth/guards.server";
+import { now } from "~/modules/config/clock.server";
+import { getEnv } from "~/modules/config/env.server";
+import { adminDateTime } from "~/modules/dates/format";
+import { formatMegabytes } from "~/modules/documents/constants";
+import { isAppError } from "~/modules/http/app-error";
+import { readFormData } from "~/modules/http/form-data.server";
+import { clockText, dueDayText, findPitch, listPitchAdmins, pitchTimeline, statusLabel, type PitchEvent } from "~/modules/pitch-inbox/inbox.server";
+import { BODY_MAX, NOTE_MAX, PITCH_STATUS_VALUES, SUBJECT_MAX, type PitchStatus } from "~/modules/pitch-inbox/schema";
+import { pageMeta } from "~/modules/seo/meta";
+import { answerPitchIntent, type PitchFormAnswer, type PitchIntent } from "./pitch-actions.server";
+
+const LIST = ADMIN_PATHS.pitches;
+
+/**
+ * /admin/pitches/{id}: the submission (its deck link, and the uploaded deck through
+ * /admin/pitches/{id}/deck), status, owner, internal notes, a reply to the founder from a
+ * template (?template=… fills the form, also without JavaScript) and the timeline of
+ * it all, oldest first, each entry with who and when.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  let pitch;
+  try {
+    pitch = findPitch(params.id);
+  } catch (error) {
+    if (isAppError(error) && error.status === 404) return data({ found: false as const }, { status: 404 });
+    throw error;
+  }
+  const at = now();
+  const admins = listPitchAdmins();
+  const names = new Map(admins.map((admin) => [admin.id, admin.name]));
+  const ownerName = (id: string | null) => (id ? (names.get(id) ?? pitchListCopy.formerAdmin) : c.owner.nobody);
+  const statusName = (value: string | null) => (value && value in pitchStatusLabels ? pitchStatusLabels[value as PitchStatus] : (value ?? ""));
+  const describe = (event: PitchEvent): string => {
+    switch (event.kind) {
+      case "status":
+        return c.timeline.status(statusName(event.fromValue), statusName(event.toValue));
+      case "owner":
+        return c.timeline.owner(ownerName(event.fromValue), ownerName(event.toValue));
+      case "note":
+        return c.timeline.note;
+      case "reply":
+        return c.timeline.reply(event.subject ?? "");
+      case "deck_opened":
+        return c.timeline.deckOpened;
+    }
+  };
+  const events = pitchTimeline(pitch.id).map((event) => ({
+    id: event.id,
+    kind: event.kind,
+    text: describe(event),
+    who: event.actorId && names.has(event.actorId) ? `${names.get(event.actorId)} (${event.actorEmail ?? ""})` : (event.actorEmail ?? c.timeline.unknownActor),
+    when: adminDateTime(event.at),
+    whenIso: event.at.toISOString(),
+    body: event.kind === "note" || event.kind === "reply" ? event.body : null,
+  }));
+  const template = PITCH_TEMPLATE_KEYS.find((key) => key === new URL(request.url).searchParams.get("template")) ?? null;
+  return {
+    found: true as const,
+    pitch: {
+      id: pitch.id,
+      name: pitch.name,
+      email: pitch.email,
+      company: pitch.company,
+      stage: pitch.stage,
+      message: pitch.message,
+      deckUrl: pitch.deckUrl && /^https?:\/\//i.test(pitch.deckUrl) ? pitch.deckUrl : null,
+      deckText: pitch.deckUrl,
+      deck: pitch.deckPath ? { name: pitch.deckName ?? "", size: pitch.deckSize === null ? "" : formatMegabytes(pitch.deckSize) } : null,
+      submitted: adminDateTime(pitch.createdAt),
+      submittedIso: pitch.createdAt.toISOString(),
+      status: pitch.status,
+      statusLabel: statusLabel(pitch.status),
+      ownerId: pitch.ownerId,
+      due: dueDayText(pitch.dueAt),
+      clock: clockText(pitch, at),
+    },
+    admins: admins.map((admin) => ({ id: admin.id, name: admin.name })),
+    events,
+    template,
+    prefill: template ? fillPitchTemplate(template, pitch) : null,
+    inbox: getEnv().FIRM_INBOX,
+  };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const admin = await requireAdmin(request);
+  // The page's own address is where the answer goes back to: only an id can make one.
+  if (!/^[\w-]{1,100}$/.test(params.id)) throw data({ error: pitchMessages.notFound }, { status: 404 });
+  return answerPitchIntent(admin, params.id, await readFormData(request));
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: args.data?.found ? c.title(args.data.pitch.company) : pitchMessages.notFound,
+    description: pitchListCopy.title,
+    path: `${LIST}/${args.params.id}`,
+    noindex: true,
+  });
+
+type Loaded = Extract<Route.ComponentProps["loaderData"], { found: true }>;
+
+function BackLink() {
+  return (
+    <Link to={LIST} className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
+      <ArrowLeft aria-hidden="true" className="size-4" />
+      {c.back}
+    </Link>
+  );
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section id={id} aria-labelledby={`${id}-title`} className="rounded-xl border border-slate-200 p-5 dark:border-slate-800">
+      <h2 id={`${id}-title`} className="text-lg font-semibold">
+        {title}
+      </h2>
+      <div className="mt-3">{children}</div>
+    </section>
+  );
+}
+
+/**
+ * One form's fetcher and answer: the enhanced answer, else (without JavaScript) the
+ * refused post's answer rendered with the page; toasts of enhanced answers shown.
+ */
+function usePitchForm(intent: PitchIntent) {
+  const fetcher = useFetcher<PitchFormAnswer>({ key: `pitch-${intent}` });
+  const actionData = useActionData<PitchFormAnswer>();
+  const answer = fetcher.data ?? (actionData?.intent === intent ? actionData : undefined);
+  useEffect(() => {
+    if (fetcher.data?.toast) toast(fetcher.data.toast);
+  }, [fetcher.data]);
+  const errors = answer?.status === "error" ? answer.fields : undefined;
+  return { fetcher, answer, errors, busy: fetcher.state !== "idle" };
+}
+
+/** Field attributes tying a control to its message. */
+function invalid(id: string, messages: string[] | undefined, hint?: string) {
+  return {
+    "aria-invalid": messages?.length ? true : undefined,
+    "aria-describedby": [hint, messages?.length ? `${id}-error` : null].filter(Boolean).join(" ") || undefined,
+  };
+}
+
+function FormError({ id, errors }: { id: string; errors: Record<string, string[]> | undefined }) {
+  return <FieldError id={id} errors={errors?.form} />;
+}
+
+function StatusForm({ pitch, action }: { pitch: Loaded["pitch"]; action: string }) {
+  const { fetcher, errors, busy } = usePitchForm("status");
+  return (
+    <EnhancedForm fetcher={fetcher} action={action} className="flex flex-wrap items-end gap-3">
+      <input type="hidden" name="intent" value="status" />
+      <div className="min-w-48">
+        <Label htmlFor="pitch-status">{c.status.label}</Label>
+        <select key={pitch.status} id="pitch-status" name="status" defaultValue={pitch.status} className={inputClass} {...invalid("pitch-status", errors?.status)}>
+          {PITCH_STATUS_VALUES.map((status) => (
+            <option key={status} value={status}>
+              {pitchStatusLabels[status]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Button type="submit" variant="secondary" disabled={busy}>
+        {busy ? c.status.saving : c.status.save}
+      </Button>
+      <div className="basis-full">
+        <FieldError id="pitch-status-error" errors={errors?.status} />
+        <FormError id="pitch-status-form-error" errors={errors} />
+      </div>
+    </EnhancedForm>
+  );
+}
+
+function OwnerForm({ pitch, admins, action }: { pitch: Loaded["pitch"]; admins: Loaded["admins"]; action: string }) {
+  const { fetcher, errors, busy } = usePitchForm("owner");
+  return (
+    <EnhancedForm fetcher={fetcher} action={action} className="flex flex-wrap items-end gap-3">
+      <input type="hidden" name="intent" value="owner" />
+      <div className="min-w-48">
+        <Label htmlFor="pitch-owner">{c.owner.label}</Label>
+        <select key={pitch.ownerId ?? ""} id="pitch-owner" name="ownerId" defaultValue={pitch.ownerId ?? ""} className={inputClass} {...invalid("pitch-owner", errors?.ownerId)}>
+          <option value="">{c.owner.nobody}</option>
+          {admins.map((admin) => (
+            <option key={admin.id} value={admin.id}>
+              {admin.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Button type="submit" variant="secondary" disabled={busy}>
+        {busy ? c.owner.saving : c.owner.save}
+      </Button>
+      <div className="basis-full">
+        <FieldError id="pitch-owner-error" errors={errors?.ownerId} />
+        <FormError id="pitch-owner-form-error" errors={errors} />
+      </div>
+    </EnhancedForm>
+  );
+}
+
+/** A text form (note, reply) starts empty again after it was sent with JavaScript. */
+function useGeneration(answer: PitchFormAnswer | undefined, enhanced: boolean) {
+  const [generation, setGeneration] = useState(0);
+  useEffect(() => {
+    if (enhanced && answer?.status === "success") setGeneration((g) => g + 1);
+  }, [answer, enhanced]);
+  return generation;
+}
+
+function NoteForm({ action }: { action: string }) {
+  const { fetcher, answer, errors, busy } = usePitchForm("note");
+  const generation = useGeneration(fetcher.data, true);
+  const typed = answer?.status === "error" ? answer.values?.note : undefined;
+  return (
+    <EnhancedForm key={generation} fetcher={fetcher} action={action}>
+      <input type="hidden" name="intent" value="note" />
+      <Label htmlFor="pitch-note">{c.note.label}</Label>
+      <textarea
+        id="pitch-note"
+        name="note"
+        rows={3}
+        required
+        maxLength={NOTE_MAX}
+        defaultValue={typed ?? ""}
+        className={inputClass}
+        {...invalid("pitch-note", errors?.note, "pitch-note-hint")}
+      />
+      <p id="pitch-note-hint" className="mt-1 text-xs text-slate-600 dark:text-slate-300">
+        {c.note.hint}
+      </p>
+      <FieldError id="pitch-note-error" errors={errors?.note} />
+      <FormError id="pitch-note-form-error" errors={errors} />
+      <Button type="submit" variant="secondary" disabled={busy} className="mt-3">
+        {busy ? c.note.adding : c.note.add}
+      </Button>
+    </EnhancedForm>
+  );
+}
+
+function TemplatePicker({ template, action }: { template: string | null; action: string }) {
+  const submit = useSubmit();
+  return (
+    <Form
+      method="get"
+      action={action}
+      className="flex flex-wrap items-end gap-3"
+      onChange={(event) => {
+        // With JavaScript the template fills the form as soon as it is chosen.
+        const form = event.currentTarget;
+        if (new FormData(form).get("template")) void submit(form, { replace: true, preventScrollReset: true });
+      }}
+    >
+      <div className="min-w-60">
+        <Label htmlFor="pitch-template">{c.reply.template}</Label>
+        <select key={template ?? ""} id="pitch-template" name="template" defaultValue={template ?? ""} className={inputClass}>
+          <option value="">{c.reply.noTemplate}</option>
+          {PITCH_TEMPLATE_KEYS.map((key) => (
+            <option key={key} value={key}>
+              {pitchTemplates[key].label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Button type="submit" variant="secondary">
+        {c.reply.useTemplate}
+      </Button>
+    </Form>
+  );
+}
+
+function ReplyForm({ action, template, prefill }: { action: string; template: string | null; prefill: { subject: string; body: string } | null }) {
+  const { fetcher, answer, errors, busy } = usePitchForm("reply");
+  const generation = useGeneration(fetcher.data, true);
+  const { search } = useLocation();
+  const navigate = useNavigate();
+  // Sent with JavaScript: the chosen template leaves the address too.
+  useEffect(() => {
+    if (fetcher.data?.status === "success" && search) void navigate(action, { replace: true, preventScrollReset: true });
+    // Only a new answer moves on.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fetcher.data]);
+  const typed = answer?.status === "error" ? answer.values : undefined;
+  return (
+    <EnhancedForm key={`${template ?? ""}-${generation}`} fetcher={fetcher} action={action} className="mt-4 space-y-3">
+      <input type="hidden" name="intent" value="reply" />
+      <div>
+        <Label htmlFor="pitch-reply-subject">{c.reply.subject}</Label>
+        <input
+          id="pitch-reply-subject"
+          name="subject"
+          type="text"
+          required
+          maxLength={SUBJECT_MAX}
+          defaultValue={typed?.subject ?? prefill?.subject ?? ""}
+          autoComplete="off"
+          className={inputClass}
+          {...invalid("pitch-reply-subject", errors?.subject)}
+        />
+        <FieldError id="pitch-reply-subject-error" errors={errors?.subject} />
+      </div>
+      <div>
+        <Label htmlFor="pitch-reply-body">{c.reply.body}</Label>
+        <textarea
+          id="pitch-reply-body"
+          name="body"
+          rows={12}
+          required
+          maxLength={BODY_MAX}
+          defaultValue={typed?.body ?? prefill?.body ?? ""}
+          className={inputClass}
+          {...invalid("pitch-reply-body", errors?.body)}
+        />
+        <FieldError id="pitch-reply-body-error" errors={errors?.body} />
+      </div>
+      <FormError id="pitch-reply-form-error" errors={errors} />
+      <Button type="submit" disabled={busy}>
+        {busy ? c.reply.sending : c.reply.send}
+      </Button>
+    </EnhancedForm>
+  );
+}
+
+function Timeline({ pitch, events }: { pitch: Loaded["pitch"]; events: Loaded["events"] }) {
+  return (
+    <Section id="pitch-timeline" title={c.timeline.title}>
+      <p className="text-sm text-slate-600 dark:text-slate-300">{c.timeline.caption}</p>
+      <ol className="mt-3 space-y-3" data-testid="pitch-timeline">
+        <li className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
+          <p className="font-medium">{c.timeline.received(`${pitch.name} (${pitch.email})`)}</p>
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            <time dateTime={pitch.submittedIso}>{pitch.submitted}</time>
+          </p>
+        </li>
+        {events.map((event) => (
+          <li key={event.id} className="rounded-lg border border-slate-200 p-3 dark:border-slate-800" data-testid="pitch-event" data-kind={event.kind}>
+            <p className="font-medium">{event.text}</p>
+            <p className="text-sm text-slate-600 dark:text-slate-300">
+              {c.timeline.by(event.who)} · <time dateTime={event.whenIso}>{event.when}</time>
+            </p>
+            {event.body ? <p className="mt-2 text-sm whitespace-pre-wrap break-words">{event.body}</p> : null}
+          </li>
+        ))}
+      </ol>
+    </Section>
+  );
+}
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid gap-1 sm:grid-cols-[10rem_1fr]">
+      <dt className="text-sm font-medium text-slate-600 dark:text-slate-300">{label}</dt>
+      <dd className="min-w-0 break-words">{children}</dd>
+    </div>
+  );
+}
+
+export default function PitchPage({ loaderData }: Route.ComponentProps) {
+  if (!loaderData.found) {
+    return (
+      <div>
+        <BackLink />
+        <h1 className="mt-6 text-3xl font-bold tracking-tight">{pitchMessages.notFound}</h1>
+      </div>
+    );
+  }
+  const { pitch, admins, events, template, prefill, inbox } = loaderData;
+  const action = `${LIST}/${pitch.id}`;
+  const s = c.submission;
+  return (
+    <div>
+      <BackLink />
+      <h1 className="mt-4 text-3xl font-bold tracking-tight">{c.title(pitch.company)}</h1>
+      <p className="mt-2 text-slate-700 dark:text-slate-200">
+        {pitch.statusLabel} · {pitch.clock}
+      </p>
+      <div className="mt-6 grid gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <div className="space-y-6">
+          <Section id="pitch-submission" title={s.title}>
+            <dl className="space-y-2">
+              <Field label={s.founder}>{pitch.name}</Field>
+              <Field label={s.email}>
+                <a href={`mailto:${pitch.email}`} className="text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
+                  {pitch.email}
+                </a>
+              </Field>
+              <Field label={s.company}>{pitch.company}</Field>
+              <Field label={s.stage}>{pitch.stage}</Field>
+              <Field label={s.deckUrl}>
+                {pitch.deckUrl ? (
+                  <a href={pitch.deckUrl} rel="noopener noreferrer nofollow" target="_blank" className="break-all text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
+                    {pitch.deckUrl}
+                  </a>
+                ) : (
+                  (pitch.deckText ?? s.noDeckUrl)
+                )}
+              </Field>
+              {pitch.deck ? (
+                <Field label={s.deckFile}>
+                  <a href={`${action}/deck`} className="font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
+                    {s.openDeck}
+                  </a>
+                  <span className="ml-2 text-sm text-slate-600 dark:text-slate-300">
+                    {pitch.deck.name} {pitch.deck.size ? `(${pitch.deck.size})` : ""}
+                  </span>
+                </Field>
+              ) : null}
+              <Field label={s.submitted}>
+                <time dateTime={pitch.submittedIso}>{pitch.submitted}</time>
+              </Field>
+              <Field label={s.due}>{pitch.due}</Field>
+              <Field label={s.clock}>{pitch.clock}</Field>
+              <Field label={s.message}>
+                <p className="whitespace-pre-wrap">{pitch.message}</p>
+              </Field>
+            </dl>
+            <p className="mt-3 text-xs text-slate-600 dark:text-slate-300">{s.timesInUtc}</p>
+          </Section>
+          <Section id="pitch-reply" title={c.reply.title}>
+            <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">{c.reply.intro(pitch.email, inbox)}</p>
+            <TemplatePicker template={template} action={action} />
+            <ReplyForm action={action} template={template} prefill={prefill} />
+          </Section>
+        </div>
+        <div className="space-y-6">
+          <Section id="pitch-status-section" title={c.status.title}>
+            <StatusForm pitch={pitch} action={action} />
+          </Section>
+          <Section id="pitch-owner-section" title={c.owner.title}>
+            <OwnerForm pitch={pitch} admins={admins} action={action} />
+          </Section>
+          <Section id="pitch-note-section" title={c.note.title}>
+            <NoteForm action={action} />
+          </Section>
+          <Timeline pitch={pitch} events={events} />
+        </div>
+      </div>
+    </div>
+  );
+}

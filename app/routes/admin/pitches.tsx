@@ -1,0 +1,253 @@
+import { Download } from "lucide-react";
+import { data, Form, Link, useLocation } from "react-router";
+import type { Route } from "./+types/pitches";
+import { Pager } from "~/components/ui/pager";
+import { Button, buttonClass, FieldError, inputClass, Label } from "~/components/ui/form";
+import { pitchListCopy as c, pitchStatusLabels } from "~/content/pitch-inbox";
+import { ADMIN_PATHS } from "~/modules/admin/paths";
+import { requireAdmin } from "~/modules/auth/guards.server";
+import { now } from "~/modules/config/clock.server";
+import { isAppError } from "~/modules/http/app-error";
+import { clockText, dueDayText, listPitchAdmins, listPitches, statusLabel } from "~/modules/pitch-inbox/inbox.server";
+import { PITCH_FILTER_PARAMS, PITCH_PAGE_SIZE, PITCH_QUERY_MAX, PITCH_STATUS_VALUES, PitchFilters } from "~/modules/pitch-inbox/schema";
+import { clockState } from "~/modules/pitch-clock/clock.server";
+import { PITCH_STAGES } from "~/modules/pitches/constants";
+import { pageMeta } from "~/modules/seo/meta";
+
+const PAGE = ADMIN_PATHS.pitches;
+const EXPORT = `${PAGE}.csv`;
+
+type FilterName = (typeof PITCH_FILTER_PARAMS)[number];
+type Typed = Record<FilterName | "page", string>;
+type Errors = Partial<Record<FilterName | "page", string[]>>;
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: c.title, description: c.intro, path: PAGE, noindex: true });
+
+/**
+ * /admin/pitches: the pitch inbox, newest first, filtered by a GET form that works
+ * without JavaScript (status, stage, owner, overdue, search), paged by links
+ * (`?page=N`, PITCH_PAGE_SIZE a page; past the end shows the last page), with a CSV
+ * export of everything the filters match. Bad filters answer 400 with field messages.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const params = new URL(request.url).searchParams;
+  const typed = Object.fromEntries([...PITCH_FILTER_PARAMS, "page"].map((name) => [name, params.get(name) ?? ""])) as Typed;
+  const admins = listPitchAdmins();
+  const owners = admins.map((admin) => ({ id: admin.id, name: admin.name }));
+  const refused = (errors: Errors) =>
+    data({ typed, errors, owners, rows: [], page: 1, total: 0, filtered: true }, { status: 400 });
+  const parsed = PitchFilters.safeParse(typed);
+  if (!parsed.success) {
+    const errors: Errors = {};
+    for (const issue of parsed.error.issues) (errors[issue.path[0] as FilterName] ??= []).push(issue.message);
+    return refused(errors);
+  }
+  const at = now();
+  let result;
+  try {
+    result = listPitches(parsed.data, undefined, at);
+    if (result.pitches.length === 0 && result.total > 0) {
+      result = listPitches({ ...parsed.data, page: Math.ceil(result.total / PITCH_PAGE_SIZE) }, undefined, at);
+    }
+  } catch (error) {
+    if (isAppError(error) && error.options.fields) return refused(error.options.fields as Errors);
+    throw error;
+  }
+  const names = new Map(admins.map((admin) => [admin.id, admin.name]));
+  const rows = result.pitches.map((pitch) => ({
+    id: pitch.id,
+    company: pitch.company,
+    name: pitch.name,
+    email: pitch.email,
+    stage: pitch.stage,
+    status: statusLabel(pitch.status),
+    owner: pitch.ownerId ? (names.get(pitch.ownerId) ?? c.formerAdmin) : null,
+    due: dueDayText(pitch.dueAt),
+    clock: clockText(pitch, at),
+    clockKind: clockState(pitch, at).kind,
+  }));
+  const filtered = PITCH_FILTER_PARAMS.some((name) => typed[name] !== "");
+  return { typed, errors: null, owners, rows, page: result.page, total: result.total, filtered };
+}
+
+/** This page's (or the export's) address with the filters as typed and, for paging, a page. */
+function hrefWith(typed: Typed, path: string, page?: number): string {
+  const params = new URLSearchParams();
+  for (const name of PITCH_FILTER_PARAMS) if (typed[name]) params.set(name, typed[name]);
+  if (page && page > 1) params.set("page", String(page));
+  const query = params.toString();
+  return `${path}${query ? `?${query}` : ""}`;
+}
+
+function Filters({ typed, errors, owners }: { typed: Typed; errors: Errors | null; owners: { id: string; name: string }[] }) {
+  const f = c.filters;
+  const { search } = useLocation();
+  const anyFilter = PITCH_FILTER_PARAMS.some((name) => typed[name]);
+  const control = (name: FilterName) => {
+    const messages = errors?.[name];
+    return {
+      id: `pitches-${name}`,
+      name,
+      "aria-invalid": messages?.length ? true : undefined,
+      "aria-describedby": [name === "q" ? "pitches-q-hint" : null, messages?.length ? `pitches-${name}-error` : null].filter(Boolean).join(" ") || undefined,
+    };
+  };
+  const error = (name: FilterName) => <FieldError id={`pitches-${name}-error`} errors={errors?.[name]} />;
+  return (
+    // The fields are uncontrolled: a new query (Clear filters, Back) makes a new form showing it.
+    <Form key={search} method="get" action={PAGE} role="search" aria-label={f.label} className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+      <div className="sm:col-span-2 lg:col-span-3">
+        <Label htmlFor="pitches-q">{f.q}</Label>
+        <input type="search" {...control("q")} defaultValue={typed.q} maxLength={PITCH_QUERY_MAX} autoComplete="off" className={inputClass} />
+        <p id="pitches-q-hint" className="mt-1 text-xs text-slate-600 dark:text-slate-300">
+          {f.qHint}
+        </p>
+        {error("q")}
+      </div>
+      <div>
+        <Label htmlFor="pitches-status">{f.status}</Label>
+        <select {...control("status")} defaultValue={typed.status} className={inputClass}>
+          <option value="">{f.anyStatus}</option>
+          {PITCH_STATUS_VALUES.map((status) => (
+            <option key={status} value={status}>
+              {pitchStatusLabels[status]}
+            </option>
+          ))}
+        </select>
+        {error("status")}
+      </div>
+      <div>
+        <Label htmlFor="pitches-stage">{f.stage}</Label>
+        <select {...control("stage")} defaultValue={typed.stage} className={inputClass}>
+          <option value="">{f.anyStage}</option>
+          {PITCH_STAGES.map((stage) => (
+            <option key={stage} value={stage}>
+              {stage}
+            </option>
+          ))}
+        </select>
+        {error("stage")}
+      </div>
+      <div>
+        <Label htmlFor="pitches-owner">{f.owner}</Label>
+        <select {...control("owner")} defaultValue={typed.owner} className={inputClass}>
+          <option value="">{f.anyOwner}</option>
+          <option value="none">{f.nobody}</option>
+          {owners.map((owner) => (
+            <option key={owner.id} value={owner.id}>
+              {owner.name}
+            </option>
+          ))}
+        </select>
+        {error("owner")}
+      </div>
+      <div className="flex items-center gap-2">
+        <input
+          type="checkbox"
+          {...control("overdue")}
+          value="1"
+          defaultChecked={typed.overdue === "1" || typed.overdue === "true"}
+          className="size-4 rounded border-slate-400 text-brand-700 focus:outline-2 focus:outline-brand-500"
+        />
+        <label htmlFor="pitches-overdue" className="text-sm font-medium">
+          {f.overdue}
+        </label>
+        {error("overdue")}
+      </div>
+      <div className="flex items-end gap-3 sm:col-span-2 lg:col-span-2">
+        <Button type="submit">{f.submit}</Button>
+        {anyFilter ? (
+          <Link to={PAGE} className={buttonClass("secondary")}>
+            {f.clear}
+          </Link>
+        ) : null}
+      </div>
+    </Form>
+  );
+}
+
+type Row = Extract<Route.ComponentProps["loaderData"], { errors: null }>["rows"][number];
+
+const clockClass: Record<string, string> = {
+  overdue: "font-semibold text-red-800 dark:text-red-300",
+  due_today: "font-semibold text-amber-900 dark:text-amber-200",
+  due: "text-slate-700 dark:text-slate-200",
+  answered: "text-slate-600 dark:text-slate-300",
+};
+
+function PitchTable({ rows }: { rows: Row[] }) {
+  const columns = c.columns;
+  return (
+    <div role="region" aria-label={c.tableLabel} tabIndex={0} className="mt-4 overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+      <table className="w-full min-w-[56rem] text-left text-sm">
+        <caption className="sr-only">{c.caption}</caption>
+        <thead className="bg-slate-50 text-slate-700 dark:bg-slate-900 dark:text-slate-200">
+          <tr>
+            {(["company", "founder", "stage", "status", "owner", "due", "clock"] as const).map((column) => (
+              <th key={column} scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">
+                {columns[column]}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+          {rows.map((row) => (
+            <tr key={row.id} className="align-top" data-testid="pitch-row">
+              <td className="px-4 py-3 font-medium">
+                <Link to={`${PAGE}/${row.id}`} className="text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
+                  {row.company}
+                </Link>
+              </td>
+              <td className="px-4 py-3">
+                <span className="block">{row.name}</span>
+                <span className="block text-xs break-all text-slate-600 dark:text-slate-300">{row.email}</span>
+              </td>
+              <td className="px-4 py-3 whitespace-nowrap">{row.stage}</td>
+              <td className="px-4 py-3 whitespace-nowrap">{row.status}</td>
+              <td className="px-4 py-3">{row.owner ?? <span className="text-slate-600 dark:text-slate-300">{c.nobody}</span>}</td>
+              <td className="px-4 py-3 whitespace-nowrap tabular-nums">{row.due}</td>
+              <td className={`px-4 py-3 whitespace-nowrap ${clockClass[row.clockKind] ?? ""}`}>{row.clock}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export default function Pitches({ loaderData }: Route.ComponentProps) {
+  const { typed, errors, owners, rows, page, total, filtered } = loaderData;
+  return (
+    <div>
+      <h1 className="text-3xl font-bold tracking-tight">{c.title}</h1>
+      <p className="mt-2 text-slate-700 dark:text-slate-200">{c.intro}</p>
+      <Filters typed={typed} errors={errors} owners={owners} />
+      {errors ? (
+        <p role="alert" className="mt-6 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+          {c.invalid}
+        </p>
+      ) : (
+        <>
+          <div className="mt-6 flex flex-col items-end">
+            <a href={hrefWith(typed, EXPORT)} download className={buttonClass("secondary")} aria-describedby="pitches-export-hint">
+              <Download aria-hidden="true" className="size-4" />
+              {c.export}
+            </a>
+            <p id="pitches-export-hint" className="mt-1 text-xs text-slate-600 dark:text-slate-300">
+              {c.exportHint}
+            </p>
+          </div>
+          {rows.length === 0 ? (
+            <p role="status" className="mt-4 rounded-md border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300">
+              {filtered ? c.noMatch : c.empty}
+            </p>
+          ) : (
+            <PitchTable rows={rows as Row[]} />
+          )}
+          <Pager label={c.title} page={page} total={total} shown={rows.length} pageSize={PITCH_PAGE_SIZE} hrefFor={(p) => hrefWith(typed, PAGE, p)} />
+        </>
+      )}
+    </div>
+  );
+}
