@@ -3,6 +3,7 @@ import type { Page, TestInfo } from "@playwright/test";
 import { adminSession, approvedInvestorSession, uploadDocument } from "./helpers/documents";
 import { investorDocuments, openCategory, publishedPanel, publishedRow, sampleDocument, useSessionCookie, type LpCategoryValue } from "./helpers/document-ui";
 import { expect, test } from "./helpers/fixtures";
+import { insertPitchRow } from "./helpers/pitches";
 
 /**
  * Automated accessibility checks (axe-core, WCAG 2.0/2.1 A and AA rules) on
@@ -168,6 +169,7 @@ for (const theme of THEMES) {
       ["/admin/email-lists", "Email Lists (Copy & Export)"],
       ["/admin/activity", "Activity"],
       ["/admin/account", "Your account"],
+      ["/admin/pitches", "Pitches"],
     ] as const) {
       test(`${path} has no axe violations`, async ({ page, context, baseURL, visit }, testInfo) => {
         const { adminCookie } = await portalData(testInfo);
@@ -178,6 +180,17 @@ for (const theme of THEMES) {
         await expectNoViolations(page, testInfo);
       });
     }
+
+    test("a pitch's page, a reply template chosen, has no axe violations", async ({ page, context, baseURL, visit }, testInfo) => {
+      const { adminCookie } = await portalData(testInfo);
+      const company = `A11y Pitch ${testInfo.project.name}`;
+      const id = insertPitchRow({ company, daysAgo: 30 });
+      await useSessionCookie(context, baseURL!, adminCookie);
+      await visit(`/admin/pitches/${id}?template=tell-us-more`);
+      await expect(page.getByRole("heading", { level: 1, name: `Pitch: ${company}` })).toBeVisible();
+      await expectTheme(page, theme);
+      await expectNoViolations(page, testInfo);
+    });
 
     test("/lp/account, two-factor off (QR code, key, code field), sessions and password, has no axe violations", async ({
       page,

@@ -17,6 +17,7 @@ import {
   type UploadFile,
 } from "./helpers/documents";
 import { BASE_URL } from "./helpers/origin";
+import { insertPitchRow } from "./helpers/pitches";
 import { MIME, samplePdf } from "../helpers/sample-files";
 import {
   bogusToken,
@@ -149,6 +150,8 @@ const to = (location: string) => ({ status: 302, location });
 
 let contexts: Record<Role, APIRequestContext>;
 let targetId = "";
+/** A pitch for the inbox's rows (put straight into the database). */
+let pitchId = "";
 /** Each role's session (or fund access) cookie as sent on the wire ("" when it holds none), for raw requests. */
 const cookies: Record<Role, string> = {
   anonymous: "",
@@ -225,6 +228,7 @@ test.beforeAll(async () => {
   createAdmin(enrollingEmail, "Matrix Enrolling Admin", PASSWORD, { twoFactor: false });
   cookies["enrolling admin"] = await loginViaApi(contexts["enrolling admin"], enrollingEmail, PASSWORD);
   const adminCookie = ""; // the admin context's own cookie jar carries the session
+  pitchId = insertPitchRow({ company: `Matrix Pitch ${id}` });
 
   const emails = {
     pending: `matrix-pending-${id}@example.com`,
@@ -461,7 +465,41 @@ const rows: Row[] = [
   ),
   ...documentRows(),
   ...fundRows(),
+  ...pitchRows(),
 ];
+
+/** The pitch inbox (issue 16): its pages, form, export and JSON endpoints are for admins only. */
+function pitchRows(): Row[] {
+  const redirectsToLogin = { anonymous: to("/admin/login"), pending: to("/admin/login"), rejected: to("/admin/login"), investor: to("/admin/login") };
+  const adminOnlyApi = { anonymous: 401, pending: 401, rejected: 401, investor: 403 } as const;
+  return [
+    { method: "GET", path: "/admin/pitches", expect: { ...redirectsToLogin, admin: 200 } },
+    { method: "GET", path: "/admin/pitches?overdue=1&status=new", expect: { ...redirectsToLogin, admin: 200 } },
+    { method: "GET", path: () => `/admin/pitches/${pitchId}`, label: "/admin/pitches/{id}", expect: { ...redirectsToLogin, admin: 200 } },
+    { method: "GET", path: `/admin/pitches/${unknownId}`, label: "/admin/pitches/{unknown id}", expect: { ...redirectsToLogin, admin: 404 } },
+    {
+      method: "POST",
+      path: () => `/admin/pitches/${pitchId}`,
+      label: "/admin/pitches/{id} (note form)",
+      form: () => ({ intent: "note", note: "A note from the matrix." }),
+      expect: { ...redirectsToLogin, admin: 303 },
+      check: (answer, role) => {
+        if (role === "admin") expect(new URL(answer.headers["location"] ?? "", BASE_URL).pathname).toBe(`/admin/pitches/${pitchId}`);
+      },
+    },
+    { method: "GET", path: "/admin/pitches.csv", expect: { ...adminOnlyApi, "enrolling admin": 403, admin: 200 } },
+    { method: "GET", path: "/api/pitches", expect: { ...adminOnlyApi, admin: 200 } },
+    { method: "PATCH", path: () => `/api/pitches/${pitchId}`, label: "/api/pitches/{id}", data: { status: "in_review" }, expect: { ...adminOnlyApi, admin: 200 } },
+    { method: "PATCH", path: `/api/pitches/${unknownId}`, label: "/api/pitches/{unknown id}", data: { status: "in_review" }, expect: { ...adminOnlyApi, admin: 404 } },
+    {
+      method: "POST",
+      path: () => `/api/pitches/${pitchId}/replies`,
+      label: "/api/pitches/{id}/replies",
+      data: { subject: "From the matrix", body: "A reply from the matrix." },
+      expect: { ...adminOnlyApi, admin: 201 },
+    },
+  ];
+}
 
 /** Who may do what with LP documents. Pending and rejected users hold no live session, so they are refused like anyone signed out. */
 function documentRows(): Row[] {

@@ -1,0 +1,198 @@
+import { randomBytes } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { expect, expectToast, test, uniqueEmail } from "./helpers/fixtures";
+import { fillPitch, pitchForm } from "./helpers/forms";
+import { mailWithHeaders } from "./helpers/pitches";
+import { newAdmin, newBrowserContext, signInAsAdmin, waitHydrated } from "./helpers/portal";
+
+/**
+ * The pitch inbox end to end (issue 16), with JavaScript and without: a founder
+ * pitches from /contact → an admin finds the pitch on /admin/pitches (search and
+ * status filter), opens it, sets it In review and takes it, adds an internal note,
+ * picks a reply template, edits it and sends it → the timeline shows each step with
+ * who and when, the list says 'answered on …', and the founder's mail has Reply-To
+ * the firm's inbox.
+ *
+ * The texts are written out here, not imported from app/content, so a change of
+ * wording that breaks the page fails a test.
+ */
+
+const FIRM_INBOX = "hello@lumenridge.example";
+
+/** 'Nov 25, 2026' for a moment, in the firm's zone (as the clock reads days). */
+function firmDate(at: Date): string {
+  return at.toLocaleDateString("en-US", { timeZone: "Europe/Zurich", month: "short", day: "2-digit", year: "numeric" });
+}
+
+function sidebar(page: Page) {
+  return page.getByTestId("admin-sidebar");
+}
+
+test("a pitch from /contact is found, triaged, noted and answered; the timeline and the founder's mail show it", async ({
+  page,
+  visit,
+  browser,
+  baseURL,
+  jsEnabled,
+  clientIp,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const tag = randomBytes(4).toString("hex");
+  const founder = {
+    name: `Ada Founder ${tag}`,
+    email: uniqueEmail(testInfo, "pitch-inbox"),
+    company: `Inbox Photonics ${tag}`,
+    stage: "Seed",
+    deckUrl: "https://example.com/inbox-deck.pdf",
+    message: "We build photonic interconnects for data centres.",
+  };
+
+  // The founder: /contact → the pitch form.
+  await visit("/contact");
+  await page.getByRole("main").getByRole("link", { name: "Submit your pitch" }).click();
+  await expect(page).toHaveURL(/\/process/);
+  await waitHydrated(page, jsEnabled);
+  const form = pitchForm(page);
+  await fillPitch(form, founder);
+  await form.submit.click();
+  await expect(form.thanks).toBeVisible();
+
+  // The admin, in a browser of their own.
+  const admin = newAdmin(testInfo);
+  const context = await newBrowserContext(browser, { baseURL, jsEnabled, clientIp });
+  const adminPage = await context.newPage();
+  try {
+    await signInAsAdmin(adminPage, jsEnabled, admin);
+    // The overview counts overdue pitches; the navigation leads to the inbox.
+    await expect(adminPage.getByTestId("count-overduePitches")).toHaveText(/^\d[\d,]*$/);
+    await sidebar(adminPage).getByRole("link", { name: /^Pitches/ }).click();
+    await expect(adminPage.getByRole("heading", { level: 1, name: "Pitches" })).toBeVisible();
+    await expect(sidebar(adminPage).getByRole("link", { name: /^Pitches/ })).toHaveAttribute("aria-current", "page");
+    await waitHydrated(adminPage, jsEnabled);
+
+    // Find it: a search for the company and the status New (a GET form).
+    const filters = adminPage.getByRole("search", { name: "Filter pitches" });
+    await filters.getByLabel("Search").fill(founder.company);
+    await filters.getByLabel("Status").selectOption({ label: "New" });
+    await filters.getByRole("button", { name: "Filter" }).click();
+    await expect(adminPage).toHaveURL(/[?&]status=new/);
+    const rows = adminPage.getByTestId("pitch-row");
+    await expect(rows).toHaveCount(1);
+    const row = rows.first();
+    for (const text of [founder.company, founder.name, founder.email, "Seed", "New", "Nobody", "due in 5 business days"]) {
+      await expect(row).toContainText(text);
+    }
+    await row.getByRole("link", { name: founder.company }).click();
+
+    // The pitch page: the submission.
+    await expect(adminPage.getByRole("heading", { level: 1, name: `Pitch: ${founder.company}` })).toBeVisible();
+    await waitHydrated(adminPage, jsEnabled);
+    const submission = adminPage.getByRole("region", { name: "Submission" });
+    await expect(submission).toContainText(founder.message);
+    await expect(submission.getByRole("link", { name: founder.deckUrl })).toHaveAttribute("href", founder.deckUrl);
+    const pitchUrl = adminPage.url().replace(/[?#].*$/, "");
+
+    // Status: In review.
+    const status = adminPage.getByRole("region", { name: "Status" });
+    await status.getByLabel("Status").selectOption({ label: "In review" });
+    await status.getByRole("button", { name: "Save status" }).click();
+    await expectToast(adminPage, "Status saved", `${founder.company} is now In review.`);
+    await expect(status.getByLabel("Status")).toHaveValue("in_review");
+
+    // Owner: the admin.
+    const owner = adminPage.getByRole("region", { name: "Owner" });
+    await owner.getByLabel("Owner").selectOption({ label: admin.name });
+    await owner.getByRole("button", { name: "Save owner" }).click();
+    await expectToast(adminPage, "Owner saved", `${admin.name} now owns ${founder.company}.`);
+
+    // An internal note.
+    const noteText = `Strong team, early market (${tag}).`;
+    const notes = adminPage.getByRole("region", { name: "Internal note" });
+    await notes.getByLabel("Note", { exact: true }).fill(noteText);
+    await notes.getByRole("button", { name: "Add note" }).click();
+    await expectToast(adminPage, "Note added");
+    await expect(notes.getByLabel("Note", { exact: true })).toHaveValue("");
+
+    // A reply from a template, edited before sending.
+    const reply = adminPage.getByRole("region", { name: "Reply to the founder" });
+    await reply.getByLabel("Template").selectOption({ label: "Let's talk: partner call" });
+    if (!jsEnabled) await reply.getByRole("button", { name: "Use template" }).click();
+    const subject = reply.getByLabel("Subject");
+    const body = reply.getByLabel("Message");
+    await expect(subject).toHaveValue(`${founder.company}: a call with Lumen Ridge Ventures`);
+    await expect(body).toHaveValue(new RegExp(`^Dear ${founder.name},\\n`));
+    const editedSubject = `${founder.company}: a partner call next week`;
+    const editedBody = `Dear ${founder.name},\n\nWe would like to meet you next week (${tag}).\n\nKind regards,\nThe Lumen Ridge Ventures team`;
+    await subject.fill(editedSubject);
+    await body.fill(editedBody);
+    const sentBefore = new Date();
+    await reply.getByRole("button", { name: "Send reply" }).click();
+    await expectToast(adminPage, "Reply sent", `Your reply to ${founder.email} is on its way.`);
+    const sentAfter = new Date();
+    await expect(subject).toHaveValue("");
+    expect(adminPage.url().replace(/[?#].*$/, "")).toBe(pitchUrl);
+
+    // The timeline: every step, with who and when, oldest first.
+    const events = adminPage.getByTestId("pitch-event");
+    const who = `by ${admin.name} (${admin.email})`;
+    const expected = [
+      ["status", "Status changed from New to In review"],
+      ["owner", `Owner changed from Nobody to ${admin.name}`],
+      ["note", "Added a note"],
+      ["reply", `Replied to the founder: ${editedSubject}`],
+    ] as const;
+    await expect(events).toHaveCount(expected.length);
+    for (const [index, [kind, text]] of expected.entries()) {
+      const event = events.nth(index);
+      await expect(event).toHaveAttribute("data-kind", kind);
+      await expect(event).toContainText(text);
+      await expect(event).toContainText(who);
+      await expect(event.locator("time")).toHaveAttribute("datetime", /^\d{4}-\d{2}-\d{2}T/);
+    }
+    await expect(events.nth(2)).toContainText(noteText);
+    await expect(events.nth(3)).toContainText(`We would like to meet you next week (${tag}).`);
+    await expect(adminPage.getByTestId("pitch-timeline")).toContainText(`Pitch received from ${founder.name} (${founder.email})`);
+
+    // The list: answered, In review, owned.
+    await adminPage.goto(`/admin/pitches?q=${encodeURIComponent(founder.company)}`);
+    const answered = adminPage.getByTestId("pitch-row");
+    await expect(answered).toHaveCount(1);
+    const days = [...new Set([firmDate(sentBefore), firmDate(sentAfter)])];
+    await expect(answered).toContainText(new RegExp(`answered on (${days.join("|")})`));
+    await expect(answered).toContainText("In review");
+    await expect(answered).toContainText(admin.name);
+
+    // The founder's mail: from the firm, answers to the firm's inbox.
+    const mail = await mailWithHeaders(founder.email, new RegExp(editedSubject.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+    expect(mail.headers["reply-to"]).toBe(FIRM_INBOX);
+    expect(mail.text).toContain(`We would like to meet you next week (${tag}).`);
+  } finally {
+    await context.close();
+  }
+});
+
+test("bad filters answer 400 with a message at the field; the overdue filter and paging are links", async ({ browser, baseURL, jsEnabled, clientIp }, testInfo) => {
+  const admin = newAdmin(testInfo);
+  const context = await newBrowserContext(browser, { baseURL, jsEnabled, clientIp });
+  const page = await context.newPage();
+  try {
+    await signInAsAdmin(page, jsEnabled, admin);
+    const response = await page.goto("/admin/pitches?status=open");
+    expect(response?.status()).toBe(400);
+    await expect(page.getByRole("alert").filter({ hasText: "Some filters could not be used." })).toBeVisible();
+    await expect(page.getByLabel("Status")).toHaveAttribute("aria-invalid", "true");
+    await page.goto("/admin/pitches");
+    await waitHydrated(page, jsEnabled);
+    const filters = page.getByRole("search", { name: "Filter pitches" });
+    await filters.getByLabel("Overdue only").check();
+    await filters.getByRole("button", { name: "Filter" }).click();
+    await expect(page).toHaveURL(/[?&]overdue=1/);
+    await expect(filters.getByLabel("Overdue only")).toBeChecked();
+    // Every row the filter shows is overdue.
+    const clocks = await page.getByTestId("pitch-row").locator("td:last-child").allTextContents();
+    for (const clock of clocks) expect(clock).toMatch(/^overdue by \d+ business days?$/);
+    await expect(page.getByRole("link", { name: "Download CSV" })).toHaveAttribute("href", "/admin/pitches.csv?overdue=1");
+  } finally {
+    await context.close();
+  }
+});
