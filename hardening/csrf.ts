@@ -77,6 +77,7 @@ export const section: Section = {
         fundDocumentId: await setup.uploadFundDocument("fund-ii"),
         revokeRequestId: await setup.fundRequest("fund-ii"),
         resendRequestId: await setup.fundRequest("fund-ii"),
+        pitchId: await setup.pitch(),
       };
       const targets = [...mutationTargets(ids), ...accountTargets()];
       ctx.progress(`setup done (${((Date.now() - started) / 1000).toFixed(1)} s)`);

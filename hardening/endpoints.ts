@@ -36,6 +36,9 @@ export const MUTATIONS: readonly Mutation[] = [
   { method: "POST", path: "/api/fund-access/validate-token", kind: "json", role: "anonymous" },
   { method: "POST", path: "/api/fund-documents", kind: "multipart", role: "admin" },
   { method: "DELETE", path: "/api/fund-documents/{id}", kind: "none", role: "admin" },
+  // The pitch inbox (issue 16).
+  { method: "PATCH", path: "/api/pitches/{id}", kind: "json", role: "admin", note: "status and owner" },
+  { method: "POST", path: "/api/pitches/{id}/replies", kind: "json", role: "admin", note: "mails the founder" },
   // Page form actions (work without JavaScript)
   { method: "POST", path: "/newsletter", kind: "form", role: "anonymous" },
   { method: "POST", path: "/process", kind: "form", role: "anonymous", note: "founder pitch form" },
@@ -53,6 +56,7 @@ export const MUTATIONS: readonly Mutation[] = [
   { method: "POST", path: "/admin/investors", kind: "form", role: "admin", intents: ["status"] },
   { method: "POST", path: "/admin/documents", kind: "form", role: "admin", intents: ["delete-document"] },
   { method: "POST", path: "/admin/documents/{id}/access", kind: "form", role: "admin", intents: ["set-audience"] },
+  { method: "POST", path: "/admin/pitches/{id}", kind: "form", role: "admin", intents: ["status", "owner", "note", "reply"] },
   {
     method: "POST",
     path: "/admin/fund-access",
@@ -108,6 +112,8 @@ export const READS: ReadonlyArray<{ path: string; role: Role; note?: string }> =
   { path: "/admin/email-lists/newsletter.csv", role: "admin" },
   { path: "/admin/activity", role: "admin" },
   { path: "/admin/activity.csv", role: "admin" },
+  { path: "/admin/pitches", role: "admin" },
+  { path: "/admin/pitches.csv", role: "admin" },
   { path: "/admin/account", role: "admin", note: "also the only page of an admin without two-factor" },
   { path: "/api/auth/user", role: "investor" },
   { path: "/api/auth/pending-users", role: "admin" },
@@ -121,4 +127,5 @@ export const READS: ReadonlyArray<{ path: string; role: Role; note?: string }> =
   { path: "/api/fund-documents/view/{id}", role: "admin" },
   { path: "/api/fund-documents/download/{id}", role: "admin" },
   { path: "/api/newsletter/subscribers", role: "admin" },
+  { path: "/api/pitches", role: "admin" },
 ];

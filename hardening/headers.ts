@@ -117,6 +117,7 @@ async function check(full: boolean, server: AppServer, t: Tally, mail: Mail, pro
     fundDocumentId: await portal.uploadFundDocument("fund-i"),
     revokeRequestId: await portal.fundRequest("fund-ii"),
     resendRequestId: await portal.fundRequest("fund-ii"),
+    pitchId: await portal.pitch(),
   };
   const unknownId = randomUUID();
   // A real password reset link for the reset form's own answer.

@@ -45,6 +45,8 @@ const FIELDS: Record<string, string[]> = {
   "/api/newsletter": ["email"],
   "/newsletter": ["email", "formId", "redirectTo"],
   "/api/auth/users/{id}/status": ["status"],
+  "/api/pitches/{id}": ["status", "ownerId"],
+  "/api/pitches/{id}/replies": ["subject", "body"],
   "/api/fund-access/validate-token": ["token"],
   "/lp/forgot-password": ["email"],
   "/lp/reset-password": ["token", "password"],

@@ -304,6 +304,7 @@ export const section: Section = {
         fundDocumentId: await portal.uploadFundDocument("fund-i"),
         revokeRequestId: await portal.fundRequest("fund-ii"),
         resendRequestId: await portal.fundRequest("fund-ii"),
+        pitchId: await portal.pitch(),
       };
       const probes = sweepList(ids, docId, fundDocId);
       // An investor who turns two-factor on from the account page, as a browser would.

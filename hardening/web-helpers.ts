@@ -153,6 +153,17 @@ export class Portal {
     return (JSON.parse(answer.text) as { id: string }).id;
   }
 
+  /** A founder's pitch (through the JSON endpoint); returns its id, found through the admin's list. */
+  async pitch(): Promise<string> {
+    const company = `Hardening Labs ${unique()}`;
+    const answer = await this.call("POST", "/api/pitch", jsonBody({ ...pitch(), company }));
+    if (answer.status !== 201 && answer.status !== 200) throw new Error(`pitch: ${answer.status} ${answer.text.slice(0, 200)}`);
+    const list = await this.call("GET", `/api/pitches?q=${encodeURIComponent(company)}`, undefined, this.adminCookie);
+    const row = list.status === 200 ? (JSON.parse(list.text) as { pitches: Array<{ id: string }> }).pitches[0] : undefined;
+    if (!row) throw new Error(`pitch ${company} not listed: ${list.status} ${list.text.slice(0, 200)}`);
+    return row.id;
+  }
+
   /** A fund access request (Fund II: the link is mailed); returns its id. */
   async fundRequest(fundId: "fund-i" | "fund-ii"): Promise<string> {
     const email = `fund-${unique()}@example.com`;
@@ -189,6 +200,8 @@ export type Ids = {
   /** A live Fund II request (revoke target) and another (resend target). */
   revokeRequestId: string;
   resendRequestId: string;
+  /** A pitch (status, owner, note and reply target). */
+  pitchId: string;
 };
 
 export type Target = {
@@ -253,6 +266,12 @@ export function mutationTargets(ids: Ids): Target[] {
     "POST /admin/documents delete-document": () => formBody({ intent: "delete-document", documentId: ids.documentId }),
     "POST /admin/documents/{id}/access set-audience": () => formBody({ intent: "set-audience", documentId: ids.documentId, audience: "all" }),
     "PATCH /api/documents/{id}": () => jsonBody({ audience: "all" }),
+    "PATCH /api/pitches/{id}": () => jsonBody({ status: "in_review" }),
+    "POST /api/pitches/{id}/replies": () => jsonBody({ subject: "Your pitch", body: "Thank you for your pitch." }),
+    "POST /admin/pitches/{id} status": () => formBody({ intent: "status", status: "in_review" }),
+    "POST /admin/pitches/{id} owner": () => formBody({ intent: "owner", ownerId: "" }),
+    "POST /admin/pitches/{id} note": () => formBody({ intent: "note", note: "A note from the hardening run." }),
+    "POST /admin/pitches/{id} reply": () => formBody({ intent: "reply", subject: "Your pitch", body: "Thank you for your pitch." }),
     "POST /admin/fund-access revoke-fund-access": () => formBody({ intent: "revoke-fund-access", requestId: ids.revokeRequestId }),
     "POST /admin/fund-access resend-fund-access-link": () =>
       formBody({ intent: "resend-fund-access-link", requestId: ids.resendRequestId }),
@@ -273,6 +292,9 @@ export function mutationTargets(ids: Ids): Target[] {
     "/api/documents/{id}": ids.documentId,
     "/admin/documents/{id}/access": ids.documentId,
     "/api/fund-documents/{id}": ids.fundDocumentId,
+    "/api/pitches/{id}": ids.pitchId,
+    "/api/pitches/{id}/replies": ids.pitchId,
+    "/admin/pitches/{id}": ids.pitchId,
   };
   const targets: Target[] = [];
   for (const m of MUTATIONS) {

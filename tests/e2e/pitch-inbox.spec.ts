@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { expect, expectToast, test, uniqueEmail } from "./helpers/fixtures";
 import { fillPitch, pitchForm } from "./helpers/forms";
-import { mailWithHeaders } from "./helpers/pitches";
+import { insertPitchRow, mailWithHeaders } from "./helpers/pitches";
 import { newAdmin, newBrowserContext, signInAsAdmin, waitHydrated } from "./helpers/portal";
 
 /**
@@ -171,7 +171,7 @@ test("a pitch from /contact is found, triaged, noted and answered; the timeline 
   }
 });
 
-test("bad filters answer 400 with a message at the field; the overdue filter and paging are links", async ({ browser, baseURL, jsEnabled, clientIp }, testInfo) => {
+test("bad filters answer 400 with a message at the field; the overdue filter and the pages are links that keep the filters", async ({ browser, baseURL, jsEnabled, clientIp }, testInfo) => {
   const admin = newAdmin(testInfo);
   const context = await newBrowserContext(browser, { baseURL, jsEnabled, clientIp });
   const page = await context.newPage();
@@ -192,6 +192,19 @@ test("bad filters answer 400 with a message at the field; the overdue filter and
     const clocks = await page.getByTestId("pitch-row").locator("td:last-child").allTextContents();
     for (const clock of clocks) expect(clock).toMatch(/^overdue by \d+ business days?$/);
     await expect(page.getByRole("link", { name: "Download CSV" })).toHaveAttribute("href", "/admin/pitches.csv?overdue=1");
+
+    // Paging: 25 a page, the filters kept on the page links.
+    const tag = `Paged${randomBytes(4).toString("hex")}`;
+    for (let i = 0; i < 26; i++) insertPitchRow({ company: `${tag} ${String(i).padStart(2, "0")}`, daysAgo: 26 - i });
+    await page.goto(`/admin/pitches?q=${tag}`);
+    await waitHydrated(page, jsEnabled);
+    await expect(page.getByTestId("pitch-row")).toHaveCount(25);
+    await expect(page.getByTestId("pitch-row").first()).toContainText(`${tag} 25`);
+    await expect(page.getByText("Showing 1–25 of 26")).toBeVisible();
+    await page.getByRole("link", { name: "Next page of Pitches" }).click();
+    await expect(page).toHaveURL(new RegExp(`[?&]q=${tag}.*[?&]page=2|[?&]page=2.*[?&]q=${tag}`));
+    await expect(page.getByTestId("pitch-row")).toHaveCount(1);
+    await expect(page.getByTestId("pitch-row").first()).toContainText(`${tag} 00`);
   } finally {
     await context.close();
   }
