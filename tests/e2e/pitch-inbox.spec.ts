@@ -171,12 +171,16 @@ test("a pitch from /contact is found, triaged, noted and answered; the timeline 
   }
 });
 
-test("bad filters answer 400 with a message at the field; the overdue filter and the pages are links that keep the filters", async ({ browser, baseURL, jsEnabled, clientIp }, testInfo) => {
+test("the badge counts overdue pitches; bad filters answer 400 with a message at the field; the overdue filter and the pages are links that keep the filters", async ({ browser, baseURL, jsEnabled, clientIp }, testInfo) => {
+  // An overdue pitch: the navigation's badge counts it (among the run's others).
+  insertPitchRow({ company: `Overdue ${randomBytes(4).toString("hex")}`, daysAgo: 30 });
   const admin = newAdmin(testInfo);
   const context = await newBrowserContext(browser, { baseURL, jsEnabled, clientIp });
   const page = await context.newPage();
   try {
     await signInAsAdmin(page, jsEnabled, admin);
+    await expect(sidebar(page).getByTestId("nav-badge-pitches")).toHaveText(/^[1-9][\d,]*$/);
+    await expect(sidebar(page).getByRole("link", { name: /^Pitches/ })).toHaveAccessibleName(/^Pitches\W+[\d,]+ due within a business day or overdue$/);
     const response = await page.goto("/admin/pitches?status=open");
     expect(response?.status()).toBe(400);
     await expect(page.getByRole("alert").filter({ hasText: "Some filters could not be used." })).toBeVisible();
