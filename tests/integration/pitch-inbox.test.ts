@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "../../db/client";
 import { auditEvents, pitchEvents, pitchSubmissions } from "../../db/schema";
 import { waitingCounts } from "~/modules/admin/overview.server";
-import { dueAtFor } from "~/modules/pitch-clock/clock.server";
+import { dueAtFor, endOfFirmDay, firmDay } from "~/modules/pitch-clock/clock.server";
 import { flushMailer } from "~/modules/mail/mail.server";
 import { pitchCsvHead, pitchCsvRecorder } from "~/modules/pitch-inbox/export.server";
 import {
@@ -144,7 +144,8 @@ describe("the clock's counts and texts", () => {
     insertPitch({ daysAgo: 30, answeredAt: new Date() });
     insertPitch();
     const at = new Date();
-    const soon = insertPitch({ dueAt: new Date(at.getTime() + 60_000) });
+    // Due at the end of today (the firm's day).
+    const soon = insertPitch({ dueAt: endOfFirmDay(firmDay(at)) });
     expect(pitchClockCounts(undefined, at)).toEqual({ dueSoon: 2, overdue: 1 });
     expect(waitingCounts(undefined, at).pitchesDueSoon).toBe(2);
     expect(clockText(soon, at)).toBe("due today");
