@@ -46,6 +46,9 @@ export const processContent = {
     successTitle: "Thank You for Submitting!",
     successText: "We've received your pitch and will get back to you soon.",
     again: "Submit Another Pitch",
+    deckLabel: "Pitch deck (PDF, optional, up to 25 MB)",
+    /** The spam trap's label: read only by people whose screen shows the hidden field anyway. */
+    honeypotLabel: "Leave this field empty (it catches spam bots)",
   },
 } as const;
 

@@ -46,6 +46,9 @@ export const pitchMessages = {
   stage: "Please choose a stage",
   deckUrl: "Invalid URL",
   message: "Message is required",
+  deckType: "The deck must be a PDF file",
+  deckEmpty: "The deck file is empty",
+  deckTooLarge: "The deck must be at most 25 MB",
 } as const;
 
 export const uploadMessages = {

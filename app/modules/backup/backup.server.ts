@@ -27,8 +27,12 @@ const UPLOADS = "uploads";
 const MANIFEST = "manifest.json";
 /** Backup folder names: a UTC timestamp, with a counter when two start in the same second. */
 const BACKUP_NAME = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z(-\d+)?$/;
-/** Tables whose rows name a stored file (file_path column). */
-const FILE_TABLES = ["documents", "fund_documents"] as const;
+/** Tables whose rows name a stored file, and the column (null where a row has none). */
+const FILE_TABLES = [
+  ["documents", "file_path"],
+  ["fund_documents", "file_path"],
+  ["pitch_submissions", "deck_path"],
+] as const;
 
 export class BackupError extends Error {
   constructor(
@@ -148,11 +152,13 @@ async function snapshotDatabase(source: string, dest: string): Promise<Snapshot>
     }
     const migrations = tables["__drizzle_migrations"] ?? 0;
     const references: Snapshot["references"] = [];
-    for (const table of FILE_TABLES) {
+    for (const [table, column] of FILE_TABLES) {
       if (!(table in tables)) continue;
-      for (const row of copy.prepare(`select id, file_path from "${table}" order by file_path`).all() as { id: string; file_path: string }[]) {
-        references.push({ table, id: String(row.id), path: row.file_path });
-      }
+      const rows = copy.prepare(`select id, ${column} as file_path from "${table}" where ${column} is not null order by ${column}`).all() as {
+        id: string;
+        file_path: string;
+      }[];
+      for (const row of rows) references.push({ table, id: String(row.id), path: row.file_path });
     }
     return { tables, migrations, references };
   } finally {

@@ -84,6 +84,12 @@ export const envSchema = z
       .min(1, { message: "WATERMARK_CONCURRENCY must be at least 1" })
       .max(16, { message: "WATERMARK_CONCURRENCY must be at most 16" })
       .default(1),
+    /** A pitch form posted sooner than this many seconds after the page was rendered is treated as spam (decision 026). */
+    PITCH_MIN_FILL_SECONDS: z.coerce
+      .number({ message: "PITCH_MIN_FILL_SECONDS must be a number of seconds" })
+      .min(0, { message: "PITCH_MIN_FILL_SECONDS must be at least 0" })
+      .max(600, { message: "PITCH_MIN_FILL_SECONDS must be at most 600" })
+      .default(3),
   })
   .transform((env, ctx) => {
     const problem = sessionSecretProblem(env.SESSION_SECRET, env.NODE_ENV);

@@ -3,3 +3,14 @@ export const PITCH_STAGES = ["Pre-Seed", "Seed", "Series A", "Series B", "Other"
 
 export const PITCH_LIMITS = { name: 200, company: 200, deckUrl: 2000, message: 5000 } as const;
 
+
+/** An uploaded deck: one PDF of at most 25 MB, in the multipart field `deck`. */
+export const PITCH_DECK_FIELD = "deck";
+export const PITCH_DECK_MAX_BYTES = 25 * 1024 * 1024;
+
+/**
+ * The form's spam traps (decision 026): a field people leave empty (hidden
+ * from them) and a signed render time. Field names are plain so bots fill them.
+ */
+export const PITCH_HONEYPOT_FIELD = "website";
+export const PITCH_STAMP_FIELD = "formStamp";

@@ -1,11 +1,12 @@
 import { readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { getDb } from "../../../db/client";
-import { documents, fundDocuments } from "../../../db/schema";
+import { isNotNull } from "drizzle-orm";
+import { documents, fundDocuments, pitchSubmissions } from "../../../db/schema";
 import { log } from "../logging/log.server";
 import { storageRoot, storedFilePath } from "./storage.server";
 
-const AREAS = ["documents", "fund-documents"] as const;
+const AREAS = ["documents", "fund-documents", "pitch-decks"] as const;
 
 export type ReconcileReport = { orphanFilesRemoved: number; rowsWithoutFile: string[] };
 
@@ -22,6 +23,13 @@ export async function reconcileStorage(): Promise<ReconcileReport> {
   const rows = [
     ...db.select({ id: documents.id, filePath: documents.filePath }).from(documents).all(),
     ...db.select({ id: fundDocuments.id, filePath: fundDocuments.filePath }).from(fundDocuments).all(),
+    // A pitch's uploaded deck (most pitches have none).
+    ...db
+      .select({ id: pitchSubmissions.id, filePath: pitchSubmissions.deckPath })
+      .from(pitchSubmissions)
+      .where(isNotNull(pitchSubmissions.deckPath))
+      .all()
+      .map((row) => ({ id: row.id, filePath: row.filePath ?? "" })),
   ];
   const referenced = new Set(rows.map((row) => row.filePath));
 

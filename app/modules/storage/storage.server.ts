@@ -10,9 +10,10 @@ import { logError } from "../logging/log.server";
  * into `incoming/` first and are moved into place only once accepted.
  */
 
-export type StorageArea = "documents" | "fund-documents";
+/** pitch-decks: founders' uploaded decks (PDF), only ever answered to admins. */
+export type StorageArea = "documents" | "fund-documents" | "pitch-decks";
 
-export const STORED_PATH = /^(documents|fund-documents)\/[0-9a-f]{32}$/;
+export const STORED_PATH = /^(documents|fund-documents|pitch-decks)\/[0-9a-f]{32}$/;
 
 export function storageRoot(): string {
   return getEnv().STORAGE_DIR;
