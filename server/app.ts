@@ -11,6 +11,7 @@ import { audit } from "../app/modules/audit/audit.server";
 import { log, logError, USER_AGENT_MAX, withRequestContext } from "../app/modules/logging/log.server";
 import { getDb } from "../db/client";
 import { AUDIENCE_BODY_BYTES } from "../app/modules/documents/constants";
+import { PITCH_DECK_MAX_BYTES } from "../app/modules/pitches/constants";
 import { PageCache, negotiateEncoding, type CachedPage } from "./page-cache";
 import { clientAddress, isCrossOriginRequest, loggablePath, securityHeaders, setSecurityHeaders } from "./security";
 
@@ -24,6 +25,8 @@ export const DEFAULT_BODY_LIMIT = 64 * 1024;
  */
 export const UPLOAD_BODY_LIMIT = 64 * 1024 * 1024;
 export { BULK_UPLOAD_BODY_LIMIT };
+/** A pitch with its deck (25 MB) and form fields; above the app's own check, which answers with the deck's message. */
+export const PITCH_BODY_LIMIT = PITCH_DECK_MAX_BYTES + 7 * 1024 * 1024;
 /** The upload paths and their ceilings; the bulk upload's is above its 1 GiB batch limit, which the app answers itself. */
 const UPLOAD_PATHS = new Map<string, number>([
   ["/api/documents", UPLOAD_BODY_LIMIT],
@@ -31,6 +34,9 @@ const UPLOAD_PATHS = new Map<string, number>([
   ["/api/fund-documents", UPLOAD_BODY_LIMIT],
   ["/admin/fund-documents", UPLOAD_BODY_LIMIT],
   [BULK_UPLOAD_PATH, BULK_UPLOAD_BODY_LIMIT],
+  // The pitch form (multipart only when it carries a deck) and the API's multipart variant; JSON stays at 64 KB.
+  ["/process", PITCH_BODY_LIMIT],
+  ["/api/pitch", PITCH_BODY_LIMIT],
 ]);
 
 /**

@@ -9,7 +9,13 @@ import { publicPages } from "../app/content/sitemap";
  * rendered HTML is kept in memory, pre-compressed, and served without
  * rendering again. Anything personal (a flash message, a session) bypasses it.
  */
-export const CACHEABLE_PATHS = new Set<string>([...publicPages, "/newsletter", "/sitemap.xml", "/robots.txt"]);
+export const CACHEABLE_PATHS = new Set<string>([
+  // /process carries the pitch form's signed render time, fresh on every view (decision 026).
+  ...publicPages.filter((page) => page !== "/process"),
+  "/newsletter",
+  "/sitemap.xml",
+  "/robots.txt",
+]);
 
 /**
  * Query parameters that change a cacheable page, with the values worth

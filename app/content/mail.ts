@@ -69,7 +69,17 @@ export const accountMails = {
 export const pitchMails = {
   /** The acknowledgement's subject holds no visitor text (anyone can type the address). */
   ackSubject: `We received your pitch - ${firm.name}`,
-  toInbox: (pitch: { name: string; email: string; company: string; stage: string; deckUrl: string | null; message: string; receivedAt: string }): Mail => ({
+  toInbox: (pitch: {
+    name: string;
+    email: string;
+    company: string;
+    stage: string;
+    deckUrl: string | null;
+    message: string;
+    receivedAt: string;
+    /** An uploaded deck: its name and size, and the admin link that opens it (it is never attached). */
+    uploadedDeck?: { name: string; size: string; link: string } | null;
+  }): Mail => ({
     subject: `New pitch: ${pitch.company} (${pitch.stage})`,
     text: lines(
       `A new pitch was submitted on ${pitch.receivedAt}.`,
@@ -78,6 +88,9 @@ export const pitchMails = {
       `Company: ${pitch.company}`,
       `Stage: ${pitch.stage}`,
       `Deck: ${pitch.deckUrl ?? "(none)"}`,
+      ...(pitch.uploadedDeck
+        ? [`Uploaded deck: ${pitch.uploadedDeck.name} (${pitch.uploadedDeck.size}), for admins at ${pitch.uploadedDeck.link}`]
+        : []),
       "",
       pitch.message,
     ),

@@ -4,7 +4,14 @@ import { useEffect, useState, type ReactNode } from "react";
 import { Link, useFetcher, useRouteLoaderData } from "react-router";
 import { processContent } from "~/content/process";
 import { pitchMessages } from "~/content/validation";
-import { PITCH_LIMITS, PITCH_STAGES } from "~/modules/pitches/constants";
+import {
+  PITCH_DECK_FIELD,
+  PITCH_DECK_MAX_BYTES,
+  PITCH_HONEYPOT_FIELD,
+  PITCH_LIMITS,
+  PITCH_STAGES,
+  PITCH_STAMP_FIELD,
+} from "~/modules/pitches/constants";
 import { EnhancedForm } from "../ui/enhanced-form";
 import type { ToastInput } from "~/modules/toast/toast";
 import type { loader as rootLoader } from "~/root";
@@ -24,14 +31,26 @@ const messages = {
   stage: { valueMissing: pitchMessages.stage },
   deckUrl: { typeMismatch: pitchMessages.deckUrl, tooLong: pitchMessages.deckUrl },
   message: { valueMissing: pitchMessages.message },
+  [PITCH_DECK_FIELD]: {},
 };
+
+/** Off-screen, not display:none (some bots skip hidden fields), and out of the tab order and the accessibility tree. */
+const honeypotClass = "absolute -left-[10000px] top-auto h-px w-px overflow-hidden";
 
 /**
  * 'Submit Your Pitch' (SPEC.md §4): idle → 'Submitting...' → 'Thank You for
  * Submitting!' → 'Submit Another Pitch'. Without JavaScript it posts to
- * /process; errors come back in place, success through a redirect.
+ * /process; errors come back in place, success through a redirect. It posts
+ * multipart (an optional PDF deck) and carries the spam traps of decision 026:
+ * a honeypot field and the page's signed render time (`formStamp`).
  */
-export function PitchForm({ serverResult }: { serverResult?: SubmissionResult<string[]> | undefined }) {
+export function PitchForm({
+  serverResult,
+  formStamp,
+}: {
+  serverResult?: SubmissionResult<string[]> | undefined;
+  formStamp: string;
+}) {
   const copy = processContent.pitch;
   const fetcher = useFetcher<Outcome>({ key: PITCH_FORM_ID });
   const hydrated = useHydrated();
@@ -82,6 +101,10 @@ export function PitchForm({ serverResult }: { serverResult?: SubmissionResult<st
     return typeof v === "string" ? v : "";
   };
   const formErrors = result?.error?.[""];
+  // After a refused post the form keeps the stamp it was first shown with: the fill time counts from then.
+  const stamp = initial(PITCH_STAMP_FIELD) || formStamp;
+  const deckId = `${PITCH_FORM_ID}-${PITCH_DECK_FIELD}`;
+  const deckErrors = errorsFor(PITCH_DECK_FIELD);
   const submitting = fetcher.state !== "idle";
 
   const field = (name: keyof typeof messages, label: string, control: (props: ControlProps) => ReactNode, wide = false) => {
@@ -110,6 +133,7 @@ export function PitchForm({ serverResult }: { serverResult?: SubmissionResult<st
       key={formKey}
       id={PITCH_FORM_ID}
       action="/process"
+      encType="multipart/form-data"
       onSubmit={onSubmit}
       onInput={onInput}
       className="grid gap-4 sm:grid-cols-2"
@@ -135,12 +159,38 @@ export function PitchForm({ serverResult }: { serverResult?: SubmissionResult<st
         (p) => <input {...p} type="url" placeholder="https://" maxLength={PITCH_LIMITS.deckUrl} />,
         true,
       )}
+      <div className="sm:col-span-2">
+        <Label htmlFor={deckId}>{copy.deckLabel}</Label>
+        <input
+          id={deckId}
+          name={PITCH_DECK_FIELD}
+          type="file"
+          accept="application/pdf,.pdf"
+          data-max-bytes={PITCH_DECK_MAX_BYTES}
+          aria-invalid={deckErrors ? true : undefined}
+          aria-describedby={deckErrors ? `${deckId}-error` : undefined}
+          className={inputClass}
+        />
+        <FieldError id={`${deckId}-error`} errors={deckErrors} />
+      </div>
       {field(
         "message",
         "Tell us about your company *",
         (p) => <textarea {...p} required rows={6} maxLength={PITCH_LIMITS.message} />,
         true,
       )}
+      <input type="hidden" name={PITCH_STAMP_FIELD} value={stamp} />
+      <div className={honeypotClass} aria-hidden="true">
+        <label htmlFor={`${PITCH_FORM_ID}-${PITCH_HONEYPOT_FIELD}`}>{copy.honeypotLabel}</label>
+        <input
+          id={`${PITCH_FORM_ID}-${PITCH_HONEYPOT_FIELD}`}
+          name={PITCH_HONEYPOT_FIELD}
+          type="text"
+          tabIndex={-1}
+          autoComplete="off"
+          defaultValue=""
+        />
+      </div>
       {formErrors?.length ? (
         <p className="text-sm font-medium text-red-700 sm:col-span-2 dark:text-red-400" role="alert">
           {formErrors[0]}

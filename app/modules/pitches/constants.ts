@@ -14,3 +14,6 @@ export const PITCH_DECK_MAX_BYTES = 25 * 1024 * 1024;
  */
 export const PITCH_HONEYPOT_FIELD = "website";
 export const PITCH_STAMP_FIELD = "formStamp";
+
+/** Where an admin opens a pitch's uploaded deck (inline PDF; each opening is recorded). */
+export const pitchDeckPath = (pitchId: string) => `/admin/pitches/${encodeURIComponent(pitchId)}/deck`;

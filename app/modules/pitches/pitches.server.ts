@@ -6,6 +6,11 @@ import { getEnv } from "../config/env.server";
 import { adminDateTime } from "../dates/format";
 import { kickMailer, queueMail, recentMailCount } from "../mail/mail.server";
 import { dueAtFor } from "../pitch-clock/clock.server";
+import { formatMegabytes } from "../documents/constants";
+import type { ReceivedFile } from "../storage/upload.server";
+import { removeStoredFile } from "../storage/storage.server";
+import { pitchDeckPath } from "./constants";
+import { commitDeck, discardDeck, type StoredDeck } from "./deck.server";
 import type { PitchInput } from "./schema";
 
 export type PitchSubmission = typeof pitchSubmissions.$inferSelect;
@@ -13,9 +18,10 @@ export type PitchSubmission = typeof pitchSubmissions.$inferSelect;
 /**
  * Store a pitch, tell the firm's inbox and acknowledge it to the founder.
  * The mails are queued in the same transaction, so a mail outage never loses a pitch.
+ * `deck`: an uploaded deck already moved into storage (see storePitch).
  */
-export function submitPitch(input: PitchInput, db: Db = getDb()): PitchSubmission {
-  const inbox = getEnv().FIRM_INBOX;
+export function submitPitch(input: PitchInput, db: Db = getDb(), deck: StoredDeck | null = null): PitchSubmission {
+  const { FIRM_INBOX: inbox, APP_URL } = getEnv();
   const now = new Date();
   const pitch = db.transaction((tx) => {
     const row = tx
@@ -29,10 +35,14 @@ export function submitPitch(input: PitchInput, db: Db = getDb()): PitchSubmissio
         message: input.message,
         createdAt: now,
         dueAt: dueAtFor(now),
+        deckPath: deck?.path ?? null,
+        deckName: deck?.name ?? null,
+        deckSize: deck?.size ?? null,
       })
       .returning()
       .get();
-    queueMail(tx, { to: inbox, ...pitchMails.toInbox({ ...row, receivedAt: `${adminDateTime(row.createdAt)} UTC` }) });
+    const uploadedDeck = deck ? { name: deck.name, size: formatMegabytes(deck.size), link: `${APP_URL}${pitchDeckPath(row.id)}` } : null;
+    queueMail(tx, { to: inbox, ...pitchMails.toInbox({ ...row, receivedAt: `${adminDateTime(row.createdAt)} UTC`, uploadedDeck }) });
     // The acknowledgement goes to an address anyone can type: no visitor text in its
     // subject, and at most 3 a day per address (the pitch itself is always kept).
     const since = new Date(Date.now() - 24 * 60 * 60 * 1000);
@@ -42,6 +52,23 @@ export function submitPitch(input: PitchInput, db: Db = getDb()): PitchSubmissio
   });
   kickMailer();
   return pitch;
+}
+
+/**
+ * The one way a pitch is stored, from the page and from POST /api/pitch: an
+ * uploaded deck (already checked) is moved into pitch-decks/ and named by the
+ * row. If storing fails, the deck goes too: nothing is kept from a failed post.
+ */
+export async function storePitch(input: PitchInput, deck: ReceivedFile | null, db: Db = getDb()): Promise<PitchSubmission> {
+  let stored: StoredDeck | null = null;
+  try {
+    stored = deck ? await commitDeck(deck) : null;
+    return submitPitch(input, db, stored);
+  } catch (error) {
+    await discardDeck(deck);
+    if (stored) await removeStoredFile(stored.path);
+    throw error;
+  }
 }
 
 /**

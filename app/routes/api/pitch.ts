@@ -1,16 +1,25 @@
 import type { Route } from "./+types/pitch";
-import { handleJson, methodNotAllowed, parseJsonInput, readJsonBody } from "~/modules/http/json.server";
+import { handleJson, methodNotAllowed } from "~/modules/http/json.server";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
-import { submitPitch } from "~/modules/pitches/pitches.server";
-import { PitchInput } from "~/modules/pitches/schema";
+import { discardDeck, readApiPitch } from "~/modules/pitches/deck.server";
+import { storePitch } from "~/modules/pitches/pitches.server";
 
-/** POST /api/pitch { name, email, company, stage, deckUrl?, message } → 201 { id, createdAt }; errors → { error, fields? }. */
+/**
+ * POST /api/pitch { name, email, company, stage, deckUrl?, message } → 201 { id, createdAt }; errors → { error, fields? }.
+ * The same fields as multipart/form-data may carry a PDF deck (file field `deck`, at most 25 MB: 413;
+ * not a PDF: 400 under `deck`). No spam traps here: rate-limited, and no form to carry them (decision 026).
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   return handleJson(async () => {
     if (request.method !== "POST") throw methodNotAllowed("POST");
-    const input = parseJsonInput(PitchInput, await readJsonBody(request));
-    await enforceRateLimit("pitch", context.clientAddress);
-    const pitch = submitPitch(input);
+    const { input, deck } = await readApiPitch(request);
+    try {
+      await enforceRateLimit("pitch", context.clientAddress);
+    } catch (error) {
+      await discardDeck(deck);
+      throw error;
+    }
+    const pitch = await storePitch(input, deck);
     return Response.json({ id: pitch.id, createdAt: pitch.createdAt.toISOString() }, { status: 201 });
   });
 }

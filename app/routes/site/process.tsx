@@ -7,10 +7,9 @@ import { processContent } from "~/content/process";
 import { handlePitchForm } from "~/modules/pitches/submit-outcome.server";
 import { pageMeta } from "~/modules/seo/meta";
 import { outcomeInit } from "~/modules/http/json.server";
-import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
-import { readFormData } from "~/modules/http/form-data.server";
+import { issueFormStamp } from "~/modules/pitches/form-stamp.server";
 
 /** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
 export const headers = keepRetryAfter;
@@ -23,10 +22,14 @@ export const meta: Route.MetaFunction = (args) =>
     path: "/process",
   });
 
+/** The pitch form's signed render time (decision 026); this page is therefore never served from the page cache. */
+export function loader() {
+  return { formStamp: issueFormStamp() };
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await readFormData(request);
-  const outcome = await handlePitchForm(formData, context.clientAddress);
-  if (isEnhanced(formData)) return data(outcome, outcomeInit(outcome));
+  const { outcome, enhanced } = await handlePitchForm(request, context.clientAddress);
+  if (enhanced) return data(outcome, outcomeInit(outcome));
   if (outcome.status === "success") {
     return redirectWithFlash("/process#pitch", {
       toast: outcome.toast ?? undefined,
@@ -37,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data(outcome, outcomeInit(outcome));
 }
 
-export default function Process({ actionData }: Route.ComponentProps) {
+export default function Process({ loaderData, actionData }: Route.ComponentProps) {
   const c = processContent;
   return (
     <div className="mx-auto max-w-5xl px-4 py-16 sm:px-6">
@@ -83,7 +86,7 @@ export default function Process({ actionData }: Route.ComponentProps) {
             // Without JavaScript: the server's refusal (e.g. too many pitches) as a notification.
             <StaticToast toast={{ id: "pitch-result", variant: "default", ...actionData.toast }} />
           ) : null}
-          <PitchForm serverResult={actionData?.result} />
+          <PitchForm serverResult={actionData?.result} formStamp={loaderData.formStamp} />
         </Card>
       </section>
     </div>
