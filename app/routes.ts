@@ -58,6 +58,8 @@ export default [
     // The audit trail, and its CSV export (resource route, guarded on its own).
     route("admin/activity", "routes/admin/activity.tsx"),
     route("admin/activity.csv", "routes/admin/activity-export.ts"),
+    // A pitch's uploaded deck, inline (resource route, guarded on its own; each opening recorded).
+    route("admin/pitches/:id/deck", "routes/admin/pitch-deck.ts"),
     // The signed-in admin's own sign-in security.
     route("admin/account", "routes/admin/account.tsx"),
   ]),

@@ -74,6 +74,7 @@ export const auditEventLabels: Record<AuditEventName, string> = {
   "pitch.exported": "Exported the pitches",
   "request.cross_site_refused": "Cross-site request refused",
   "request.rate_limited": "Rate limit reached",
+  "pitch.deck_opened": "Opened a pitch deck",
 };
 
 /** Field messages of the activity filters. */

@@ -49,6 +49,7 @@ export const pitchMessages = {
   deckType: "The deck must be a PDF file",
   deckEmpty: "The deck file is empty",
   deckTooLarge: "The deck must be at most 25 MB",
+  deckNotFound: "Deck not found",
 } as const;
 
 export const uploadMessages = {

@@ -3,13 +3,16 @@ import { flushMailer } from "~/modules/mail/mail.server";
 import { resetRateLimitsForTests } from "~/modules/http/rate-limit.server";
 import type { PitchOutcome } from "~/modules/pitches/submit-outcome.server";
 import { readFlash } from "~/modules/toast/flash.server";
+import { issueFormStamp } from "~/modules/pitches/form-stamp.server";
 import { action } from "~/routes/site/process";
 import { allOutbox, allPitches, clearTables } from "../helpers/db";
 import { validPitch } from "../helpers/fixtures";
 import { callRoute, expectData, expectRedirect, formRequest, requestWithCookie } from "../helpers/http";
 import { TEST_FIRM_INBOX } from "../helpers/test-env";
 
-const postForm = (fields: Record<string, string>) => callRoute(action, formRequest("/process", fields));
+/** The form as a person sends it: with the page's signed render time, from a minute ago (decision 026). */
+const postForm = (fields: Record<string, string>) =>
+  callRoute(action, formRequest("/process", { formStamp: issueFormStamp(new Date(Date.now() - 60_000)), website: "", ...fields }));
 const enhanced = async (fields: Record<string, string>) =>
   expectData<PitchOutcome>(await postForm({ ...fields, _enhanced: "1" }));
 

@@ -50,6 +50,8 @@ export const AUDIT_EVENTS = [
   "pitch.exported",
   "request.cross_site_refused",
   "request.rate_limited",
+  /** An admin opened a pitch's uploaded deck (also on the pitch's timeline). */
+  "pitch.deck_opened",
 ] as const;
 
 export type AuditEventName = (typeof AUDIT_EVENTS)[number];

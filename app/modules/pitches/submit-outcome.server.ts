@@ -1,6 +1,9 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { pitchToasts } from "~/content/process";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { data } from "react-router";
+import { requestMessages } from "~/content/validation";
+import { isAppError } from "../http/app-error";
 import { formFailure } from "../http/form-answer.server";
 import { readFormData } from "../http/form-data.server";
 import { enforceRateLimit } from "../http/rate-limit.server";
@@ -44,6 +47,13 @@ function failureOutcome(error: unknown, reply: (options: { formErrors: string[];
   };
 }
 
+/** Refusals of a multipart post the form shows in place; any other failure to read it is an unreadable form. */
+const KEPT_REFUSALS = new Set(["payload_too_large", "insufficient_storage"]);
+
+function unreadable(error: unknown): unknown {
+  return isAppError(error) ? data({ error: requestMessages.formUnreadable }, { status: 400 }) : error;
+}
+
 /** The form's fields: urlencoded (no deck) or multipart (with an optional deck). */
 async function readPitchForm(request: Request): Promise<PitchPost> {
   if (isMultipart(request)) return receivePitchPost(request);
@@ -64,7 +74,9 @@ export async function handlePitchForm(request: Request, clientAddress: string): 
   try {
     post = await readPitchForm(request);
   } catch (error) {
-    // Nothing was read that could be shown again (a deck over 25 MB, a broken upload).
+    // A body that is not a readable form answers as every page form's does (400, thrown).
+    if (!isAppError(error) || !KEPT_REFUSALS.has(error.code)) throw unreadable(error);
+    // A deck over 25 MB, a full disk: nothing was read that could be shown again.
     const outcome = failureOutcome(error, ({ formErrors, fieldErrors }) => ({
       status: "error",
       initialValue: null,
