@@ -187,6 +187,8 @@ const seenAnswers: { what: string; allowed: Set<string>; text: string }[] = [];
 // Documents: one to read, one for the admin to delete, a fund document and tampered rows that must stay out of reach.
 const docTag = unique();
 let docBytes: Buffer = Buffer.alloc(0);
+/** A pitch with an uploaded deck (issue 16), sent over multipart by a founder. */
+let deckPitchId = "";
 let docId = "";
 let deletableId = "";
 let fund = { id: "", filePath: "", absolutePath: "" };
@@ -266,6 +268,20 @@ test.beforeAll(async () => {
     if (label === "target") docId = doc.id;
     else deletableId = doc.id;
   }
+  // A founder's pitch with a deck (multipart POST /api/pitch), from a client address of its own.
+  const deckPitch = await contexts.anonymous.post("/api/pitch", {
+    headers: { "X-Forwarded-For": randomClientIp() },
+    multipart: {
+      name: "Matrix Founder",
+      email: `matrix-founder-${id}@example.com`,
+      company: `Matrix Deck ${docTag}`,
+      stage: "Seed",
+      message: "A deck for the matrix.",
+      deck: { name: "matrix-deck.pdf", mimeType: MIME.pdf, buffer: samplePdf(`Matrix deck ${docTag}`) },
+    },
+  });
+  expect(deckPitch.status(), await deckPitch.text()).toBe(201);
+  deckPitchId = ((await deckPitch.json()) as { id: string }).id;
   // A fund document and its file, put straight into the database and storage.
   fund = insertFundDocument(samplePdf(FUND_MARKER));
   // LP document rows whose stored path points outside the documents area.
@@ -429,6 +445,22 @@ const rows: Row[] = [
     method: "GET",
     path: "/admin/activity.csv",
     expect: { anonymous: 401, pending: 401, rejected: 401, investor: 403, "enrolling admin": 403, admin: 200 },
+  },
+  // A pitch's uploaded deck (a resource route: JSON refusals); an unknown pitch is a 404 for the admin only.
+  {
+    method: "GET",
+    path: () => `/admin/pitches/${deckPitchId}/deck`,
+    label: "/admin/pitches/{id}/deck",
+    expect: { anonymous: 401, pending: 401, rejected: 401, investor: 403, "enrolling admin": 403, admin: 200 },
+    check: (answer, role) => {
+      if (role === "admin") expect(answer.headers["content-type"]).toBe("application/pdf");
+      else expect(answer.body.includes(Buffer.from("%PDF-"))).toBe(false);
+    },
+  },
+  {
+    method: "GET",
+    path: "/admin/pitches/no-such-pitch/deck",
+    expect: { anonymous: 401, pending: 401, rejected: 401, investor: 403, "enrolling admin": 403, admin: 404 },
   },
   {
     method: "GET",
