@@ -100,6 +100,9 @@ export default defineConfig({
         // Hundreds of uploads to every test investor would flood the mail sink: investors here start
         // with new-document e-mails off; the specs about them turn them on (the default is tested in Vitest).
         DOCUMENT_MAIL_DEFAULT: "none",
+        // Playwright fills the pitch form faster than a person: no minimum fill time here. The 3-second
+        // default is tested in tests/integration/pitch-deck.test.ts and hardening/spam-trap.ts.
+        PITCH_MIN_FILL_SECONDS: "0",
       },
     },
   ],

@@ -1,6 +1,7 @@
 /**
  * `npm run test:hardening`: hostile input, injection, CSRF, sessions, brute
- * force, security headers, faults, two-factor, the daily pitch summary and load against the production build, each
+ * force, security headers, faults, two-factor, the pitch form's spam trap, the daily pitch summary and load against
+ * the production build, each
  * section on servers of its own. Prints a table of figures per section and
  * exits 1 when any check fails.
  *
@@ -36,6 +37,7 @@ const SECTIONS: Array<{ name: string; alone?: boolean; load: () => Promise<Secti
   { name: "unsubscribe", load: async () => (await import("./unsubscribe")).section },
   { name: "watermark", load: async () => (await import("./watermark")).section },
   { name: "pitch-summary", load: async () => (await import("./pitch-summary")).section },
+  { name: "spam-trap", load: async () => (await import("./spam-trap")).section },
   { name: "load", alone: true, load: async () => (await import("./load")).section },
 ];
 const SIDE_BY_SIDE = 2;

@@ -1,4 +1,8 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { samplePdf } from "../helpers/sample-files";
+import { latestMailTo } from "./helpers/accounts";
 import { expect, expectToast, test, toast, uniqueEmail } from "./helpers/fixtures";
 import { fillPitch, holdPosts, pitchForm, recordWrites, type PitchValues } from "./helpers/forms";
 
@@ -162,4 +166,81 @@ test("when the server refuses (rate limit), a destructive 'Error' toast gives it
   await expect(form.region.locator("form").getByRole("alert").filter({ hasText: "Too many pitch submissions" })).toBeVisible();
   await expect(form.thanks).toHaveCount(0);
   await expect(form.name).toHaveValue(values.name);
+});
+
+/** The firm's inbox on the e2e server (FIRM_INBOX is not set there: the default). */
+const FIRM_INBOX = "hello@lumenridge.example";
+
+/** Every mail the run's SMTP sink holds for an address whose subject matches, read once. */
+function mailsIn(to: string, subject: RegExp): Array<{ subject: string; text: string }> {
+  const dir = path.join(process.env.E2E_RUN_DIR ?? "", "mail");
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((file) => file.endsWith(".json"))
+    .map((file) => JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as { envelopeTo: string[]; subject: string; text: string })
+    .filter((mail) => mail.envelopeTo.includes(to.toLowerCase()) && subject.test(mail.subject));
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+test("a pitch with a deck upload (PDF): success, and the firm's mail names the deck with the admin link", async ({
+  page,
+  visit,
+}, testInfo) => {
+  await visit("/process");
+  const form = pitchForm(page);
+  const values = { ...pitch(uniqueEmail(testInfo, "deck")), deckUrl: "" };
+  await fillPitch(form, values);
+  await form.deck.setInputFiles({ name: "photon-forge-deck.pdf", mimeType: "application/pdf", buffer: samplePdf("Photon Forge deck") });
+  await form.submit.click();
+
+  await expectToast(page, "Success", "Your pitch has been submitted successfully!");
+  await expect(form.thanks).toBeVisible();
+  const mail = await latestMailTo(FIRM_INBOX, new RegExp(`^New pitch: ${escapeRegExp(values.company)} `));
+  expect(mail.text).toMatch(/Uploaded deck: photon-forge-deck\.pdf \(0\.00 MB\), for admins at http:\/\/localhost:\d+\/admin\/pitches\/[^/\s]+\/deck/);
+});
+
+test("a deck that is not a PDF: 'The deck must be a PDF file' under the field, the typed values kept", async ({ page, visit }, testInfo) => {
+  await visit("/process");
+  const form = pitchForm(page);
+  const values = pitch(uniqueEmail(testInfo, "notpdf"));
+  await fillPitch(form, values);
+  await form.deck.setInputFiles({ name: "deck.pdf", mimeType: "application/pdf", buffer: Buffer.from("<html>not a deck</html>") });
+  await form.submit.click();
+
+  await expect(form.deck).toHaveAccessibleDescription("The deck must be a PDF file");
+  await expect(form.deck).toHaveAttribute("aria-invalid", "true");
+  await expect(form.thanks).toHaveCount(0);
+  await expect(form.company).toHaveValue(values.company);
+  await expect(form.message).toHaveValue(values.message);
+});
+
+test("the spam trap: a filled honeypot gets the very success a founder gets, and nothing reaches the firm", async ({
+  page,
+  visit,
+}, testInfo) => {
+  await visit("/process");
+  const form = pitchForm(page);
+  // The field is off-screen and out of the tab order: a person never sees it, a bot fills it.
+  await expect(form.honeypot).toHaveAttribute("tabindex", "-1");
+  await expect(form.honeypot).toHaveAttribute("autocomplete", "off");
+  const bot = pitch(uniqueEmail(testInfo, "bot"));
+  await fillPitch(form, bot);
+  await form.honeypot.fill("https://cheap-pills.example", { force: true });
+  await form.submit.click();
+  await expectToast(page, "Success", "Your pitch has been submitted successfully!");
+  await expect(form.thanks).toBeVisible();
+  await expect(form.region).toContainText("We've received your pitch and will get back to you soon.");
+
+  // A founder's pitch sent after it reaches the firm; the outbox sends in order, so the bot's would be there by then.
+  await form.again.click();
+  const founder = pitch(uniqueEmail(testInfo, "human"));
+  await fillPitch(form, founder);
+  await form.submit.click();
+  await expect(form.thanks).toBeVisible();
+  await latestMailTo(FIRM_INBOX, new RegExp(`^New pitch: ${escapeRegExp(founder.company)} `));
+  await latestMailTo(founder.email, /^We received your pitch/);
+  expect(mailsIn(FIRM_INBOX, new RegExp(`^New pitch: ${escapeRegExp(bot.company)} `))).toEqual([]);
+  expect(mailsIn(bot.email, /./)).toEqual([]);
 });

@@ -20,7 +20,10 @@ export function pitchForm(page: Page) {
     email: region.getByLabel(/^email/i),
     company: region.getByLabel(/^company/i),
     stage: region.getByLabel(/^stage/i),
-    deckUrl: region.getByLabel(/deck/i),
+    deckUrl: region.getByLabel(/deck URL/i),
+    deck: region.getByLabel(/^Pitch deck \(PDF/),
+    /** The spam trap people never see (off-screen, out of the tab order and the accessibility tree). */
+    honeypot: region.locator('input[name="website"]'),
     message: region.getByLabel(/tell us|message/i),
     submit: region.getByRole("button", { name: /^(Submit Pitch|Submitting\.\.\.)$/ }),
     thanks: region.getByRole("heading", { name: "Thank You for Submitting!" }),
