@@ -15,7 +15,8 @@
  * an unescaped payload in a page's HTML and in the browser, an HTML page among
  * the exports, a loose and a missing formula cell, a wrong health path).
  */
-import { approvedInvestor, openDatabase, request, signIn, startMailCatcher, Tally, type CaughtMail, type Context, type HttpAnswer, type Section } from "./harness";
+import { formStampWith } from "../app/modules/pitches/form-stamp.server";
+import { approvedInvestor, openDatabase, request, SESSION_SECRET, signIn, startMailCatcher, Tally, type CaughtMail, type Context, type HttpAnswer, type Section } from "./harness";
 import { bodyOf, browsePages, clientHeaders, drainOutbox, headerNames, mailHeaders, multipart, parseCsv, PASSWORD, rawHead } from "./hostile-helpers";
 import { send, setUpFixture, unique, uploadParts, type Fixture, type Visit } from "./hostile-helpers";
 
@@ -42,6 +43,8 @@ type Spec = { method: string; path: string; kind: Kind; admin?: boolean; base: (
 
 const mail = () => `inj-${unique()}@example.com`;
 const PITCH = () => ({ name: "Ada", email: mail(), company: "Acme", stage: "Seed", deckUrl: "https://example.com/deck.pdf", message: "Hello" });
+/** The pitch form as a person sends it: with the page's signed render time, a minute old (else it is trapped as spam and stores nothing; decision 026). */
+const PITCH_FORM = () => ({ ...PITCH(), formStamp: formStampWith(SESSION_SECRET, Date.now() - 60_000) });
 const ACCOUNT = () => ({ email: mail(), password: PASSWORD, name: "Ada", company: "Acme" });
 const SIGNUP = (fundId: string) => () => ({ name: "Ada", email: mail(), fundId, company: "Acme", phone: "+1 555 0100", accreditedConfirmation: "true" });
 const UPLOAD = (fundId?: string) => () => ({ title: `t-${unique()}`, description: `d-${unique()}`, category: fundId ? "fund_documents" : "reports", ...(fundId ? { fundId } : {}), filename: "r.pdf" });
@@ -63,7 +66,7 @@ function sqlSpecs(fx: Fixture, victims: string[]): Spec[] {
     { method: "POST", path: "/api/newsletter", kind: "json", base: () => ({ email: mail() }), fields: ["email"], table: "newsletter_subscribers" },
     { method: "POST", path: "/newsletter", kind: "form", base: () => ({ email: mail(), redirectTo: "/newsletter" }), fields: ["email", "redirectTo", "formId"], table: "newsletter_subscribers" },
     { method: "POST", path: "/api/pitch", kind: "json", base: PITCH, fields: Object.keys(PITCH()), table: "pitch_submissions" },
-    { method: "POST", path: "/process", kind: "form", base: PITCH, fields: Object.keys(PITCH()), table: "pitch_submissions" },
+    { method: "POST", path: "/process", kind: "form", base: PITCH_FORM, fields: Object.keys(PITCH()), table: "pitch_submissions" },
     { method: "POST", path: "/api/auth/register", kind: "json", base: ACCOUNT, fields: Object.keys(ACCOUNT()), table: "lp_users" },
     { method: "POST", path: "/lp/register", kind: "form", base: ACCOUNT, fields: Object.keys(ACCOUNT()), table: "lp_users" },
     { method: "POST", path: "/api/fund-access/register", kind: "json", base: SIGNUP("fund-i"), fields: ["name", "email", "fundId", "company", "phone"], table: "fund_access_users" },

@@ -183,23 +183,24 @@ describe("POST /api/pitch as multipart", () => {
 });
 
 describe("the spam traps (form only)", () => {
-  const now = Date.now();
-  const TRAPS: Array<[string, Record<string, string>, string]> = [
-    ["the honeypot filled", { website: "https://spam.example" }, "honeypot"],
-    ["the honeypot holding only a space", { website: " " }, "honeypot"],
-    ["no stamp", { formStamp: "" }, "stamp_missing"],
-    ["a stamp with its time changed", { formStamp: minuteAgo().replace(/^\d+/, String(now - 120_000)) }, "stamp_invalid"],
-    ["a stamp signed with another key", { formStamp: formStampWith("another-secret-another-secret-0123456789", now - 60_000) }, "stamp_invalid"],
-    ["a stamp from the future", { formStamp: formStampWith(TEST_SESSION_SECRET, now + 60 * 60_000) }, "stamp_future"],
-    ["a stamp older than 24 hours", { formStamp: formStampWith(TEST_SESSION_SECRET, now - 25 * 60 * 60_000) }, "stamp_expired"],
-    ["a post 1 second after the page was shown", { formStamp: formStampWith(TEST_SESSION_SECRET, now - 1_000) }, "too_fast"],
+  // Stamps are made when each test runs (a stamp made at load time would have aged by then).
+  const at = (offsetMs: number) => formStampWith(TEST_SESSION_SECRET, Date.now() + offsetMs);
+  const TRAPS: Array<[string, () => Record<string, string>, string]> = [
+    ["the honeypot filled", () => ({ website: "https://spam.example" }), "honeypot"],
+    ["the honeypot holding only a space", () => ({ website: " " }), "honeypot"],
+    ["no stamp", () => ({ formStamp: "" }), "stamp_missing"],
+    ["a stamp with its time changed", () => ({ formStamp: minuteAgo().replace(/^\d+/, (ms) => String(Number(ms) - 60_000)) }), "stamp_invalid"],
+    ["a stamp signed with another key", () => ({ formStamp: formStampWith("another-secret-another-secret-0123456789", Date.now() - 60_000) }), "stamp_invalid"],
+    ["a stamp from the future", () => ({ formStamp: at(60 * 60_000) }), "stamp_future"],
+    ["a stamp older than 24 hours", () => ({ formStamp: at(-25 * 60 * 60_000) }), "stamp_expired"],
+    ["a post 1 second after the page was shown", () => ({ formStamp: at(-1_000) }), "too_fast"],
   ];
 
   it.each(TRAPS)("%s (JavaScript): the accepted answer, nothing stored or sent, counted in the log", async (_what, overrides, reason) => {
     const accepted = expectData<PitchOutcome>(await postPage(fieldParts(formFields({ _enhanced: "1", email: "honest@example.test" }))));
     clearTables();
     const trapped = expectData<PitchOutcome>(
-      await postPage([...fieldParts(formFields({ _enhanced: "1", email: "honest@example.test", ...overrides })), deckPart(samplePdf())]),
+      await postPage([...fieldParts(formFields({ _enhanced: "1", email: "honest@example.test", ...overrides() })), deckPart(samplePdf())]),
     );
     expect(trapped).toEqual(accepted);
     expect(allPitches()).toEqual([]);
@@ -215,7 +216,7 @@ describe("the spam traps (form only)", () => {
   it.each(TRAPS)("%s (no JavaScript): the same redirect and flash as an accepted post", async (_what, overrides) => {
     const accepted = expectRedirect(await callRoute(pageAction as Action, formRequest("/process", formFields())));
     clearTables();
-    const trapped = expectRedirect(await callRoute(pageAction as Action, formRequest("/process", formFields(overrides))));
+    const trapped = expectRedirect(await callRoute(pageAction as Action, formRequest("/process", formFields(overrides()))));
     expect({ ...trapped, cookie: null }).toEqual({ ...accepted, cookie: null });
     // Each flash toast gets a random id; everything else is the same.
     const flashOf = async (cookie: string | null) => {

@@ -7,12 +7,16 @@ const keyFor = (url: string, { method = "GET", cookie }: { method?: string; cook
   cache.keyFor(incoming({ method, url, headers: cookie === undefined ? {} : { cookie } }));
 
 describe("PageCache.keyFor", () => {
-  it.each(["/", "/portfolio", "/process", "/team", "/newsletter", "/privacy-policy", "/robots.txt"])(
+  it.each(["/", "/portfolio", "/contact", "/team", "/newsletter", "/privacy-policy", "/robots.txt"])(
     "caches the public page %s",
     (url) => {
       expect(keyFor(url)).not.toBeNull();
     },
   );
+
+  it("renders /process afresh: its pitch form carries a signed render time (decision 026)", () => {
+    expect(keyFor("/process")).toBeNull();
+  });
 
   it("uses the same key for GET and HEAD", () => {
     expect(keyFor("/team", { method: "HEAD" })).toBe(keyFor("/team"));

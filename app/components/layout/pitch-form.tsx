@@ -6,7 +6,6 @@ import { processContent } from "~/content/process";
 import { pitchMessages } from "~/content/validation";
 import {
   PITCH_DECK_FIELD,
-  PITCH_DECK_MAX_BYTES,
   PITCH_HONEYPOT_FIELD,
   PITCH_LIMITS,
   PITCH_STAGES,
@@ -166,7 +165,6 @@ export function PitchForm({
           name={PITCH_DECK_FIELD}
           type="file"
           accept="application/pdf,.pdf"
-          data-max-bytes={PITCH_DECK_MAX_BYTES}
           aria-invalid={deckErrors ? true : undefined}
           aria-describedby={deckErrors ? `${deckId}-error` : undefined}
           className={inputClass}
