@@ -3,12 +3,13 @@ import type { Page } from "@playwright/test";
 import { expect, expectToast, test, uniqueEmail } from "./helpers/fixtures";
 import { fillPitch, pitchForm } from "./helpers/forms";
 import { insertPitchRow, mailWithHeaders } from "./helpers/pitches";
+import { samplePdf } from "../helpers/sample-files";
 import { newAdmin, newBrowserContext, signInAsAdmin, waitHydrated } from "./helpers/portal";
 
 /**
  * The pitch inbox end to end (issue 16), with JavaScript and without: a founder
- * pitches from /contact → an admin finds the pitch on /admin/pitches (search and
- * status filter), opens it, sets it In review and takes it, adds an internal note,
+ * pitches from /contact with a deck (PDF) → an admin finds the pitch on /admin/pitches (search and
+ * status filter), opens it and its deck, sets it In review and takes it, adds an internal note,
  * picks a reply template, edits it and sends it → the timeline shows each step with
  * who and when, the list says 'answered on …', and the founder's mail has Reply-To
  * the firm's inbox.
@@ -54,6 +55,7 @@ test("a pitch from /contact is found, triaged, noted and answered; the timeline 
   await waitHydrated(page, jsEnabled);
   const form = pitchForm(page);
   await fillPitch(form, founder);
+  await form.deck.setInputFiles({ name: `inbox-deck-${tag}.pdf`, mimeType: "application/pdf", buffer: samplePdf(`Inbox deck ${tag}`) });
   await form.submit.click();
   await expect(form.thanks).toBeVisible();
 
@@ -93,6 +95,17 @@ test("a pitch from /contact is found, triaged, noted and answered; the timeline 
     await expect(submission).toContainText(founder.message);
     await expect(submission.getByRole("link", { name: founder.deckUrl })).toHaveAttribute("href", founder.deckUrl);
     const pitchUrl = adminPage.url().replace(/[?#].*$/, "");
+    // The uploaded deck: named on the page, opened by the admin (a PDF, logged on the timeline).
+    await expect(submission).toContainText(`inbox-deck-${tag}.pdf`);
+    const deckLink = submission.getByRole("link", { name: "Open the deck" });
+    const deckHref = await deckLink.getAttribute("href");
+    expect(deckHref).toBe(`${new URL(pitchUrl).pathname}/deck`);
+    const deck = await adminPage.request.get(deckHref ?? "");
+    expect(deck.status()).toBe(200);
+    expect(deck.headers()["content-type"]).toBe("application/pdf");
+    expect((await deck.body()).subarray(0, 5).toString()).toBe("%PDF-");
+    await adminPage.reload();
+    await waitHydrated(adminPage, jsEnabled);
 
     // Status: In review.
     const status = adminPage.getByRole("region", { name: "Status" });
@@ -138,6 +151,7 @@ test("a pitch from /contact is found, triaged, noted and answered; the timeline 
     const events = adminPage.getByTestId("pitch-event");
     const who = `by ${admin.name} (${admin.email})`;
     const expected = [
+      ["deck_opened", "Opened the deck"],
       ["status", "Status changed from New to In review"],
       ["owner", `Owner changed from Nobody to ${admin.name}`],
       ["note", "Added a note"],
@@ -151,8 +165,8 @@ test("a pitch from /contact is found, triaged, noted and answered; the timeline 
       await expect(event).toContainText(who);
       await expect(event.locator("time")).toHaveAttribute("datetime", /^\d{4}-\d{2}-\d{2}T/);
     }
-    await expect(events.nth(2)).toContainText(noteText);
-    await expect(events.nth(3)).toContainText(`We would like to meet you next week (${tag}).`);
+    await expect(events.nth(3)).toContainText(noteText);
+    await expect(events.nth(4)).toContainText(`We would like to meet you next week (${tag}).`);
     await expect(adminPage.getByTestId("pitch-timeline")).toContainText(`Pitch received from ${founder.name} (${founder.email})`);
 
     // The list: answered, In review, owned.
