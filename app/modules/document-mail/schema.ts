@@ -18,11 +18,5 @@ export type DocumentMailInput = z.infer<typeof DocumentMailInput>;
 /** Where a List-Unsubscribe link points; the token goes in `?token=`, which request logs mask. */
 export const UNSUBSCRIBE_PATH = "/unsubscribe/documents";
 
-/** A token as unsubscribeToken makes it: base64url user id, a dot, a base64url HMAC-SHA256. */
-export const UnsubscribeToken = z
-  .string()
-  .max(200)
-  .regex(/^[A-Za-z0-9_-]{1,120}\.[A-Za-z0-9_-]{43}$/);
-
-/** The body of an RFC 8058 one-click unsubscribe, sent by mail providers and by the page's button alike. */
+/** The body of an RFC 8058 one-click unsubscribe, sent by mail providers and by the page's button alike (the newsletter's link too). */
 export const OneClickUnsubscribe = z.object({ "List-Unsubscribe": z.literal("One-Click") });
