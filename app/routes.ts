@@ -23,6 +23,9 @@ export default [
     route("lp/reset-password", "routes/lp/reset-password.tsx"),
     // New-document e-mails' List-Unsubscribe link: the page (GET) and the RFC 8058 one-click POST; no sign-in.
     route("unsubscribe/documents", "routes/site/unsubscribe-documents.tsx"),
+    // The newsletter's confirmation link (GET: one button; POST confirms) and its signed unsubscribe link (as above).
+    route("newsletter/confirm", "routes/site/newsletter-confirm.tsx"),
+    route("unsubscribe/newsletter", "routes/site/unsubscribe-newsletter.tsx"),
     route("admin/login", "routes/admin/login.tsx"),
     // The code step of a two-factor sign-in (both portals).
     route("login/two-factor", "routes/auth/two-factor.tsx"),

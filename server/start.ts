@@ -8,6 +8,7 @@ import { hasAnyAdmin } from "../app/modules/lp-users/lp-users.server";
 import { backfillPitchDueTimes } from "../app/modules/pitches/pitches.server";
 import { startPitchSummary } from "../app/modules/pitch-summary/summary.server";
 import { flushMailer, startMailWorker } from "../app/modules/mail/mail.server";
+import { startNewsletterPurge } from "../app/modules/newsletter/purge.server";
 import { log } from "../app/modules/logging/log.server";
 import { reconcileStorage } from "../app/modules/storage/reconcile.server";
 import { clearIncoming } from "../app/modules/storage/storage.server";
@@ -60,6 +61,7 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
   }
   const stopMail = startMailWorker();
   const stopRetention = startAuditRetention();
+  const stopNewsletterPurge = startNewsletterPurge();
   const stopDigest = startDocumentDigest();
   const stopPitchSummary = startPitchSummary();
 
@@ -83,6 +85,7 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
     log("info", `${signal}: draining in-flight requests`);
     stopMail();
     stopRetention();
+    stopNewsletterPurge();
     stopDigest();
     stopPitchSummary();
     const force = setTimeout(() => server.closeAllConnections(), 10_000);

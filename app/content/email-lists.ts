@@ -1,4 +1,4 @@
-import type { SortColumn, SortDirection } from "~/modules/email-lists/lists";
+import type { NewsletterStatus, SortColumn, SortDirection } from "~/modules/email-lists/lists";
 
 /**
  * Copy of the admin's 'Email Lists (Copy & Export)' page
@@ -40,6 +40,17 @@ export const emailListsCopy = {
   /** Read after the visible 'Copy All' / 'Download CSV', so each table's controls have their own names. */
   controlSuffix: (label: string) => ` ${label}`,
   error: (label: string) => `Failed to load ${label}. Please try refreshing the page.`,
+  /** The newsletter table's status filter (a GET form; confirmed by default). */
+  statusFilter: {
+    label: "Status",
+    submit: "Show",
+    options: { confirmed: "Confirmed", pending: "Pending confirmation", unsubscribed: "Unsubscribed" } satisfies Record<NewsletterStatus, string>,
+    /** The empty row when a status other than confirmed has no one. */
+    empty: { pending: "No addresses waiting for confirmation", unsubscribed: "No unsubscribed addresses" } satisfies Record<
+      Exclude<NewsletterStatus, "confirmed">,
+      string
+    >,
+  },
 } as const;
 
 export const emailListToasts = {

@@ -53,6 +53,10 @@ export const privacyPolicy: LegalDocument = {
               type: "p",
               text: "Your e-mail address and the date you subscribed. We do not ask for anything else to send you our newsletter.",
             },
+            {
+              type: "p",
+              text: "We use double opt-in: after you subscribe, we e-mail you a link, and you are only on the list once you open it and confirm. The link works once and for 7 days. When you confirm, we keep a record of your consent: the time, the IP address you confirmed from, the page where you signed up, and the sign-up text you agreed to with its version. Addresses that are never confirmed are deleted 30 days after the last confirmation e-mail. Every newsletter carries a link to unsubscribe with one click, without signing in. When you unsubscribe we keep your address, marked as unsubscribed, only to honour your choice, so that it is not added back by mistake; it stays that way unless you subscribe and confirm again.",
+            },
           ],
         },
         {
@@ -213,7 +217,7 @@ export const privacyPolicy: LegalDocument = {
         {
           type: "ul",
           items: [
-            "Newsletter: until you unsubscribe, after which we keep only a record of the opt-out so we do not contact you again.",
+            "Newsletter: until you unsubscribe, after which we keep only a record of the opt-out so we do not contact you again. Addresses that are never confirmed: 30 days after the last confirmation e-mail.",
             "Pitches: up to 3 years after our last contact if we do not invest, so we can follow your progress; for the life of our investment if we do.",
             "Investor portal accounts and document access records: for as long as your account is active and then for the period required by accounting, anti-money-laundering and fund record-keeping rules, typically 10 years after the end of the relationship.",
             "Rejected investor requests and fund document access requests that do not lead to an investment: up to 2 years.",

@@ -4,7 +4,7 @@ import { toast } from "~/components/ui/toast-store";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { emailListsCopy, emailListToasts } from "~/content/email-lists";
 import { exportFileName, exportHref } from "~/modules/email-lists/export";
-import { LISTS, type ListKey, type SortState } from "~/modules/email-lists/lists";
+import { LISTS, type ListFilter, type ListKey, type SortState } from "~/modules/email-lists/lists";
 
 /** Saves a file in the browser: a link with `download`, clicked and removed. */
 function saveFile(href: string, fileName: string) {
@@ -21,9 +21,9 @@ function saveFile(href: string, fileName: string) {
  * When the clipboard fails, the same rows download instead (DESIGN.md §3):
  * the text already fetched as a `.tsv` file, else the list's CSV export.
  */
-function downloadInstead(list: ListKey, sort: SortState, text: string | null) {
+function downloadInstead(list: ListKey, sort: SortState, filter: ListFilter, text: string | null) {
   if (text === null) {
-    saveFile(exportHref(list, "csv", sort), "");
+    saveFile(exportHref(list, "csv", sort, filter), "");
     return;
   }
   const url = URL.createObjectURL(new Blob([text], { type: "text/tab-separated-values;charset=utf-8" }));
@@ -32,8 +32,8 @@ function downloadInstead(list: ListKey, sort: SortState, text: string | null) {
 }
 
 /** The whole list as tab-separated text, in the table's order (never a login page or an error page). */
-async function fetchRows(list: ListKey, sort: SortState): Promise<string> {
-  const response = await fetch(exportHref(list, "tsv", sort), { headers: { Accept: "text/tab-separated-values, text/plain" } });
+async function fetchRows(list: ListKey, sort: SortState, filter: ListFilter): Promise<string> {
+  const response = await fetch(exportHref(list, "tsv", sort, filter), { headers: { Accept: "text/tab-separated-values, text/plain" } });
   const type = response.headers.get("Content-Type") ?? "";
   if (!response.ok || response.redirected || type.includes("html")) throw new Error(`Export failed (${response.status})`);
   return response.text();
@@ -45,7 +45,7 @@ async function fetchRows(list: ListKey, sort: SortState): Promise<string> {
  * and a download of the same rows. It needs JavaScript, so it shows only
  * once the page is hydrated ('Download CSV' works without).
  */
-export function CopyAllButton({ list, sort }: { list: ListKey; sort: SortState }) {
+export function CopyAllButton({ list, sort, filter = {} }: { list: ListKey; sort: SortState; filter?: ListFilter }) {
   const hydrated = useHydrated();
   const [busy, setBusy] = useState(false);
   const running = useRef(false);
@@ -58,14 +58,14 @@ export function CopyAllButton({ list, sort }: { list: ListKey; sort: SortState }
     setBusy(true);
     let text: string | null = null;
     try {
-      text = await fetchRows(list, sort);
+      text = await fetchRows(list, sort, filter);
       if (!navigator.clipboard) throw new Error("Clipboard unavailable");
       await navigator.clipboard.writeText(text);
       toast(emailListToasts.copied(label));
     } catch (error) {
       console.error(error);
       toast({ ...emailListToasts.copyFailed });
-      downloadInstead(list, sort, text);
+      downloadInstead(list, sort, filter, text);
     } finally {
       running.current = false;
       setBusy(false);

@@ -1,12 +1,21 @@
 import { ArrowDown, ArrowUp, ArrowUpDown, Download } from "lucide-react";
 import { useEffect, useRef } from "react";
-import { Link, useLocation } from "react-router";
+import { Form, Link, useLocation } from "react-router";
 import { Pager } from "~/components/ui/pager";
 import { emailListsCopy } from "~/content/email-lists";
 import { exportHref } from "~/modules/email-lists/export";
-import { LISTS, nextSort, type ListKey, type SortColumn, type SortState } from "~/modules/email-lists/lists";
+import {
+  DEFAULT_NEWSLETTER_STATUS,
+  LISTS,
+  NEWSLETTER_STATUSES,
+  nextSort,
+  type ListKey,
+  type NewsletterStatus,
+  type SortColumn,
+  type SortState,
+} from "~/modules/email-lists/lists";
 import { CopyAllButton } from "./copy-all-button";
-import { EMAIL_LIST_PAGE_SIZE, emailListSectionId, listViewHref, type ListViews } from "./params";
+import { EMAIL_LIST_PAGE_SIZE, EMAIL_LISTS_PATH, emailListParams, emailListSectionId, listViewHref, type ListViews } from "./params";
 
 /** One row as the table shows it: the loader fills a missing company with 'N/A' and formats the date. */
 export type EmailListRowView = {
@@ -59,6 +68,51 @@ function SortHeader({ list, column, views }: { list: ListKey; column: SortColumn
 }
 
 /**
+ * The newsletter table's status filter: a GET form (works without
+ * JavaScript) that keeps the other tables' parameters and starts this table
+ * at its first page.
+ */
+function StatusFilter({ list, status }: { list: ListKey; status: NewsletterStatus }) {
+  const { search } = useLocation();
+  const names = emailListParams(list);
+  const kept = [...new URLSearchParams(search).entries()].filter(([name]) => name !== names.status && name !== names.page);
+  const id = `${emailListSectionId(list)}-status`;
+  const c = emailListsCopy.statusFilter;
+  return (
+    <Form method="get" action={EMAIL_LISTS_PATH} preventScrollReset className="mt-3 flex flex-wrap items-end gap-2">
+      {kept.map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <div>
+        <label htmlFor={id} className="mb-1 block text-sm font-medium">
+          {c.label}
+        </label>
+        <select
+          id={id}
+          name={names.status}
+          defaultValue={status}
+          key={status}
+          className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-600 dark:bg-slate-900"
+        >
+          {NEWSLETTER_STATUSES.map((value) => (
+            <option key={value} value={value}>
+              {c.options[value]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button
+        type="submit"
+        className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
+      >
+        {c.submit}
+        <span className="sr-only">{emailListsCopy.controlSuffix(LISTS[list].label)}</span>
+      </button>
+    </Form>
+  );
+}
+
+/**
  * One e-mail list (SPEC.md §2 'Email Lists (Copy & Export)'): a table whose
  * column headings are sort links (no JavaScript needed; with it they
  * navigate in place), at most a page of rows in an area about 24 rem tall
@@ -73,6 +127,9 @@ export function EmailListTable({ list, data, views }: { list: ListKey; data: Ema
   const region = useRef<HTMLDivElement>(null);
   const { search } = useLocation();
   const { sort, page, total, rows } = data;
+  const filter = views[list].filter ?? {};
+  const status = list === "newsletter" ? (filter.status ?? DEFAULT_NEWSLETTER_STATUS) : null;
+  const empty = status && status !== "confirmed" ? emailListsCopy.statusFilter.empty[status] : definition.empty;
 
   // A new sort or page starts at the top of the table (the region itself stays, so focus stays on the clicked link).
   useEffect(() => {
@@ -91,9 +148,9 @@ export function EmailListTable({ list, data, views }: { list: ListKey; data: Ema
           )}
         </h2>
         <div className="flex flex-wrap items-center gap-2">
-          <CopyAllButton list={list} sort={sort} />
+          <CopyAllButton list={list} sort={sort} filter={filter} />
           <a
-            href={exportHref(list, "csv", sort)}
+            href={exportHref(list, "csv", sort, filter)}
             download
             className="inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
           >
@@ -103,6 +160,7 @@ export function EmailListTable({ list, data, views }: { list: ListKey; data: Ema
           </a>
         </div>
       </div>
+      {status ? <StatusFilter list={list} status={status} /> : null}
       {data.failed ? (
         <p
           role="alert"
@@ -132,7 +190,7 @@ export function EmailListTable({ list, data, views }: { list: ListKey; data: Ema
                 {rows.length === 0 ? (
                   <tr>
                     <td colSpan={definition.columns.length} className="py-6! text-center text-slate-600 dark:text-slate-300">
-                      {definition.empty}
+                      {empty}
                     </td>
                   </tr>
                 ) : (

@@ -1,5 +1,5 @@
 import { ADMIN_PATHS } from "~/modules/admin/paths";
-import { DEFAULT_SORT, LIST_KEYS, parseSort, type ListKey, type SortState } from "~/modules/email-lists/lists";
+import { DEFAULT_SORT, LIST_KEYS, parseNewsletterStatus, parseSort, type ListFilter, type ListKey, type SortState } from "~/modules/email-lists/lists";
 
 /**
  * The e-mail tables' state in the page's URL (DESIGN.md §3: sorting and
@@ -7,6 +7,8 @@ import { DEFAULT_SORT, LIST_KEYS, parseSort, type ListKey, type SortState } from
  * has its own parameters, so the tables sort and page independently:
  * `{list}.sort` (a column), `{list}.dir` (asc | desc) and `{list}.page`
  * (1-based), e.g. `?newsletter.sort=email&newsletter.dir=asc#email-list-newsletter`.
+ * The newsletter table also has `newsletter.status` (confirmed, pending,
+ * unsubscribed; confirmed when absent), set by its GET filter form.
  */
 
 export const EMAIL_LISTS_PATH = ADMIN_PATHS["email-lists"];
@@ -15,7 +17,7 @@ export const EMAIL_LIST_PAGE_SIZE = 50;
 /** Pages past this are read as this one (keeps the offset a sane number). */
 const MAX_PAGE = 1_000_000;
 
-export type ListView = { sort: SortState; page: number };
+export type ListView = { sort: SortState; page: number; filter?: ListFilter };
 export type ListViews = Record<ListKey, ListView>;
 
 export function emailListSectionId(list: ListKey): string {
@@ -23,7 +25,7 @@ export function emailListSectionId(list: ListKey): string {
 }
 
 export function emailListParams(list: ListKey) {
-  return { sort: `${list}.sort`, dir: `${list}.dir`, page: `${list}.page` } as const;
+  return { sort: `${list}.sort`, dir: `${list}.dir`, page: `${list}.page`, status: `${list}.status` } as const;
 }
 
 /** A page number from the query: a whole number from 1, else 1. */
@@ -38,6 +40,7 @@ export function parseListViews(params: URLSearchParams): ListViews {
   for (const list of LIST_KEYS) {
     const names = emailListParams(list);
     views[list] = { sort: parseSort(list, params.get(names.sort), params.get(names.dir)), page: parsePage(params.get(names.page)) };
+    if (list === "newsletter") views[list].filter = { status: parseNewsletterStatus(params.get(names.status)) };
   }
   return views;
 }

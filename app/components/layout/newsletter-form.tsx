@@ -1,8 +1,8 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { CheckCircle2 } from "lucide-react";
 import { useEffect } from "react";
-import { useFetcher, useLocation, useRouteLoaderData } from "react-router";
-import { newsletterCopy } from "~/content/newsletter";
+import { Link, useFetcher, useLocation, useRouteLoaderData } from "react-router";
+import { newsletterConsent, newsletterCopy } from "~/content/newsletter";
 import { INVALID_EMAIL } from "~/content/validation";
 import { EnhancedForm } from "../ui/enhanced-form";
 import type { ToastInput } from "~/modules/toast/toast";
@@ -75,6 +75,14 @@ export function NewsletterForm({ formId, compact = false }: { formId: string; co
         </Button>
       </div>
       <FieldError id={errorId} errors={emailErrors} />
+      {/* The sign-up text a confirmation records (content/newsletter.ts: newsletterConsent, versioned). */}
+      <p className="mt-2 text-xs text-slate-600 dark:text-slate-300">
+        {newsletterConsent.lead}
+        <Link to="/privacy-policy" className="underline underline-offset-2 hover:text-brand-800 dark:hover:text-brand-200">
+          {newsletterConsent.link}
+        </Link>
+        .
+      </p>
       {formErrors?.length ? (
         <p className="mt-1 text-sm font-medium text-red-700 dark:text-red-400" role="alert">
           {formErrors[0]}

@@ -41,6 +41,12 @@ export const AUDIT_EVENTS = [
   "fund.link_resent",
   "email_list.exported",
   "email_list.copied",
+  /** A newsletter subscriber confirmed the address through the e-mailed link (the consent record). */
+  "newsletter.confirmed",
+  /** A newsletter subscriber unsubscribed through the signed link (page or RFC 8058 one-click). */
+  "newsletter.unsubscribed",
+  /** The confirmed subscribers were read over GET /api/newsletter/subscribers. */
+  "newsletter.subscribers_read",
   "audit.exported",
   /** The pitch inbox (issue 16): a pitch's status or owner changed, a note added, a reply sent, the list exported. */
   "pitch.status_changed",
@@ -61,4 +67,4 @@ export function isAuditEvent(value: string): value is AuditEventName {
 }
 
 /** What an event can be about. */
-export type AuditTargetType = "user" | "document" | "fund_access_request" | "email_list" | "audit_trail" | "pitch";
+export type AuditTargetType = "user" | "document" | "fund_access_request" | "email_list" | "audit_trail" | "pitch" | "newsletter_subscriber";

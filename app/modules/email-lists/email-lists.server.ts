@@ -5,8 +5,9 @@ import { fundAccessUsers, lpUsers, newsletterSubscribers } from "../../../db/sch
 import { audit } from "../audit/audit.server";
 import type { LpUser } from "../auth/session.server";
 import { now } from "../config/clock.server";
+import { newsletterUnsubscribeUrl } from "../newsletter/newsletter.server";
 import { exportFileName, toCsv, toTsv, type ExportFormat } from "./export";
-import { LISTS, type ListKey, type ListRow, type SortColumn, type SortState } from "./lists";
+import { DEFAULT_NEWSLETTER_STATUS, DEFAULT_SORT, LISTS, type ListFilter, type ListKey, type ListRow, type SortColumn, type SortState } from "./lists";
 
 /**
  * The admin e-mail lists read from the database (SPEC.md §2 'Email Lists
@@ -32,7 +33,9 @@ import { LISTS, type ListKey, type ListRow, type SortColumn, type SortState } fr
  * status (pending, approved and rejected); 'Rejected LP users' the non-admin
  * rows with status rejected; 'Fund II access requests' every fund_access_users
  * row of fund-ii (one per e-mail, revoked ones included, as in
- * GET /api/fund-access/requests); 'Newsletter subscribers' every subscriber.
+ * GET /api/fund-access/requests); 'Newsletter subscribers' the subscribers of
+ * one status (ListFilter; confirmed unless asked otherwise, issue 16), read
+ * by the (status, created_at) index for the date sort.
  */
 
 export type ListPage = { rows: ListRow[]; total: number };
@@ -42,7 +45,7 @@ export const MAX_PAGE_LIMIT = 1000;
 
 type Source = {
   table: typeof lpUsers | typeof fundAccessUsers | typeof newsletterSubscribers;
-  where: SQL | undefined;
+  where: (filter: ListFilter) => SQL | undefined;
   /** The ORDER BY expression of each sortable column (the very expressions the indexes are on). */
   keys: Partial<Record<SortColumn, SQL | SQLiteColumn>>;
   /** What is read, in this order; created_at last (raw milliseconds). */
@@ -83,28 +86,28 @@ function lpRow([company, name, email, createdAt]: unknown[]): ListRow {
 const SOURCES: Record<ListKey, Source> = {
   "lp-users": {
     table: lpUsers,
-    where: eq(lpUsers.isAdmin, false),
+    where: () => eq(lpUsers.isAdmin, false),
     keys: lpKeys,
     select: lpSelect,
     toRow: lpRow,
   },
   "rejected-lp-users": {
     table: lpUsers,
-    where: and(eq(lpUsers.status, "rejected"), eq(lpUsers.isAdmin, false)),
+    where: () => and(eq(lpUsers.status, "rejected"), eq(lpUsers.isAdmin, false)),
     keys: lpKeys,
     select: lpSelect,
     toRow: lpRow,
   },
   "fund-ii-requests": {
     table: fundAccessUsers,
-    where: eq(fundAccessUsers.fundId, "fund-ii"),
+    where: () => eq(fundAccessUsers.fundId, "fund-ii"),
     keys: { name: folded(fundAccessUsers.name), email: nocase(fundAccessUsers.email), date: fundAccessUsers.createdAt },
     select: { name: fundAccessUsers.name, email: fundAccessUsers.email, createdAt: fundAccessUsers.createdAt },
     toRow: ([name, email, createdAt]) => ({ name: name as string, email: email as string, date: iso(createdAt) }),
   },
   newsletter: {
     table: newsletterSubscribers,
-    where: undefined,
+    where: (filter) => eq(newsletterSubscribers.status, filter.status ?? DEFAULT_NEWSLETTER_STATUS),
     keys: { email: nocase(newsletterSubscribers.email), date: newsletterSubscribers.createdAt },
     select: { email: newsletterSubscribers.email, createdAt: newsletterSubscribers.createdAt },
     toRow: ([email, createdAt]) => ({ email: email as string, date: iso(createdAt) }),
@@ -124,19 +127,19 @@ function orderBy(list: ListKey, sort: SortState): SQL[] {
   return [dir(key), dir(ROWID)];
 }
 
-function selectSorted(list: ListKey, sort: SortState, db: Db) {
+function selectSorted(list: ListKey, sort: SortState, db: Db, filter: ListFilter, select = SOURCES[list].select) {
   const source = SOURCES[list];
   return db
-    .select(source.select)
+    .select(select)
     .from(source.table)
-    .where(source.where)
+    .where(source.where(filter))
     .orderBy(...orderBy(list, sort));
 }
 
 /** How many rows a list has. */
-export function countList(list: ListKey, db: Db = getDb()): number {
+export function countList(list: ListKey, db: Db = getDb(), filter: ListFilter = {}): number {
   const source = SOURCES[list];
-  return db.select({ n: count() }).from(source.table).where(source.where).get()?.n ?? 0;
+  return db.select({ n: count() }).from(source.table).where(source.where(filter)).get()?.n ?? 0;
 }
 
 /**
@@ -150,12 +153,13 @@ export function readListPage(
   sort: SortState,
   page: { offset: number; limit: number },
   db: Db = getDb(),
+  filter: ListFilter = {},
 ): ListPage {
   const offset = wholeNumber(page.offset, Number.MAX_SAFE_INTEGER);
   const limit = wholeNumber(page.limit, MAX_PAGE_LIMIT);
   const source = SOURCES[list];
-  const values = limit === 0 ? [] : (selectSorted(list, sort, db).limit(limit).offset(offset).values() as unknown[][]);
-  return { rows: values.map(source.toRow), total: countList(list, db) };
+  const values = limit === 0 ? [] : (selectSorted(list, sort, db, filter).limit(limit).offset(offset).values() as unknown[][]);
+  return { rows: values.map(source.toRow), total: countList(list, db, filter) };
 }
 
 /**
@@ -164,9 +168,22 @@ export function readListPage(
  * a better-sqlite3 iterator kept open across awaits would block the shared
  * connection for every other request.
  */
-export function readAllRows(list: ListKey, sort: SortState, db: Db = getDb()): ListRow[] {
+export function readAllRows(list: ListKey, sort: SortState, db: Db = getDb(), filter: ListFilter = {}): ListRow[] {
   const source = SOURCES[list];
-  return (selectSorted(list, sort, db).values() as unknown[][]).map(source.toRow);
+  return (selectSorted(list, sort, db, filter).values() as unknown[][]).map(source.toRow);
+}
+
+/**
+ * The newsletter's rows with each confirmed subscriber's unsubscribe link (the
+ * CSV export, for the firm's mailing tool); other statuses get none.
+ */
+function readNewsletterWithLinks(sort: SortState, db: Db, filter: ListFilter): ListRow[] {
+  const select = { id: newsletterSubscribers.id, status: newsletterSubscribers.status, ...SOURCES.newsletter.select };
+  return (selectSorted("newsletter", sort, db, filter, select).values() as unknown[][]).map(([id, status, email, createdAt]) => ({
+    email: email as string,
+    date: iso(createdAt),
+    unsubscribeUrl: status === "confirmed" ? newsletterUnsubscribeUrl(id as string) : "",
+  }));
 }
 
 function wholeNumber(value: number, max: number): number {
@@ -183,16 +200,38 @@ export function exportList(
   target: { list: ListKey; format: ExportFormat },
   sort: SortState,
   db: Db = getDb(),
+  filter: ListFilter = {},
 ): { text: string; fileName: string } {
-  const rows = readAllRows(target.list, sort, db);
   const csv = target.format === "csv";
+  const rows = csv && target.list === "newsletter" ? readNewsletterWithLinks(sort, db, filter) : readAllRows(target.list, sort, db, filter);
   audit(db, csv ? "email_list.exported" : "email_list.copied", {
     actor: { id: admin.id, email: admin.email },
     target: { type: "email_list", id: target.list, label: target.list },
-    details: { list: target.list, format: target.format, rows: rows.length, sort: `${sort.column} ${sort.direction}` },
+    details: {
+      list: target.list,
+      format: target.format,
+      rows: rows.length,
+      sort: `${sort.column} ${sort.direction}`,
+      ...(target.list === "newsletter" ? { status: filter.status ?? DEFAULT_NEWSLETTER_STATUS } : {}),
+    },
   });
   return {
     text: csv ? toCsv(target.list, rows) : toTsv(target.list, rows),
     fileName: exportFileName(target.list, target.format, now()),
   };
+}
+
+/**
+ * GET /api/newsletter/subscribers: the confirmed subscribers, newest first,
+ * and a `newsletter.subscribers_read` audit row (who read how many).
+ */
+export function readSubscribersForApi(admin: Pick<LpUser, "id" | "email">, db: Db = getDb()): ListRow[] {
+  const filter: ListFilter = { status: "confirmed" };
+  const rows = readAllRows("newsletter", DEFAULT_SORT, db, filter);
+  audit(db, "newsletter.subscribers_read", {
+    actor: { id: admin.id, email: admin.email },
+    target: { type: "email_list", id: "newsletter", label: "newsletter" },
+    details: { list: "newsletter", status: filter.status, rows: rows.length },
+  });
+  return rows;
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_SORT, isListKey, LISTS, MISSING_COMPANY, type ListKey, type ListRow, type SortColumn, type SortState } from "./lists";
+import { DEFAULT_SORT, isListKey, LISTS, MISSING_COMPANY, type ListFilter, type ListKey, type ListRow, type SortColumn, type SortState } from "./lists";
 import { exportDateTime, isoDay } from "../dates/format";
 import { CSV_BOM, csvCell, neutralizeFormula } from "../export/csv";
 
@@ -15,7 +15,9 @@ import { CSV_BOM, csvCell, neutralizeFormula } from "../export/csv";
  *   CSV file and in the copied TSV alike (pasting into a sheet parses formulas too).
  * - TSV (Copy All): a header row, then one line per row, lines joined by '\n'
  *   with no trailing newline; tabs and line breaks inside values become spaces.
- * - CSV (Download CSV): as every export writes it (modules/export/csv.ts).
+ * - CSV (Download CSV): as every export writes it (modules/export/csv.ts). The
+ *   newsletter's CSV has one more column, each confirmed subscriber's
+ *   unsubscribe link, for the mailing tool the firm sends with (issue 16).
  */
 
 export type ExportFormat = "csv" | "tsv";
@@ -26,6 +28,9 @@ export const EXPORT_HEADERS: Record<SortColumn, string> = {
   email: "Email",
   date: "Date (UTC)",
 };
+
+/** The newsletter CSV's extra column. */
+export const UNSUBSCRIBE_URL_HEADER = "Unsubscribe URL";
 
 const ISO_PREFIX = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
@@ -57,11 +62,12 @@ function tsvCell(value: string): string {
   return TSV_NEEDS_WORK.test(value) ? neutralizeFormula(value.replace(TSV_BREAKS, " ")) : value;
 }
 
-/** Every record of a list, each cell escaped with `cell`, cells joined by `separator`. */
-function records(list: ListKey, rows: readonly ListRow[], cell: (value: string) => string, separator: string): string[] {
-  const getters = LISTS[list].columns.map((column) => CELL[column]);
+/** Every record of a list, each cell escaped with `cell`, cells joined by `separator`; `withLink` adds the unsubscribe link column. */
+function records(list: ListKey, rows: readonly ListRow[], cell: (value: string) => string, separator: string, withLink = false): string[] {
+  const getters: Array<(row: ListRow) => string> = LISTS[list].columns.map((column) => CELL[column]);
+  if (withLink) getters.push((row) => row.unsubscribeUrl ?? "");
   const out = new Array<string>(rows.length + 1);
-  out[0] = exportHeaders(list).map(cell).join(separator);
+  out[0] = [...exportHeaders(list), ...(withLink ? [UNSUBSCRIBE_URL_HEADER] : [])].map(cell).join(separator);
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i] as ListRow;
     let line = cell((getters[0] as (row: ListRow) => string)(row));
@@ -76,9 +82,9 @@ export function toTsv(list: ListKey, rows: readonly ListRow[]): string {
   return records(list, rows, tsvCell, "\t").join("\n");
 }
 
-/** The CSV file: BOM, header record, every row; CRLF after each record (RFC 4180). */
+/** The CSV file: BOM, header record, every row; CRLF after each record (RFC 4180). The newsletter's adds 'Unsubscribe URL'. */
 export function toCsv(list: ListKey, rows: readonly ListRow[]): string {
-  return `${CSV_BOM}${records(list, rows, csvCell, ",").join("\r\n")}\r\n`;
+  return `${CSV_BOM}${records(list, rows, csvCell, ",", list === "newsletter").join("\r\n")}\r\n`;
 }
 
 /** The export route's file parameter: '{list}.csv' or '{list}.tsv'; anything else is null. */
@@ -88,9 +94,10 @@ export function parseExportFile(file: string | undefined): { list: ListKey; form
   return { list: match[1], format: match[2] as ExportFormat };
 }
 
-/** Where the page fetches (TSV, Copy All) or links to (CSV) a list's export, in the given sort. */
-export function exportHref(list: ListKey, format: ExportFormat, sort: SortState = DEFAULT_SORT): string {
+/** Where the page fetches (TSV, Copy All) or links to (CSV) a list's export, in the given sort (and the newsletter's status). */
+export function exportHref(list: ListKey, format: ExportFormat, sort: SortState = DEFAULT_SORT, filter: ListFilter = {}): string {
   const query = new URLSearchParams({ sort: sort.column, dir: sort.direction });
+  if (filter.status) query.set("status", filter.status);
   return `/admin/email-lists/${list}.${format}?${query}`;
 }
 

@@ -15,8 +15,22 @@ export type SortColumn = "company" | "name" | "email" | "date";
 export type SortDirection = "asc" | "desc";
 export type SortState = { column: SortColumn; direction: SortDirection };
 
-/** One row as every list shows it (company only on the LP lists). */
-export type ListRow = { name?: string; company?: string; email: string; date: string };
+/** One row as every list shows it (company only on the LP lists; the unsubscribe link only in the newsletter's CSV). */
+export type ListRow = { name?: string; company?: string; email: string; date: string; unsubscribeUrl?: string };
+
+/**
+ * Which rows of a list: the newsletter table shows one status of subscriber
+ * (confirmed unless asked otherwise; issue 16). Other lists have no filter.
+ */
+export const NEWSLETTER_STATUSES = ["confirmed", "pending", "unsubscribed"] as const;
+export type NewsletterStatus = (typeof NEWSLETTER_STATUSES)[number];
+export type ListFilter = { status?: NewsletterStatus };
+export const DEFAULT_NEWSLETTER_STATUS: NewsletterStatus = "confirmed";
+
+/** The newsletter table's status from a query value; anything unknown is the default (confirmed). */
+export function parseNewsletterStatus(value: string | null | undefined): NewsletterStatus {
+  return (NEWSLETTER_STATUSES as readonly string[]).includes(value ?? "") ? (value as NewsletterStatus) : DEFAULT_NEWSLETTER_STATUS;
+}
 
 export type ListDefinition = {
   key: ListKey;

@@ -5,7 +5,7 @@ import { isAppError } from "../http/app-error";
 import { formFailure } from "../http/form-answer.server";
 import { enforceRateLimit } from "../http/rate-limit.server";
 import type { ToastInput } from "../toast/toast";
-import { subscribeToNewsletter } from "./newsletter.server";
+import { consentPageOf, subscribeToNewsletter } from "./newsletter.server";
 import { NewsletterInput } from "./schema";
 
 export type NewsletterOutcome = {
@@ -17,7 +17,12 @@ export type NewsletterOutcome = {
   retryAfterSeconds?: number | undefined;
 };
 
-/** The newsletter form's action: validate, rate-limit, subscribe, and say what the user sees. */
+/**
+ * The newsletter form's action: validate, rate-limit, subscribe, and say what
+ * the user sees. A new, pending or unsubscribed address gets the same answer
+ * (check your inbox); only a confirmed one is SPEC's duplicate. The form's
+ * `redirectTo` (the page it sits on) is kept as the sign-up page.
+ */
 export async function handleNewsletterForm(formData: FormData, clientAddress: string): Promise<NewsletterOutcome> {
   const submission = parseWithZod(formData, { schema: NewsletterInput });
   if (submission.status !== "success") {
@@ -25,7 +30,7 @@ export async function handleNewsletterForm(formData: FormData, clientAddress: st
   }
   try {
     await enforceRateLimit("newsletter", clientAddress);
-    subscribeToNewsletter(submission.value);
+    subscribeToNewsletter(submission.value, consentPageOf(formData.get("redirectTo")));
     return {
       status: "success",
       httpStatus: 200,

@@ -3,14 +3,15 @@ import type { Route } from "./+types/email-list-export";
 import { requireApiAdmin } from "~/modules/auth/guards.server";
 import { exportList } from "~/modules/email-lists/email-lists.server";
 import { parseExportFile } from "~/modules/email-lists/export";
-import { parseSort } from "~/modules/email-lists/lists";
+import { parseNewsletterStatus, parseSort } from "~/modules/email-lists/lists";
 import { AppError } from "~/modules/http/app-error";
 import { handleJson } from "~/modules/http/json.server";
 
 /**
  * GET /admin/email-lists/{list}.csv and /admin/email-lists/{list}.tsv
  * (optional ?sort=&dir=, as lists.ts parseSort reads them): every row of one
- * admin e-mail list. The CSV is the 'Download CSV' file (attachment); the TSV
+ * admin e-mail list; the newsletter's in one status (?status=, confirmed by
+ * default), its CSV with each confirmed subscriber's unsubscribe link. The CSV is the 'Download CSV' file (attachment); the TSV
  * is what Copy All puts on the clipboard (the page fetches it). A resource
  * route: it answers 401/403 JSON, not the admin login redirect, and an unknown
  * list or extension is a 404. Built as one string: about 100,000 rows make
@@ -23,7 +24,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     if (!target) throw new AppError("not_found", requestMessages.notFound);
     const url = new URL(request.url);
     const sort = parseSort(target.list, url.searchParams.get("sort"), url.searchParams.get("dir"));
-    const { text, fileName } = exportList(admin, target, sort);
+    const filter = target.list === "newsletter" ? { status: parseNewsletterStatus(url.searchParams.get("status")) } : {};
+    const { text, fileName } = exportList(admin, target, sort, undefined, filter);
     const csv = target.format === "csv";
     return new Response(text, {
       headers: {

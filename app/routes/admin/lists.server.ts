@@ -180,13 +180,13 @@ function toEmailListRow(list: ListKey, row: ListRow): EmailListRowView {
 
 /** One e-mail table: at most a page of rows, in the URL's order. */
 export function readEmailList(list: ListKey, views: ListViews): EmailListData {
-  const { sort } = views[list];
+  const { sort, filter = {} } = views[list];
   return guarded<EmailListData>(
     () => {
       const result = readPage(
         views[list].page,
         (range) => {
-          const { rows, total } = readListPage(list, sort, range);
+          const { rows, total } = readListPage(list, sort, range, undefined, filter);
           return { rows, total };
         },
         EMAIL_LIST_PAGE_SIZE,
