@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resetRateLimitsForTests } from "~/modules/http/rate-limit.server";
 import { action, loader } from "~/routes/api/newsletter";
 import { allSubscribers, clearTables } from "../helpers/db";
+import { confirmedSubscriber } from "../helpers/newsletter";
 import { callRoute, jsonRequest } from "../helpers/http";
 
 const post = (body: unknown, options?: Parameters<typeof jsonRequest>[2], clientAddress?: string) =>
@@ -14,21 +15,25 @@ beforeEach(() => {
 afterEach(() => resetRateLimitsForTests());
 
 describe("POST /api/newsletter", () => {
-  it("subscribes: 201 with { id, email, createdAt } and the address stored lower-cased", async () => {
+  it("subscribes: 202 { email, status: 'pending' } and the address stored lower-cased, pending", async () => {
     const response = await post({ email: "  Marie.Curie@Radium.EXAMPLE " });
-    expect(response.status).toBe(201);
+    expect(response.status).toBe(202);
     expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
-    const body = (await response.json()) as { id: string; email: string; createdAt: string };
-    expect(Object.keys(body).sort()).toEqual(["createdAt", "email", "id"]);
-    expect(body.email).toBe("marie.curie@radium.example");
-    expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(new Date(body.createdAt).toISOString()).toBe(body.createdAt);
-    expect(allSubscribers()).toEqual([expect.objectContaining({ id: body.id, email: "marie.curie@radium.example" })]);
+    expect(await response.json()).toEqual({ email: "marie.curie@radium.example", status: "pending" });
+    expect(allSubscribers()).toEqual([expect.objectContaining({ email: "marie.curie@radium.example", status: "pending", consentPage: "/api/newsletter" })]);
+  });
+
+  it("answers a pending address that subscribes again exactly like a new one (status, headers, body)", async () => {
+    const first = await post({ email: "same@lumenridge.example" });
+    const again = await post({ email: "same@lumenridge.example" });
+    expect(again.status).toBe(first.status);
+    expect([...again.headers.entries()]).toEqual([...first.headers.entries()]);
+    expect(await again.json()).toEqual(await first.json());
   });
 
   it("accepts a charset in the content type", async () => {
     const response = await post({ email: "a@b.example" }, { contentType: "application/json; charset=utf-8" });
-    expect(response.status).toBe(201);
+    expect(response.status).toBe(202);
   });
 
   it.each([
@@ -47,8 +52,8 @@ describe("POST /api/newsletter", () => {
     expect(allSubscribers()).toHaveLength(0);
   });
 
-  it("answers 409 { error: 'Email already subscribed' } for an address already on the list", async () => {
-    expect((await post({ email: "dup@lumenridge.example" })).status).toBe(201);
+  it("answers 409 { error: 'Email already subscribed' } for a confirmed address", async () => {
+    confirmedSubscriber("dup@lumenridge.example");
     const response = await post({ email: "DUP@lumenridge.example " });
     expect(response.status).toBe(409);
     expect(await response.json()).toEqual({ error: "Email already subscribed" });
@@ -111,7 +116,7 @@ describe("POST /api/newsletter", () => {
     const suffix = '"}';
     const raw = prefix + "x".repeat(16 * 1024 - prefix.length - suffix.length) + suffix;
     expect(new TextEncoder().encode(raw).byteLength).toBe(16 * 1024);
-    expect((await post(raw)).status).toBe(201);
+    expect((await post(raw)).status).toBe(202);
   });
 
   it("answers 405 to other methods on the action", async () => {
@@ -128,7 +133,7 @@ describe("POST /api/newsletter", () => {
   it("rate-limits: the 21st request from one address within the window gets 429 with Retry-After", async () => {
     for (let i = 1; i <= 20; i++) {
       const response = await post({ email: `reader${i}@lumenridge.example` });
-      expect(response.status, `request ${i}`).toBe(201);
+      expect(response.status, `request ${i}`).toBe(202);
     }
     const limited = await post({ email: "reader21@lumenridge.example" });
     expect(limited.status).toBe(429);
@@ -140,7 +145,7 @@ describe("POST /api/newsletter", () => {
     expect(allSubscribers()).toHaveLength(20);
 
     // Another client is not affected.
-    expect((await post({ email: "reader22@lumenridge.example" }, undefined, "198.51.100.99")).status).toBe(201);
+    expect((await post({ email: "reader22@lumenridge.example" }, undefined, "198.51.100.99")).status).toBe(202);
   });
 });
 

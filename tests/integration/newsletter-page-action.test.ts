@@ -4,6 +4,7 @@ import type { NewsletterOutcome } from "~/modules/newsletter/subscribe-outcome.s
 import { readFlash } from "~/modules/toast/flash.server";
 import { action } from "~/routes/site/newsletter";
 import { allSubscribers, clearTables } from "../helpers/db";
+import { confirmedSubscriber } from "../helpers/newsletter";
 import { callRoute, expectData, expectRedirect, formRequest, requestWithCookie } from "../helpers/http";
 
 const postForm = (fields: Record<string, string>) => callRoute(action, formRequest("/newsletter", fields));
@@ -25,14 +26,23 @@ beforeEach(() => {
 afterEach(() => resetRateLimitsForTests());
 
 describe("newsletter form, with JavaScript (_enhanced=1)", () => {
-  it("subscribes and answers the success toast with a reset form", async () => {
+  it("subscribes (pending, the sign-up page kept) and answers the check-your-inbox toast with a reset form", async () => {
     const { data, status } = await enhanced({ email: " Lise.Meitner@Fission.example " });
     expect(status).toBe(200);
     expect(data.status).toBe("success");
-    expect(data.toast).toEqual({ title: "Success", description: "You've been subscribed to our newsletter!" });
+    expect(data.toast).toEqual({ title: "Success", description: "Almost done: we've sent you an e-mail with a link to confirm your subscription." });
     expect(data.result.error).toBeUndefined();
     expect(data.result.initialValue).toBeNull();
-    expect(allSubscribers().map((s) => s.email)).toEqual(["lise.meitner@fission.example"]);
+    expect(allSubscribers()).toEqual([expect.objectContaining({ email: "lise.meitner@fission.example", status: "pending", consentPage: "/newsletter" })]);
+  });
+
+  it("answers a pending address that subscribes again exactly like a new one", async () => {
+    const first = await enhanced({ email: "again@lumenridge.example", redirectTo: "/team" });
+    const second = await enhanced({ email: "again@lumenridge.example", redirectTo: "/team" });
+    const other = await enhanced({ email: "other@lumenridge.example", redirectTo: "/team" });
+    expect(second).toEqual(first);
+    expect(other).toEqual(first);
+    expect(allSubscribers().find((s) => s.email === "again@lumenridge.example")?.consentPage).toBe("/team");
   });
 
   it.each([["not-an-email"], [""], ["a".repeat(250) + "@b.example"]])(
@@ -53,8 +63,8 @@ describe("newsletter form, with JavaScript (_enhanced=1)", () => {
     expect(data.result.error).toEqual({ email: ["Invalid email address"] });
   });
 
-  it("answers a duplicate with the destructive 'Error' / 'This email is already subscribed.' toast", async () => {
-    await enhanced({ email: "dup@lumenridge.example" });
+  it("answers a confirmed address with the destructive 'Error' / 'This email is already subscribed.' toast", async () => {
+    confirmedSubscriber("dup@lumenridge.example");
     const { data, status } = await enhanced({ email: "DUP@lumenridge.example" });
     expect(status).toBe(409);
     expect(data.status).toBe("error");
@@ -92,7 +102,7 @@ describe("newsletter form, without JavaScript", () => {
     expect(result.cookie).toMatch(/^lr_flash=/);
     expect(result.flash.toast).toMatchObject({
       title: "Success",
-      description: "You've been subscribed to our newsletter!",
+      description: "Almost done: we've sent you an e-mail with a link to confirm your subscription.",
       variant: "default",
     });
     expect(result.flash.form).toEqual({ formId: "footer-newsletter", status: "success" });
@@ -119,8 +129,8 @@ describe("newsletter form, without JavaScript", () => {
     });
   });
 
-  it("carries the duplicate toast through the redirect", async () => {
-    await postForm({ email: "dup@lumenridge.example" });
+  it("carries the duplicate toast (a confirmed address) through the redirect", async () => {
+    confirmedSubscriber("dup@lumenridge.example");
     const result = await followNoJs({ email: "dup@lumenridge.example", redirectTo: "/team", formId: "footer-newsletter" });
     expect(result.flash.toast).toMatchObject({
       title: "Error",
