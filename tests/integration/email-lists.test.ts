@@ -1,12 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../db/client";
-import { fundAccessUsers, lpUsers, newsletterSubscribers } from "../../db/schema";
+import { auditEvents, fundAccessUsers, lpUsers, newsletterSubscribers } from "../../db/schema";
 import { countList, MAX_PAGE_LIMIT, readAllRows, readListPage } from "~/modules/email-lists/email-lists.server";
 import { exportCells, exportHeaders } from "~/modules/email-lists/export";
 import { neutralizeFormula } from "~/modules/export/csv";
 import { DEFAULT_SORT, LIST_KEYS, LISTS, sortRows, type ListKey, type ListRow, type SortState } from "~/modules/email-lists/lists";
+import { idFromSignedToken } from "~/modules/mail/signed-id.server";
 import { loader as exportLoader } from "~/routes/admin/email-list-export";
 import { loader as subscribersLoader } from "~/routes/api/newsletter-subscribers";
 import { apiRequest, callRouteWith, clearAccountTables, insertAdmin, insertUser, sessionCookieFor } from "../helpers/users";
@@ -87,7 +88,8 @@ function seedVariedRows() {
     .run();
   const newsletterEmails = emailsFor("news", 300);
   db.insert(newsletterSubscribers)
-    .values(newsletterEmails.map((email) => ({ email, createdAt: someDate() })))
+    // Mostly confirmed subscribers (what the list shows by default), some pending and unsubscribed.
+    .values(newsletterEmails.map((email) => ({ email, createdAt: someDate(), status: pick(["confirmed", "confirmed", "confirmed", "pending", "unsubscribed"] as const) })))
     .run();
 }
 
@@ -96,7 +98,13 @@ function rowsInInsertionOrder(list: ListKey): ListRow[] {
   const db = getDb();
   const date = (d: Date) => d.toISOString();
   if (list === "newsletter") {
-    return db.select().from(newsletterSubscribers).orderBy(sql`rowid`).all().map((r) => ({ email: r.email, date: date(r.createdAt) }));
+    return db
+      .select()
+      .from(newsletterSubscribers)
+      .orderBy(sql`rowid`)
+      .all()
+      .filter((r) => r.status === "confirmed")
+      .map((r) => ({ email: r.email, date: date(r.createdAt) }));
   }
   if (list === "fund-ii-requests") {
     return db
@@ -204,11 +212,18 @@ describe("which rows each list holds", () => {
     );
   });
 
-  it("Fund II requests: only fund-ii rows; newsletter: every subscriber", () => {
+  it("Fund II requests: only fund-ii rows; newsletter: confirmed subscribers, or those of the status asked for", () => {
     const requests = getDb().select().from(fundAccessUsers).all();
     expect(requests.some((r) => r.fundId === "fund-i")).toBe(true);
     expect(readAllRows("fund-ii-requests", DEFAULT_SORT)).toHaveLength(requests.filter((r) => r.fundId === "fund-ii").length);
-    expect(readAllRows("newsletter", DEFAULT_SORT)).toHaveLength(300);
+    const subscribers = getDb().select().from(newsletterSubscribers).all();
+    const emailsOf = (status: string) => new Set(subscribers.filter((r) => r.status === status).map((r) => r.email));
+    for (const status of ["pending", "unsubscribed"] as const) expect(emailsOf(status).size).toBeGreaterThan(0);
+    expect(new Set(readAllRows("newsletter", DEFAULT_SORT).map((r) => r.email))).toEqual(emailsOf("confirmed"));
+    for (const status of ["confirmed", "pending", "unsubscribed"] as const) {
+      expect(new Set(readAllRows("newsletter", DEFAULT_SORT, undefined, { status }).map((r) => r.email))).toEqual(emailsOf(status));
+      expect(countList("newsletter", undefined, { status })).toBe(emailsOf(status).size);
+    }
   });
 
   it("reads each list's fields: company only on LP lists and only when there is one, dates as ISO", () => {
@@ -361,7 +376,10 @@ describe("GET /admin/email-lists/{list}.{csv|tsv}", () => {
     expect(text.endsWith("\r\n")).toBe(true);
     // Default order (date, newest first); every row present.
     const rows = readAllRows(list, DEFAULT_SORT);
-    expect(text.startsWith(`\uFEFF${exportHeaders(list).join(",")}\r\n`)).toBe(true);
+    // The newsletter's CSV adds each confirmed subscriber's unsubscribe link.
+    const headers = [...exportHeaders(list), ...(list === "newsletter" ? ["Unsubscribe URL"] : [])];
+    expect(text.startsWith(`\uFEFF${headers.join(",")}\r\n`)).toBe(true);
+    expect(text.split("\r\n")).toHaveLength(rows.length + 2);
     for (const row of rows) {
       const email = neutralizeFormula(row.email);
       expect(text).toContain(/[",\r\n]/.test(email) ? `"${email.replace(/"/g, '""')}"` : email);
@@ -380,6 +398,24 @@ describe("GET /admin/email-lists/{list}.{csv|tsv}", () => {
     expect(lines).toHaveLength(rows.length + 1);
     expect(lines[0]).toBe(exportHeaders(list).join("\t"));
     expect(lines.slice(1)).toEqual(rows.map((row) => exportCells(list, row).map((cell) => neutralizeFormula(cell.replace(/[\t\r\n]+/g, " "))).join("\t")));
+  });
+
+  it("newsletter.csv: each confirmed subscriber's row ends with its own working unsubscribe link; ?status= exports that status", async () => {
+    const exported = async (query: string) => {
+      const text = (await (await exportRequest("newsletter.csv", cookies.admin, query)).text()).replace(/^\uFEFF/, "");
+      const lines = text.split("\r\n").filter(Boolean).slice(1);
+      return { lines, tokens: lines.map((line) => /,https?:\/\/[^,]+\/unsubscribe\/newsletter\?token=([A-Za-z0-9_.-]+)$/.exec(line)?.[1] ?? null) };
+    };
+    const stored = getDb().select().from(newsletterSubscribers).all();
+    const idsOf = (status: string) => stored.filter((r) => r.status === status).map((r) => r.id).sort();
+    const confirmed = await exported("");
+    expect(confirmed.tokens.every(Boolean)).toBe(true);
+    expect(confirmed.tokens.map((token) => idFromSignedToken("newsletter-unsubscribe", token)).sort()).toEqual(idsOf("confirmed"));
+    const pending = await exported("?status=pending");
+    expect(pending.lines).toHaveLength(idsOf("pending").length);
+    expect(pending.lines.every((line) => line.endsWith(","))).toBe(true);
+    const unsubscribed = await exported("?status=unsubscribed");
+    expect(unsubscribed.lines).toHaveLength(idsOf("unsubscribed").length);
   });
 
   it("falls back to date, newest first, for an unknown sort", async () => {
@@ -412,14 +448,20 @@ describe("GET /admin/email-lists/{list}.{csv|tsv}", () => {
   });
 });
 
+const subscriberReads = () =>
+  getDb().select().from(auditEvents).where(eq(auditEvents.event, "newsletter.subscribers_read")).all().length;
+
 describe("GET /api/newsletter/subscribers", () => {
-  it("answers the admin every subscriber as { email, createdAt }, newest first", async () => {
+  it("answers the admin every confirmed subscriber as { email, createdAt }, newest first, and records the read", async () => {
+    const readsBefore = subscriberReads();
     const response = await subscribersRequest(cookies.admin);
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
     const body = (await response.json()) as { email: string; createdAt: string }[];
     const stored = getDb().select().from(newsletterSubscribers).all();
-    expect(body).toHaveLength(stored.length);
+    expect(stored.some((r) => r.status !== "confirmed")).toBe(true);
+    expect(body).toHaveLength(stored.filter((r) => r.status === "confirmed").length);
+    expect(subscriberReads()).toBe(readsBefore + 1);
     for (const item of body) expect(Object.keys(item).sort()).toEqual(["createdAt", "email"]);
     expect(body).toEqual(expectedOrder("newsletter", DEFAULT_SORT).map((r) => ({ email: r.email, createdAt: r.date })));
     const times = body.map((item) => Date.parse(item.createdAt));

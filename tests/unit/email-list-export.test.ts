@@ -144,14 +144,32 @@ describe("toTsv (Copy All)", () => {
 
 describe("toCsv (Download CSV)", () => {
   it("starts with a UTF-8 BOM and ends every record, the last included, with CRLF", () => {
-    const csv = toCsv("newsletter", [{ email: "a@example.com", date: DATE }, { email: "b@example.com", date: DATE }]);
-    expect(csv).toBe(`${BOM}Email,Date (UTC)\r\na@example.com,2026-03-05 14:07\r\nb@example.com,2026-03-05 14:07\r\n`);
+    const csv = toCsv("fund-ii-requests", [lp({ name: "A", email: "a@example.com" }), lp({ name: "B", email: "b@example.com" })]);
+    expect(csv).toBe(`${BOM}Name,Email,Date (UTC)\r\nA,a@example.com,2026-03-05 14:07\r\nB,b@example.com,2026-03-05 14:07\r\n`);
     expect(csv.replace(/\r\n/g, "")).not.toMatch(/[\r\n]/);
   });
 
   it("is the BOM and the header for an empty list", () => {
     expect(toCsv("lp-users", [])).toBe(`${BOM}Company,Name,Email,Date (UTC)\r\n`);
     expect(toCsv("fund-ii-requests", [])).toBe(`${BOM}Name,Email,Date (UTC)\r\n`);
+    expect(toCsv("newsletter", [])).toBe(`${BOM}Email,Date (UTC),Unsubscribe URL\r\n`);
+  });
+
+  it("the newsletter's CSV adds each row's unsubscribe link (empty when it has none), formula-safe like every cell", () => {
+    const url = "https://www.lumenridge.example/unsubscribe/newsletter?token=abc.def";
+    const csv = toCsv("newsletter", [
+      { email: "a@example.com", date: DATE, unsubscribeUrl: url },
+      { email: "b@example.com", date: DATE },
+      { email: "c@example.com", date: DATE, unsubscribeUrl: "=HYPERLINK(1)" },
+    ]);
+    expect(parseCsv(csv.slice(1))).toEqual([
+      ["Email", "Date (UTC)", "Unsubscribe URL"],
+      ["a@example.com", "2026-03-05 14:07", url],
+      ["b@example.com", "2026-03-05 14:07", ""],
+      ["c@example.com", "2026-03-05 14:07", "'=HYPERLINK(1)"],
+    ]);
+    // Copy All (TSV) stays the table's columns.
+    expect(toTsv("newsletter", [{ email: "a@example.com", date: DATE, unsubscribeUrl: url }])).toBe("Email\tDate (UTC)\na@example.com\t2026-03-05 14:07");
   });
 
   it("quotes fields with commas, double quotes or line breaks (quotes doubled), and only those", () => {
@@ -191,8 +209,9 @@ describe("toCsv (Download CSV)", () => {
     ];
     for (const list of LIST_KEYS) {
       const parsed = parseCsv(toCsv(list, rows).slice(1));
-      expect(parsed[0]).toEqual(exportHeaders(list));
-      expect(parsed.slice(1)).toEqual(rows.map((row) => exportCells(list, row).map(neutralizeFormula)));
+      const link = list === "newsletter" ? [""] : [];
+      expect(parsed[0]).toEqual([...exportHeaders(list), ...(list === "newsletter" ? ["Unsubscribe URL"] : [])]);
+      expect(parsed.slice(1)).toEqual(rows.map((row) => [...exportCells(list, row).map(neutralizeFormula), ...link]));
     }
   });
 });

@@ -45,7 +45,8 @@ export const MAX_PAGE_LIMIT = 1000;
 
 type Source = {
   table: typeof lpUsers | typeof fundAccessUsers | typeof newsletterSubscribers;
-  where: (filter: ListFilter) => SQL | undefined;
+  /** Which rows; `sortedBy` is given when the rows are read in that column's order (not for the count). */
+  where: (filter: ListFilter, sortedBy?: SortColumn) => SQL | undefined;
   /** The ORDER BY expression of each sortable column (the very expressions the indexes are on). */
   keys: Partial<Record<SortColumn, SQL | SQLiteColumn>>;
   /** What is read, in this order; created_at last (raw milliseconds). */
@@ -107,7 +108,12 @@ const SOURCES: Record<ListKey, Source> = {
   },
   newsletter: {
     table: newsletterSubscribers,
-    where: (filter) => eq(newsletterSubscribers.status, filter.status ?? DEFAULT_NEWSLETTER_STATUS),
+    // The date sort walks (status, created_at); the e-mail sort walks the e-mail index and tests each
+    // row's status (the unary + keeps SQLite from taking the status index and sorting every row).
+    where: (filter, sortedBy) => {
+      const status = filter.status ?? DEFAULT_NEWSLETTER_STATUS;
+      return sortedBy === "email" ? sql`+${newsletterSubscribers.status} = ${status}` : eq(newsletterSubscribers.status, status);
+    },
     keys: { email: nocase(newsletterSubscribers.email), date: newsletterSubscribers.createdAt },
     select: { email: newsletterSubscribers.email, createdAt: newsletterSubscribers.createdAt },
     toRow: ([email, createdAt]) => ({ email: email as string, date: iso(createdAt) }),
@@ -117,10 +123,15 @@ const SOURCES: Record<ListKey, Source> = {
 /** Ties: insertion order. Every index ends with the rowid, so this costs no sorting. */
 const ROWID = sql`rowid`;
 
-/** ORDER BY for a list's sort; a column the list does not have falls back to date. */
+/** The column a list is really sorted by: a column the list does not have falls back to date. */
+function sortColumn(list: ListKey, sort: SortState): SortColumn {
+  return LISTS[list].columns.includes(sort.column) ? sort.column : "date";
+}
+
+/** ORDER BY for a list's sort. */
 function orderBy(list: ListKey, sort: SortState): SQL[] {
   const source = SOURCES[list];
-  const column = LISTS[list].columns.includes(sort.column) ? sort.column : "date";
+  const column = sortColumn(list, sort);
   const key = source.keys[column] ?? source.keys.date;
   if (!key) throw new Error(`list ${list} has no date column`);
   const dir = sort.direction === "asc" ? asc : desc;
@@ -132,7 +143,7 @@ function selectSorted(list: ListKey, sort: SortState, db: Db, filter: ListFilter
   return db
     .select(select)
     .from(source.table)
-    .where(source.where(filter))
+    .where(source.where(filter, sortColumn(list, sort)))
     .orderBy(...orderBy(list, sort));
 }
 
