@@ -556,7 +556,8 @@ test("with every list empty: '0 total', each list's empty text, no paging, and e
           })[c],
       );
       const csv = await downloadOf(page, () => ui.download.click());
-      expect(csv.text).toBe(`\uFEFF${header.join(",")}\r\n`);
+      // The newsletter's CSV adds each subscriber's unsubscribe link.
+      expect(csv.text).toBe(`\uFEFF${[...header, ...(list === "newsletter" ? ["Unsubscribe URL"] : [])].join(",")}\r\n`);
 
       if (jsEnabled) {
         await page.evaluate(() => navigator.clipboard.writeText("(nothing copied yet)"));

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, test } from "./helpers/fixtures";
+import { latestMailTo } from "./helpers/accounts";
+import { subscribe } from "./helpers/email-lists";
 import { expectJsonError, postChunked } from "./helpers/http";
 
 /**
@@ -70,19 +72,30 @@ for (const endpoint of ["/api/newsletter", "/api/pitch"] as const) {
 }
 
 test.describe("POST /api/newsletter", () => {
-  test("subscribes a valid address → 201, stored lower-cased", async ({ request }) => {
+  test("subscribes a valid address → 202 { email, status: 'pending' }, lower-cased, and mails a confirmation link", async ({ request }) => {
     const address = email("News");
     const response = await request.post("/api/newsletter", { data: { email: `  ${address.toUpperCase()} ` } });
-    expect(response.status()).toBe(201);
-    const body = (await response.json()) as { id: string; email: string; createdAt: string };
-    expect(body.email).toBe(address.toLowerCase());
-    expect(body.id).toEqual(expect.any(String));
-    expect(Number.isNaN(Date.parse(body.createdAt))).toBe(false);
+    expect(response.status()).toBe(202);
+    expect(await response.json()).toEqual({ email: address.toLowerCase(), status: "pending" });
+    const mail = await latestMailTo(address.toLowerCase(), /^Confirm your .* newsletter subscription$/);
+    expect(mail.text).toMatch(/\/newsletter\/confirm\?token=[A-Za-z0-9_-]{43}/);
   });
 
-  test("an address already on the list → 409 'Email already subscribed' (any letter case)", async ({ request }) => {
+  test("a pending address subscribing again gets the very same answer as a new one (no enumeration)", async ({ request }) => {
+    const pending = email("pending");
+    await request.post("/api/newsletter", { data: { email: pending } });
+    const again = await request.post("/api/newsletter", { data: { email: pending } });
+    const fresh = await request.post("/api/newsletter", { data: { email: email("fresh") } });
+    expect(again.status()).toBe(fresh.status());
+    const strip = (body: { email: string }) => ({ ...body, email: "x" });
+    expect(strip(await again.json())).toEqual(strip(await fresh.json()));
+    const names = (headers: Record<string, string>) => Object.keys(headers).filter((h) => h !== "date" && h !== "x-request-id").sort();
+    expect(names(again.headers())).toEqual(names(fresh.headers()));
+  });
+
+  test("a confirmed address → 409 'Email already subscribed' (any letter case)", async ({ request }) => {
     const address = email("dup");
-    expect((await request.post("/api/newsletter", { data: { email: address } })).status()).toBe(201);
+    await subscribe(request, address);
     await expectJsonError(
       await request.post("/api/newsletter", { data: { email: address.toUpperCase() } }),
       409,
@@ -195,7 +208,7 @@ test.describe("rate limits (per client address)", () => {
     const ip = { "X-Forwarded-For": `192.0.${2 + testInfo.retry}.21` };
     for (let i = 1; i <= 20; i++) {
       const response = await request.post("/api/newsletter", { data: { email: email(`rl${i}`) }, headers: ip });
-      expect(response.status(), `attempt ${i}`).toBe(201);
+      expect(response.status(), `attempt ${i}`).toBe(202);
     }
     const limited = await request.post("/api/newsletter", { data: { email: email("rl21") }, headers: ip });
     await expectJsonError(limited, 429, "Too many subscription attempts. Please try again later.");
@@ -214,7 +227,7 @@ test.describe("rate limits (per client address)", () => {
       data: { email: email("rl-other") },
       headers: { "X-Forwarded-For": `192.0.${2 + testInfo.retry}.22` },
     });
-    expect(other.status()).toBe(201);
+    expect(other.status()).toBe(202);
   });
 
   test("pitch: the 11th submission in 15 minutes → 429 with a clear message and Retry-After", async ({

@@ -1,6 +1,9 @@
+import { latestMailTo, mailCountTo } from "./helpers/accounts";
 import { expect, test } from "./helpers/fixtures";
 import { expectJsonError, expectSecurityHeaders } from "./helpers/http";
 import { BASE_URL } from "./helpers/origin";
+
+const CONFIRM_SUBJECT = /^Confirm your .* newsletter subscription$/;
 
 /**
  * The HTTP surface without a browser: health, SEO files, security headers,
@@ -56,8 +59,8 @@ test.describe("security headers", () => {
 
   test("on JSON answers", async ({ request }) => {
     const ok = await request.post("/api/newsletter", { data: { email: `headers-${Date.now()}@example.com` } });
-    expect(ok.status()).toBe(201);
-    expectSecurityHeaders(ok, "POST /api/newsletter 201");
+    expect(ok.status()).toBe(202);
+    expectSecurityHeaders(ok, "POST /api/newsletter 202");
 
     const bad = await request.post("/api/newsletter", { data: { email: 42 } });
     expect(bad.status()).toBe(400);
@@ -155,12 +158,15 @@ test.describe("cross-site requests are refused", () => {
       const email = `crosssite-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
       const refused = await request.post("/api/newsletter", { data: { email }, headers });
       await expectJsonError(refused, 403, /cross-site/i);
-      // The refused address was not subscribed: a same-origin request for it succeeds.
+      // The refused request sent nothing: a same-origin request for the address is accepted, and its
+      // confirmation mail is the only one the address gets.
       const allowed = await request.post("/api/newsletter", {
         data: { email },
         headers: { Origin: BASE_URL, "Sec-Fetch-Site": "same-origin" },
       });
-      expect(allowed.status()).toBe(201);
+      expect(allowed.status()).toBe(202);
+      await latestMailTo(email, CONFIRM_SUBJECT);
+      expect(mailCountTo(email, CONFIRM_SUBJECT)).toBe(1);
     });
 
     test(`POST /process (pitch form) with ${label} → 403`, async ({ request }) => {
@@ -226,6 +232,6 @@ test.describe("the public page cache", () => {
     const page = await request.get("/");
     expect(page.status()).toBe(200);
     expect(page.headers()["x-page-cache"]).toBeUndefined();
-    expect(await page.text()).toContain("You&#x27;ve been subscribed to our newsletter!");
+    expect(await page.text()).toContain("Almost done: we&#x27;ve sent you an e-mail with a link to confirm your subscription.");
   });
 });

@@ -106,6 +106,18 @@ export async function latestMailTo(to: string, subjectPattern: RegExp): Promise<
   return found!;
 }
 
+/** How many e-mails the run's SMTP server has received for this address with a matching subject, so far. */
+export function mailCountTo(to: string, subjectPattern: RegExp): number {
+  const dir = path.join(process.env.E2E_RUN_DIR ?? "", "mail");
+  if (!fs.existsSync(dir)) return 0;
+  const address = to.toLowerCase();
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .map((file) => JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as Mail & { envelopeTo: string[] })
+    .filter((mail) => mail.envelopeTo.includes(address) && subjectPattern.test(mail.subject)).length;
+}
+
 /** The first link in a mail's text that starts with `prefix`. */
 export function linkIn(mail: Mail, prefix: string): string {
   const match = mail.text.match(new RegExp(`${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\S*`));

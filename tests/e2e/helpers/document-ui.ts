@@ -250,6 +250,8 @@ export async function startIsolatedServer(): Promise<IsolatedServer> {
     MAIL_RATE_PER_MINUTE: "100000",
     DOCUMENT_MAIL_DEFAULT: "none",
     BUILD_DIR: process.env.BUILD_DIR ?? "build",
+    // The run's mail sink (one port above the run's server), so specs can follow links in mails (newsletter confirmation).
+    SMTP_URL: `smtp://127.0.0.1:${Number(process.env.E2E_PORT ?? 3210) + 1}`,
   };
   const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], { env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { randomClientIp } from "./documents";
-import { postLogin } from "./accounts";
+import { latestMailTo, postLogin } from "./accounts";
 
 /**
  * The admin's 'Email Lists (Copy & Export)' page (SPEC.md §2,
@@ -362,8 +362,17 @@ export function expectCsvShape(text: string, list: ListKey): string[][] {
   expect(text.charCodeAt(0), "the CSV starts with a UTF-8 byte order mark").toBe(0xfeff);
   expect(text.endsWith("\r\n"), "the CSV ends with CRLF").toBe(true);
   const records = parseCsv(text);
-  expect(records[0], "the CSV header row").toEqual(LISTS[list].columns.map((column) => EXPORT_HEADERS[column]));
-  return records;
+  const columns = LISTS[list].columns.map((column) => EXPORT_HEADERS[column]);
+  if (list !== "newsletter") {
+    expect(records[0], "the CSV header row").toEqual(columns);
+    return records;
+  }
+  // The newsletter's CSV adds each (confirmed) subscriber's unsubscribe link for the firm's mailing tool.
+  expect(records[0], "the CSV header row").toEqual([...columns, "Unsubscribe URL"]);
+  for (const cells of records.slice(1)) {
+    expect(cells.at(-1), `the unsubscribe link of ${cells[0]}`).toMatch(/^https?:\/\/[^/]+\/unsubscribe\/newsletter\?token=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+  }
+  return records.map((cells) => cells.slice(0, -1));
 }
 
 /** Export records (header first) as rows, for sort checks. */
@@ -397,13 +406,28 @@ function fromNewAddress() {
 /** A few milliseconds apart, so rows made one after another never share a creation time. */
 const pause = () => new Promise((resolve) => setTimeout(resolve, 3));
 
+/**
+ * A confirmed newsletter subscriber, as a visitor becomes one: POST /api/newsletter
+ * (202, pending), then the confirmation link from the mail the site sent, and
+ * its page's button (a POST to the link).
+ */
 export async function subscribe(api: APIRequestContext, email: string) {
   const response = await api.post("/api/newsletter", {
     data: { email },
     headers: fromNewAddress(),
   });
-  expect(response.status(), `subscribe ${email}: ${await response.text()}`).toBe(201);
+  expect(response.status(), `subscribe ${email}: ${await response.text()}`).toBe(202);
+  await confirmFromMail(api, email);
   await pause();
+}
+
+/** Confirm a subscription through the newest confirmation mail to the address (the link, then its button's POST). */
+export async function confirmFromMail(api: APIRequestContext, email: string) {
+  const mail = await latestMailTo(email, /^Confirm your .* newsletter subscription$/);
+  const link = mail.text.match(/https?:\/\/\S+\/newsletter\/confirm\?token=\S+/)?.[0];
+  expect(link, `a confirmation link in the mail to ${email}`).toBeTruthy();
+  const confirmed = await api.post(link!, { headers: fromNewAddress() });
+  expect(confirmed.status(), `confirm ${email}`).toBe(200);
 }
 
 export type SeedUser = {

@@ -7,7 +7,8 @@ export function newsletterForm(page: Page, where: "hero" | "footer") {
   return {
     email: scope.getByRole("textbox", { name: /email/i }),
     submit: scope.getByRole("button", { name: /^(Subscribe|Subscribing\.\.\.)$/ }),
-    thanks: scope.getByText("Thank you for subscribing!", { exact: true }),
+    // Double opt-in: the address is on the list only once the e-mailed link is confirmed.
+    thanks: scope.getByText("Thank you! Please check your inbox and confirm your subscription.", { exact: true }),
   };
 }
 
