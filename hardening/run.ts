@@ -35,6 +35,7 @@ const SECTIONS: Array<{ name: string; alone?: boolean; load: () => Promise<Secti
   { name: "two-factor", load: async () => (await import("./two-factor")).section },
   { name: "audience", load: async () => (await import("./audience")).section },
   { name: "unsubscribe", load: async () => (await import("./unsubscribe")).section },
+  { name: "newsletter", load: async () => (await import("./newsletter")).section },
   { name: "watermark", load: async () => (await import("./watermark")).section },
   { name: "pitch-summary", load: async () => (await import("./pitch-summary")).section },
   { name: "spam-trap", load: async () => (await import("./spam-trap")).section },
