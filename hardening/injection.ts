@@ -410,6 +410,11 @@ async function xssPart(fx: Fixture, tally: Tally) {
     { path: "/fund-ii/documents", cookie: fx.adminCookie },
     { path: "/fund-i/documents", cookie: fx.adminCookie },
     ...lists.flatMap((l) => [`/admin/email-lists/${l}.csv`, `/admin/email-lists/${l}.tsv`]).map((path) => ({ path, cookie: fx.adminCookie })),
+    // The hostile sign-ups are pending (double opt-in): the admin sees them under that status.
+    ...["/admin/email-lists?newsletter.status=pending", "/admin/email-lists/newsletter.csv?status=pending", "/admin/email-lists/newsletter.tsv?status=pending"].map((path) => ({
+      path,
+      cookie: fx.adminCookie,
+    })),
   ];
   let badExports = 0;
   const cells: string[] = [];

@@ -575,13 +575,13 @@ export const section: Section = {
       const downloads = stats.find((s) => s.name === "downloads")!;
       t.count("downloads shorter than the 1 MB file", downloads.shortBodies);
 
-      // Newsletter: the rows are exactly the sign-ups answered 201, plus any still in flight at the stop.
-      const answered201 = new Set<string>();
+      // Newsletter: the rows are exactly the sign-ups answered 202 (pending, double opt-in), plus any still in flight at the stop.
+      const answered202 = new Set<string>();
       let newsletterBadBodies = 0;
       for (const answer of answers) {
-        if (answer.kind !== "newsletter" || answer.status !== 201) continue;
+        if (answer.kind !== "newsletter" || answer.status !== 202) continue;
         try {
-          answered201.add((JSON.parse(answer.body) as { email: string }).email);
+          answered202.add((JSON.parse(answer.body) as { email: string }).email);
         } catch {
           newsletterBadBodies += 1;
         }
@@ -592,15 +592,15 @@ export const section: Section = {
       const rows = (db.prepare("select email from newsletter_subscribers where email like ?").all(`load-${runId}-main-%`) as Array<{ email: string }>).map((r) => r.email);
       db.close();
       const rowSet = new Set(rows);
-      const missing = [...answered201].filter((email) => !rowSet.has(email));
-      const extra = rows.filter((email) => !answered201.has(email));
+      const missing = [...answered202].filter((email) => !rowSet.has(email));
+      const extra = rows.filter((email) => !answered202.has(email));
       const extraNotSent = extra.filter((email) => !sent.has(email));
       t.count("newsletter 2xx answers without a row", missing.length, 0, missing.slice(0, 3).join(", "));
-      t.count("newsletter 201 bodies not JSON with the e-mail", newsletterBadBodies);
+      t.count("newsletter 202 bodies not JSON with the e-mail", newsletterBadBodies);
       t.check(
         "newsletter rows = 2xx answers (+ in flight at stop)",
-        rows.length === rowSet.size && extraNotSent.length === 0 && extra.length <= CONNECTIONS && answered201.size === newsletter2xx,
-        `rows ${rows.length} (distinct ${rowSet.size}), 2xx ${newsletter2xx} (distinct e-mails ${answered201.size}), rows without a 2xx ${extra.length} (never sent: ${extraNotSent.length})`,
+        rows.length === rowSet.size && extraNotSent.length === 0 && extra.length <= CONNECTIONS && answered202.size === newsletter2xx,
+        `rows ${rows.length} (distinct ${rowSet.size}), 2xx ${newsletter2xx} (distinct e-mails ${answered202.size}), rows without a 2xx ${extra.length} (never sent: ${extraNotSent.length})`,
       );
       t.info("newsletter rows / 2xx answers", `${rows.length} / ${newsletter2xx}${extra.length ? ` (${extra.length} in flight when the load stopped)` : ""}`);
 

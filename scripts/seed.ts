@@ -96,8 +96,9 @@ const pad = (n: number, width: number) => String(n).padStart(width, "0");
 const db = getDb();
 const sqlite = db.$client;
 
+// Seeded subscribers are confirmed (what the admin's newsletter list shows by default; double opt-in, issue 16).
 const insertSubscriber = sqlite.prepare(
-  "INSERT INTO newsletter_subscribers (id, email, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+  "INSERT INTO newsletter_subscribers (id, email, created_at, status, confirmed_at, consent_version) VALUES (?, ?, ?, 'confirmed', ?, 'seed') ON CONFLICT DO NOTHING",
 );
 const insertLpUser = sqlite.prepare(
   `INSERT INTO lp_users (id, email, password_hash, name, company, is_admin, status, created_at)
@@ -118,7 +119,8 @@ const inserted = sqlite.transaction(() => {
   let lpUsers = 0;
   let fundRequests = 0;
   for (let i = 1; i <= wanted.subscribers; i++) {
-    subscribers += insertSubscriber.run(randomUUID(), `subscriber-${pad(i, 6)}@example.com`, signUpTime(i, wanted.subscribers)).changes;
+    const at = signUpTime(i, wanted.subscribers);
+    subscribers += insertSubscriber.run(randomUUID(), `subscriber-${pad(i, 6)}@example.com`, at, at).changes;
   }
   for (let i = 1; i <= wanted.lpUsers; i++) {
     const roll = random();
