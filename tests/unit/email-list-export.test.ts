@@ -240,6 +240,8 @@ describe("file names and addresses", () => {
 
   it("builds the export address with the sort", () => {
     expect(exportHref("newsletter", "tsv")).toBe(`/admin/email-lists/newsletter.tsv?sort=${DEFAULT_SORT.column}&dir=${DEFAULT_SORT.direction}`);
+    expect(exportHref("newsletter", "csv", DEFAULT_SORT, { status: "confirmed" })).toBe(`/admin/email-lists/newsletter.csv?sort=date&dir=desc`);
+    expect(exportHref("newsletter", "csv", DEFAULT_SORT, { status: "unsubscribed" })).toBe(`/admin/email-lists/newsletter.csv?sort=date&dir=desc&status=unsubscribed`);
     expect(exportHref("lp-users", "csv", { column: "company", direction: "asc" })).toBe(
       "/admin/email-lists/lp-users.csv?sort=company&dir=asc",
     );

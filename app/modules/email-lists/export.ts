@@ -1,4 +1,4 @@
-import { DEFAULT_SORT, isListKey, LISTS, MISSING_COMPANY, type ListFilter, type ListKey, type ListRow, type SortColumn, type SortState } from "./lists";
+import { DEFAULT_NEWSLETTER_STATUS, DEFAULT_SORT, isListKey, LISTS, MISSING_COMPANY, type ListFilter, type ListKey, type ListRow, type SortColumn, type SortState } from "./lists";
 import { exportDateTime, isoDay } from "../dates/format";
 import { CSV_BOM, csvCell, neutralizeFormula } from "../export/csv";
 
@@ -97,7 +97,8 @@ export function parseExportFile(file: string | undefined): { list: ListKey; form
 /** Where the page fetches (TSV, Copy All) or links to (CSV) a list's export, in the given sort (and the newsletter's status). */
 export function exportHref(list: ListKey, format: ExportFormat, sort: SortState = DEFAULT_SORT, filter: ListFilter = {}): string {
   const query = new URLSearchParams({ sort: sort.column, dir: sort.direction });
-  if (filter.status) query.set("status", filter.status);
+  // The newsletter's status, unless it is the default (confirmed): the usual links stay as they were.
+  if (filter.status && filter.status !== DEFAULT_NEWSLETTER_STATUS) query.set("status", filter.status);
   return `/admin/email-lists/${list}.${format}?${query}`;
 }
 

@@ -72,9 +72,10 @@ type Mail = { to: string; subject: string; text: string };
 
 /**
  * The newest e-mail the site sent to this address, as the run's SMTP server
- * received it (tests/e2e/mail-sink.ts writes each one to $E2E_RUN_DIR/mail).
+ * received it (tests/e2e/mail-sink.ts writes each one to $E2E_RUN_DIR/mail);
+ * with `textIncludes`, the newest whose text holds it (e.g. a server's own links).
  */
-export async function latestMailTo(to: string, subjectPattern: RegExp): Promise<Mail> {
+export async function latestMailTo(to: string, subjectPattern: RegExp, textIncludes = ""): Promise<Mail> {
   const dir = path.join(process.env.E2E_RUN_DIR ?? "", "mail");
   const address = to.toLowerCase();
   let found: Mail | undefined;
@@ -90,7 +91,7 @@ export async function latestMailTo(to: string, subjectPattern: RegExp): Promise<
           : [];
         for (const file of files) {
           const mail = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as Mail & { envelopeTo: string[] };
-          if (mail.envelopeTo.includes(address) && subjectPattern.test(mail.subject)) {
+          if (mail.envelopeTo.includes(address) && subjectPattern.test(mail.subject) && mail.text.includes(textIncludes)) {
             found = { to: address, subject: mail.subject, text: mail.text };
             return true;
           }
