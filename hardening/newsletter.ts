@@ -61,7 +61,8 @@ function tampered(token: string, other: string): Array<{ label: string; token: s
       { label: "two dots", token: `${id}.${sig}.${sig}` },
     );
   }
-  return out;
+  // A random token may have nothing to change for a spelling (no '-' or '_', no letters of a case): skip those.
+  return out.filter((variant) => variant.token !== token);
 }
 
 export const section: Section = {
