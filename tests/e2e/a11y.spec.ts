@@ -4,6 +4,7 @@ import { adminSession, approvedInvestorSession, uploadDocument } from "./helpers
 import { investorDocuments, openCategory, publishedPanel, publishedRow, sampleDocument, useSessionCookie, type LpCategoryValue } from "./helpers/document-ui";
 import { expect, test } from "./helpers/fixtures";
 import { insertPitchRow } from "./helpers/pitches";
+import { latestMailTo } from "./helpers/accounts";
 
 /**
  * Automated accessibility checks (axe-core, WCAG 2.0/2.1 A and AA rules) on
@@ -180,6 +181,29 @@ for (const theme of THEMES) {
         await expectNoViolations(page, testInfo);
       });
     }
+
+    test("the newsletter's confirmation page (its button), its thank-you and a bad unsubscribe link's page have no axe violations", async ({
+      page,
+      visit,
+      request,
+    }, testInfo) => {
+      const email = `a11y-${theme}-${testInfo.project.name}-${Date.now()}@example.com`;
+      const signUp = await request.post("/api/newsletter", { data: { email }, headers: { "X-Forwarded-For": `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` } });
+      expect(signUp.status(), await signUp.text()).toBe(202);
+      const mail = await latestMailTo(email, /^Confirm your .* newsletter subscription$/);
+      const link = mail.text.match(/https?:\/\/\S+(\/newsletter\/confirm\?token=\S+)/)?.[1];
+      expect(link, "a confirmation link in the mail").toBeTruthy();
+      for (const [path, status] of [
+        [link!, 200],
+        ["/newsletter/confirm?confirmed=1", 200],
+        ["/unsubscribe/newsletter?token=not-a-real-token", 400],
+      ] as const) {
+        await visit(path, { status });
+        await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+        await expectTheme(page, theme);
+        await expectNoViolations(page, testInfo);
+      }
+    });
 
     test("a pitch's page, a reply template chosen, has no axe violations", async ({ page, context, baseURL, visit }, testInfo) => {
       const { adminCookie } = await portalData(testInfo);
