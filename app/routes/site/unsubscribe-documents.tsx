@@ -1,22 +1,21 @@
-import { MailCheck, MailX, TriangleAlert } from "lucide-react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { MailCheck, MailX } from "lucide-react";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/unsubscribe-documents";
-import { AccountCardHeader } from "~/components/portal/account-field";
-import { Button, buttonClass, Card } from "~/components/ui/form";
+import { MailLinkCard } from "~/components/layout/mail-link-card";
+import { buttonClass } from "~/components/ui/form";
 import { unsubscribeCopy } from "~/content/document-mail";
 import { isUnsubscribeTokenValid, unsubscribeWithToken } from "~/modules/document-mail/document-mail.server";
 import { OneClickUnsubscribe, UNSUBSCRIBE_PATH } from "~/modules/document-mail/schema";
 import { readFormData } from "~/modules/http/form-data.server";
+import { tokenParam } from "~/modules/http/token-param";
 import { pageMeta } from "~/modules/seo/meta";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: unsubscribeCopy.title, description: unsubscribeCopy.description, path: UNSUBSCRIBE_PATH, noindex: true });
 
-const tokenOf = (request: Request) => new URL(request.url).searchParams.get("token");
-
 /** The List-Unsubscribe link, /unsubscribe/documents?token=…: a page with one button; no sign-in. 400 for a token this server did not sign. */
 export function loader({ request }: Route.LoaderArgs) {
-  const token = tokenOf(request);
+  const token = tokenParam(request);
   return isUnsubscribeTokenValid(token) ? { token } : data({ token: null }, { status: 400 });
 }
 
@@ -29,47 +28,29 @@ export function loader({ request }: Route.LoaderArgs) {
  */
 export async function action({ request }: Route.ActionArgs) {
   const body = OneClickUnsubscribe.safeParse(Object.fromEntries(await readFormData(request)));
-  const done = body.success && unsubscribeWithToken(tokenOf(request));
+  const done = body.success && unsubscribeWithToken(tokenParam(request));
   return done ? { done: true } : data({ done: false }, { status: 400 });
 }
 
 export default function UnsubscribeDocuments({ loaderData, actionData }: Route.ComponentProps) {
   const c = unsubscribeCopy;
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
   const token = actionData?.done === false ? null : loaderData.token;
   return (
-    <div className="mx-auto max-w-md px-4 py-16 sm:px-6">
-      <Card>
-        {actionData?.done ? (
-          <>
-            <div role="status">
-              <AccountCardHeader icon={<MailCheck aria-hidden="true" className="size-6" />} title={c.doneTitle} intro={c.done} />
-            </div>
-            <p className="mt-6 text-center text-sm text-slate-600 dark:text-slate-300">{c.changeLater}</p>
-            <Link to="/lp/account" className={buttonClass("secondary", "mt-4 w-full")}>
-              {c.accountLink}
-            </Link>
-          </>
-        ) : token ? (
-          <>
-            <AccountCardHeader icon={<MailX aria-hidden="true" className="size-6" />} title={c.title} intro={c.intro} />
-            <Form method="post" action={`${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(token)}`} className="mt-6">
-              <input type="hidden" name="List-Unsubscribe" value="One-Click" />
-              <Button type="submit" className="w-full" disabled={busy}>
-                {busy ? c.submitting : c.submit}
-              </Button>
-            </Form>
-          </>
-        ) : (
-          <>
-            <AccountCardHeader icon={<TriangleAlert aria-hidden="true" className="size-6" />} title={c.invalidTitle} intro={c.invalid} />
-            <Link to="/lp/account" className={buttonClass("secondary", "mt-6 w-full")}>
-              {c.accountLink}
-            </Link>
-          </>
-        )}
-      </Card>
-    </div>
+    <MailLinkCard
+      state={actionData?.done ? "done" : token ? "ask" : "invalid"}
+      copy={c}
+      action={`${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(token ?? "")}`}
+      fields={{ "List-Unsubscribe": "One-Click" }}
+      icons={{ ask: <MailX aria-hidden="true" className="size-6" />, done: <MailCheck aria-hidden="true" className="size-6" /> }}
+      afterDone={
+        <>
+          <p className="mt-6 text-center text-sm text-slate-600 dark:text-slate-300">{c.changeLater}</p>
+          <Link to="/lp/account" className={buttonClass("secondary", "mt-4 w-full")}>
+            {c.accountLink}
+          </Link>
+        </>
+      }
+      invalidLink={{ to: "/lp/account", label: c.accountLink }}
+    />
   );
 }
