@@ -7,6 +7,20 @@
  * browser whose Origin is the Host, a client that sends neither header) must
  * still work, with their effect checked for the common operations.
  *
+ * The mailed links' POSTs (the RFC 8058 one-click unsubscribes of
+ * new-document mails and of the newsletter, the newsletter's confirmation)
+ * are in the sweep like every other route, and that is the right
+ * expectation: server/app.ts has no exception for them. RFC 8058's POST comes
+ * from the mail provider's server with no cookie and no Origin (nor
+ * Sec-Fetch-Site), which the rule admits as it admits curl; a browser's
+ * cross-site POST (foreign Origin, Sec-Fetch-Site: cross-site or same-site,
+ * Origin: null) is refused with the 403 as anywhere else. So the exception is
+ * only the general one for a client that names no site, and it is narrow: the
+ * token in the address is the only authority (signed per investor or
+ * subscriber; it can only switch that one list off, or confirm that one
+ * address), never a session. The effect checks below post the one-click body
+ * with no Origin and no cookie, as a provider does, and see it take effect.
+ *
  * The admin (two-factor on, as the portal requires) signs in once; the
  * sign-ins repeated per kind of client are an investor's (a password alone),
  * and the admin's own form sign-in must go on to the code step.
@@ -78,6 +92,10 @@ export const section: Section = {
         revokeRequestId: await setup.fundRequest("fund-ii"),
         resendRequestId: await setup.fundRequest("fund-ii"),
         pitchId: await setup.pitch(),
+        batchId: await setup.bulkBatch(),
+        documentMailToken: setup.documentMailToken(signer.id),
+        newsletterUnsubscribeToken: (await setup.subscriber()).unsubscribeToken,
+        // No mail catcher here: a made-up confirmation token (the page answers 400; the sweep only needs the route).
       };
       const targets = [...mutationTargets(ids), ...accountTargets()];
       ctx.progress(`setup done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
@@ -139,6 +157,8 @@ export const section: Section = {
         `${refusalsAudited} refusal rows for ${tried - accepted} refusals; other events: ${otherAudited.map(([e, n]) => `${e} ×${n}`).join(", ") || "none"}`,
       );
       t.check("storage files unchanged", filesBefore === filesAfter, "files appeared or vanished under STORAGE_DIR");
+      const batchStaged = listFiles(server.storageDir).some((f) => f.includes(ids.batchId));
+      t.check("the staged bulk batch is still there (publish and cancel were sent cross-site)", batchStaged, `no file of staging/${ids.batchId} left`);
       const status = dbValue<string>(server, "select status from lp_users where id = ?", ids.userId);
       const docs = dbValue<number>(server, "select count(*) from documents where id = ?", ids.documentId);
       const fundDocs = dbValue<number>(server, "select count(*) from fund_documents where id = ?", ids.fundDocumentId);
@@ -170,6 +190,14 @@ export const section: Section = {
       for (let i = 0; i < legit.length; i++) {
         fresh.push({ status: i % 2 ? "rejected" : "approved", apiDoc: await setup.uploadDocument(), formDoc: await setup.uploadDocument() });
       }
+      // One investor and one newsletter subscriber per kind of client, for the one-click unsubscribes.
+      const mailed: Array<{ userId: string; documentToken: string; subscriberId: string; newsletterToken: string }> = [];
+      for (let i = 0; i < legit.length; i++) {
+        const user = await setup.register();
+        const sub = await setup.subscriber();
+        mailed.push({ userId: user.id, documentToken: setup.documentMailToken(user.id), subscriberId: sub.id, newsletterToken: sub.unsubscribeToken });
+      }
+      const oneClick = formBody({ "List-Unsubscribe": "One-Click" });
       const redirected = (a: HttpAnswer) => a.status === 302 || a.status === 303;
       const subscribed = (email: string) => dbValue<number>(server, "select count(*) from newsletter_subscribers where email = ?", email) === 1;
       const statusOf = (id: string) => dbValue<string>(server, "select status from lp_users where id = ?", id);
@@ -179,6 +207,7 @@ export const section: Section = {
       let operationCount = 0;
       for (const [i, variant] of legit.entries()) {
         const f = fresh[i]!;
+        const m = mailed[i]!;
         const go = (method: string, path: string, body: Body, cookie = "") =>
           send(server.url, method, path, {
             headers: { ...body.headers, ...variant.headers, ...(cookie ? { cookie } : {}) },
@@ -222,6 +251,19 @@ export const section: Section = {
             async () =>
               redirected(await go("POST", "/admin/dashboard", formBody({ intent: "status", userId: formUser, status: f.status }), admin)) &&
               statusOf(formUser) === f.status,
+          ],
+          // RFC 8058: no cookie; with no Origin this is what a mail provider sends, with one what the page's button sends.
+          [
+            "one-click unsubscribe of new-document mails (no cookie)",
+            async () =>
+              (await go("POST", `/unsubscribe/documents?token=${encodeURIComponent(m.documentToken)}`, oneClick)).status === 200 &&
+              dbValue<string>(server, "select document_mail from lp_users where id = ?", m.userId) === "none",
+          ],
+          [
+            "one-click unsubscribe of the newsletter (no cookie)",
+            async () =>
+              (await go("POST", `/unsubscribe/newsletter?token=${encodeURIComponent(m.newsletterToken)}`, oneClick)).status === 200 &&
+              dbValue<string>(server, "select status from newsletter_subscribers where id = ?", m.subscriberId) === "unsubscribed",
           ],
           ["delete document (API)", async () => (await go("DELETE", `/api/documents/${f.apiDoc}`, { headers: {} }, admin)).status === 200 && docGone(f.apiDoc)],
           [

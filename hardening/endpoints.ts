@@ -10,8 +10,12 @@ export type Role = "anonymous" | "investor" | "admin";
 export type BodyKind = "json" | "form" | "multipart" | "none";
 
 export type Mutation = {
-  method: "POST" | "PATCH" | "DELETE";
-  /** Path with `{id}` where an id goes (fill it with a real one or a made-up one). */
+  method: "POST" | "PUT" | "PATCH" | "DELETE";
+  /**
+   * Path with `{id}` where an id goes (fill it with a real one or a made-up
+   * one), `{batchId}` where a bulk upload batch's id goes (32 hex digits, not a
+   * document id) and `{token}` where a mailed link's token goes (in the query).
+   */
   path: string;
   kind: BodyKind;
   role: Role;
@@ -24,10 +28,12 @@ export const MUTATIONS: readonly Mutation[] = [
   // JSON API (SPEC.md §7)
   { method: "POST", path: "/api/newsletter", kind: "json", role: "anonymous" },
   { method: "POST", path: "/api/pitch", kind: "json", role: "anonymous" },
+  { method: "POST", path: "/api/pitch", kind: "multipart", role: "anonymous", note: "with the optional PDF deck (field deck)" },
   { method: "POST", path: "/api/auth/register", kind: "json", role: "anonymous" },
   { method: "POST", path: "/api/auth/login", kind: "json", role: "anonymous" },
   { method: "POST", path: "/api/auth/logout", kind: "none", role: "anonymous" },
   { method: "PATCH", path: "/api/auth/users/{id}/status", kind: "json", role: "admin" },
+  { method: "PUT", path: "/api/auth/users/{id}/reference-code", kind: "json", role: "admin" },
   { method: "POST", path: "/api/documents", kind: "multipart", role: "admin" },
   // Before the DELETE: sweeps that answer each mutation in turn act on the same document.
   { method: "PATCH", path: "/api/documents/{id}", kind: "json", role: "admin", note: "audience and watermark" },
@@ -42,6 +48,11 @@ export const MUTATIONS: readonly Mutation[] = [
   // Page form actions (work without JavaScript)
   { method: "POST", path: "/newsletter", kind: "form", role: "anonymous" },
   { method: "POST", path: "/process", kind: "form", role: "anonymous", note: "founder pitch form" },
+  { method: "POST", path: "/process", kind: "multipart", role: "anonymous", note: "founder pitch form with its deck (field deck)" },
+  // The mailed links (no sign-in; the token in the query). The unsubscribe links take the RFC 8058 one-click body.
+  { method: "POST", path: "/unsubscribe/documents?token={token}", kind: "form", role: "anonymous", note: "List-Unsubscribe=One-Click" },
+  { method: "POST", path: "/unsubscribe/newsletter?token={token}", kind: "form", role: "anonymous", note: "List-Unsubscribe=One-Click" },
+  { method: "POST", path: "/newsletter/confirm?token={token}", kind: "form", role: "anonymous", note: "the double opt-in's confirmation" },
   { method: "POST", path: "/login", kind: "form", role: "anonymous" },
   { method: "POST", path: "/lp/login", kind: "form", role: "anonymous" },
   { method: "POST", path: "/admin/login", kind: "form", role: "anonymous" },
@@ -53,9 +64,9 @@ export const MUTATIONS: readonly Mutation[] = [
   { method: "POST", path: "/theme", kind: "form", role: "anonymous" },
   { method: "POST", path: "/logout", kind: "form", role: "anonymous" },
   { method: "POST", path: "/admin/dashboard", kind: "form", role: "admin", intents: ["status"] },
-  { method: "POST", path: "/admin/investors", kind: "form", role: "admin", intents: ["status"] },
+  { method: "POST", path: "/admin/investors", kind: "form", role: "admin", intents: ["status", "set-reference-code"] },
   { method: "POST", path: "/admin/documents", kind: "form", role: "admin", intents: ["delete-document"] },
-  { method: "POST", path: "/admin/documents/{id}/access", kind: "form", role: "admin", intents: ["set-audience"] },
+  { method: "POST", path: "/admin/documents/{id}/access", kind: "form", role: "admin", intents: ["set-audience", "remind-unopened"] },
   { method: "POST", path: "/admin/pitches/{id}", kind: "form", role: "admin", intents: ["status", "owner", "note", "reply"] },
   {
     method: "POST",
@@ -66,7 +77,20 @@ export const MUTATIONS: readonly Mutation[] = [
   },
   { method: "POST", path: "/admin/documents", kind: "multipart", role: "admin" },
   { method: "POST", path: "/admin/fund-documents", kind: "multipart", role: "admin" },
+  // The bulk per-investor upload (files in field "files"), then its staged batch's publish or cancel.
+  { method: "POST", path: "/admin/documents/bulk", kind: "multipart", role: "admin" },
+  { method: "POST", path: "/admin/documents/bulk/{batchId}", kind: "form", role: "admin", intents: ["publish", "cancel"] },
 ];
+
+/**
+ * One name per mutation and intent ("POST /admin/investors status"); a
+ * multipart entry beside a form or JSON one of the same route is told apart
+ * ("POST /process (multipart)").
+ */
+export function mutationKey(m: Mutation, intent?: string | null): string {
+  const twin = m.kind === "multipart" && MUTATIONS.some((o) => o !== m && o.method === m.method && o.path === m.path && !o.intents && !m.intents);
+  return `${m.method} ${m.path}${intent ? ` ${intent}` : ""}${twin ? " (multipart)" : ""}`;
+}
 
 /**
  * The signed-in account's own forms (two-factor on/off, recovery codes,

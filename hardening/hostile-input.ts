@@ -20,8 +20,9 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import fc from "fast-check";
-import { MUTATIONS, READS, type Mutation } from "./endpoints";
+import { MUTATIONS, mutationKey, READS, type Mutation } from "./endpoints";
 import { request, signIn, sleep, Tally, type Context, type Section } from "./harness";
+import { madeUpBatchId, signedIdToken } from "./web-helpers";
 import { clientHeaders, codeUnits, formCase, hostileStrings, jsonCase, jsonText, latin1, multipart, multipartArb } from "./hostile-helpers";
 import { leftovers, PASSWORD, percentEncode, Pool, preview, safeJson, setUpFixture, uploadParts, type Body, type Fixture } from "./hostile-helpers";
 import { MIME, samplePdf } from "../tests/helpers/sample-files";
@@ -31,7 +32,7 @@ const PLANT = process.env.HARDENING_PLANT === "1";
 const CONCURRENCY = 8;
 
 /** The fields each endpoint reads (app/modules/*\/schema.ts, the route actions). */
-const PITCH = ["name", "email", "company", "stage", "deckUrl", "message"];
+const PITCH = ["name", "email", "company", "stage", "deckUrl", "message", "deck"];
 const ACCOUNT = ["email", "password", "name", "company"];
 const SIGNUP = ["name", "email", "fundId", "company", "phone", "accreditedConfirmation"];
 const UPLOAD = ["title", "description", "category", "fundId", "file"];
@@ -45,6 +46,11 @@ const FIELDS: Record<string, string[]> = {
   "/api/newsletter": ["email"],
   "/newsletter": ["email", "formId", "redirectTo"],
   "/api/auth/users/{id}/status": ["status"],
+  "/api/auth/users/{id}/reference-code": ["referenceCode"],
+  "/admin/documents/bulk": ["title", "description", "category", "watermark", "files"],
+  "/unsubscribe/documents?token={token}": ["List-Unsubscribe"],
+  "/unsubscribe/newsletter?token={token}": ["List-Unsubscribe"],
+  "/newsletter/confirm?token={token}": ["token"],
   "/api/pitches/{id}": ["status", "ownerId"],
   "/api/pitches/{id}/replies": ["subject", "body"],
   "/api/fund-access/validate-token": ["token"],
@@ -53,8 +59,8 @@ const FIELDS: Record<string, string[]> = {
   "/theme": ["theme", "redirectTo"],
 };
 
-/** The fields of the admin pages' intent forms (status, deletes, fund access). */
-const INTENT_FIELDS = ["intent", "userId", "status", "documentId", "requestId"];
+/** The fields of the admin pages' intent forms (status, reference code, deletes, fund access, a bulk batch's publish). */
+const INTENT_FIELDS = ["intent", "userId", "status", "referenceCode", "query", "documentId", "requestId", "expected"];
 
 type Case = { path: string; headers: Record<string, string | string[]>; body?: Buffer; what: string };
 type Target = { label: string; mutation: Mutation; fields: string[]; fixed: Record<string, string>; paths: fc.Arbitrary<string> };
@@ -150,9 +156,25 @@ function bodyArb(target: Target, realIds: string[]): fc.Arbitrary<Body> {
 function targetsFor(fx: Fixture): Target[] {
   const realFor: Record<string, string> = {
     "/api/auth/users/{id}/status": fx.ids.user,
+    "/api/auth/users/{id}/reference-code": fx.ids.user,
     "/api/documents/{id}": fx.ids.lpDoc,
     "/api/fund-documents/{id}": fx.ids.fundDocII,
   };
+  const secret = fx.server.env.SESSION_SECRET!;
+  // A mailed link's token: one this server signed (the fixture's user; a subscriber id that may not exist), a made-up one, hostile strings.
+  const tokens = fc.oneof(
+    fc.constant(signedIdToken(secret, "document-mail-unsubscribe", fx.ids.user)),
+    fc.uuid().map((id) => signedIdToken(secret, "newsletter-unsubscribe", id)),
+    fc.constant(Buffer.from(madeUpBatchId()).toString("base64url").slice(0, 43)),
+    fc.constantFrom("", "x", "..", "%00", "a".repeat(5_000), "' OR 1=1 --", "a.b.c"),
+    codeUnits,
+  );
+  // A batch id is 32 hex digits (it names a folder under staging/): made-up ones of that shape, and garbage that must be a 404.
+  const batchIds = fc.oneof(
+    fc.constant(madeUpBatchId()),
+    fc.constantFrom("0".repeat(32), "A".repeat(32), "x", "..", "%00", "a".repeat(300), "..%2f..%2fdocuments", "' OR 1=1 --", fx.ids.lpDoc),
+    codeUnits,
+  );
   const targets: Target[] = [];
   for (const mutation of MUTATIONS) {
     const ids = fc.oneof(
@@ -161,10 +183,16 @@ function targetsFor(fx: Fixture): Target[] {
       fc.constantFrom("x", "..", "%00", "0", "-1", "a".repeat(300), "' OR 1=1 --", "%2e%2e%2f%2e%2e%2fetc%2fpasswd"),
       codeUnits,
     );
-    const paths = mutation.path.includes("{id}") ? ids.map((id) => mutation.path.replace("{id}", percentEncode(id))) : fc.constant(mutation.path);
+    const paths = mutation.path.includes("{id}")
+      ? ids.map((id) => mutation.path.replace("{id}", percentEncode(id)))
+      : mutation.path.includes("{batchId}")
+        ? batchIds.map((id) => mutation.path.replace("{batchId}", percentEncode(id)))
+        : mutation.path.includes("{token}")
+          ? tokens.map((token) => mutation.path.replace("{token}", percentEncode(token)))
+          : fc.constant(mutation.path);
     const fields = mutation.intents ? INTENT_FIELDS : (FIELDS[mutation.path] ?? []);
     for (const intent of mutation.intents ?? [null]) {
-      const label = `${mutation.method} ${mutation.path}${intent ? ` (${intent})` : ""}`;
+      const label = mutationKey(mutation, intent);
       targets.push({ label, mutation, fields, fixed: intent ? { intent } : {}, paths });
     }
   }

@@ -305,6 +305,7 @@ export const section: Section = {
         revokeRequestId: await portal.fundRequest("fund-ii"),
         resendRequestId: await portal.fundRequest("fund-ii"),
         pitchId: await portal.pitch(),
+        batchId: await portal.bulkBatch(),
       };
       const probes = sweepList(ids, docId, fundDocId);
       // An investor who turns two-factor on from the account page, as a browser would.

@@ -4,9 +4,9 @@
  * over HTTP, a request body for every route in MUTATIONS, a database
  * fingerprint, and the DESIGN.md §4 security-header rules.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { samplePdf } from "../tests/helpers/sample-files";
-import { ACCOUNT_MUTATIONS, MUTATIONS, type BodyKind, type Mutation, type Role } from "./endpoints";
+import { ACCOUNT_MUTATIONS, MUTATIONS, mutationKey, type BodyKind, type Mutation, type Role } from "./endpoints";
 import {
   cookiesFrom,
   createAdmin,
@@ -39,12 +39,25 @@ export const send = request;
 
 export type Body = { headers: Record<string, string>; body?: string | Buffer };
 
-/** A multipart/form-data body with text fields and at most one file (field "file"). */
-export function multipartBody(fields: Record<string, string>, file?: { name: string; type: string; bytes: Buffer }): Body {
+/** A multipart/form-data body with text fields and at most one file (field "file" unless told). */
+export function multipartBody(fields: Record<string, string>, file?: { name: string; type: string; bytes: Buffer }, fileField = "file"): Body {
   const parts: Part[] = Object.entries(fields).map(([name, value]) => ({ name, value }));
-  if (file) parts.push({ name: "file", value: file.bytes, filename: file.name, contentType: file.type });
+  if (file) parts.push({ name: fileField, value: file.bytes, filename: file.name, contentType: file.type });
   return multipart(parts);
 }
+
+/**
+ * A signed id as app/modules/mail/signed-id.server.ts makes it (the mailed
+ * unsubscribe links' tokens), under the server's SESSION_SECRET.
+ */
+export function signedIdToken(secret: string, purpose: "document-mail-unsubscribe" | "newsletter-unsubscribe", id: string): string {
+  const key = createHmac("sha256", secret).update(`key:${purpose}`).digest();
+  const mac = createHmac("sha256", key).update(`${purpose}:v1:${id}`).digest("base64url");
+  return `${Buffer.from(id, "utf8").toString("base64url")}.${mac}`;
+}
+
+/** A made-up bulk upload batch id (32 hex digits: the shape of a real one, no batch behind it). */
+export const madeUpBatchId = () => randomBytes(16).toString("hex");
 
 export function headerValue(answer: HttpAnswer, name: string): string {
   const value = answer.headers[name.toLowerCase()];
@@ -153,6 +166,30 @@ export class Portal {
     return (JSON.parse(answer.text) as { id: string }).id;
   }
 
+  /** A newsletter sign-up (pending until confirmed); returns the subscriber's id and its signed unsubscribe token. */
+  async subscriber(): Promise<{ id: string; email: string; unsubscribeToken: string }> {
+    const address = email("nl-sub");
+    const answer = await this.call("POST", "/api/newsletter", jsonBody({ email: address }));
+    if (answer.status !== 202) throw new Error(`newsletter sign-up: ${answer.status} ${answer.text.slice(0, 200)}`);
+    const id = dbValue<string>(this.server, "select id from newsletter_subscribers where email = ?", address);
+    if (!id) throw new Error(`newsletter subscriber ${address} not stored`);
+    return { id, email: address, unsubscribeToken: signedIdToken(this.server.env.SESSION_SECRET!, "newsletter-unsubscribe", id) };
+  }
+
+  /** The signed token of an investor's new-document mail unsubscribe link. */
+  documentMailToken(userId: string): string {
+    return signedIdToken(this.server.env.SESSION_SECRET!, "document-mail-unsubscribe", userId);
+  }
+
+  /** A staged bulk upload batch (one PDF matching nobody); returns its id. */
+  async bulkBatch(): Promise<string> {
+    const body = multipartBody({ title: `Bulk ${unique()}`, category: "reports" }, pdfFile(), "files");
+    const answer = await this.call("POST", "/admin/documents/bulk", body, this.adminCookie);
+    const id = /^\/admin\/documents\/bulk\/([0-9a-f]{32})$/.exec(headerValue(answer, "location"))?.[1];
+    if (answer.status !== 303 || !id) throw new Error(`bulk upload: ${answer.status} ${headerValue(answer, "location")} ${answer.text.slice(0, 200)}`);
+    return id;
+  }
+
   /** A founder's pitch (through the JSON endpoint); returns its id, found through the admin's list. */
   async pitch(): Promise<string> {
     const company = `Hardening Labs ${unique()}`;
@@ -202,14 +239,22 @@ export type Ids = {
   resendRequestId: string;
   /** A pitch (status, owner, note and reply target). */
   pitchId: string;
+  /** A staged bulk upload batch (publish and cancel target); a made-up one (no batch behind it) when not given. */
+  batchId?: string;
+  /** The mailed links' tokens; a made-up one of the right shape (the page answers 400) when not given. */
+  documentMailToken?: string;
+  newsletterUnsubscribeToken?: string;
+  newsletterConfirmToken?: string;
 };
 
 export type Target = {
-  /** "POST /admin/investors (intent=status)" */
+  /** "POST /admin/investors (intent=status)", "POST /process (multipart)" */
   label: string;
   method: Mutation["method"];
   path: string;
   routePath: string;
+  /** endpoints.ts's name of it (mutationKey): "POST /admin/investors status", "POST /process (multipart)". */
+  route: string;
   kind: BodyKind;
   role: Role;
   intent?: string;
@@ -220,6 +265,10 @@ export type Target = {
 };
 
 const pdfFile = () => ({ name: "hardening.pdf", type: "application/pdf", bytes: samplePdf(`Hardening ${unique()}`) });
+/** A reference code no other run of the builder gives (LRV- and 8 hex digits, upper case). */
+const referenceCode = () => `LRV-${randomBytes(4).toString("hex").toUpperCase()}`;
+/** A made-up token of a signed id's shape. */
+const madeUpSignedToken = () => `${Buffer.from(randomBytes(8).toString("hex")).toString("base64url")}.${randomBytes(32).toString("base64url")}`;
 const email = (what: string) => `${what}-${unique()}@example.com`;
 const pitch = () => ({
   name: "Ada Founder",
@@ -238,10 +287,12 @@ export function mutationTargets(ids: Ids): Target[] {
   const builders: Record<string, () => Body> = {
     "POST /api/newsletter": () => jsonBody({ email: email("nl") }),
     "POST /api/pitch": () => jsonBody(pitch()),
+    "POST /api/pitch (multipart)": () => multipartBody(pitch(), { ...pdfFile(), name: "deck.pdf" }, "deck"),
     "POST /api/auth/register": () => jsonBody({ email: email("reg"), password: PASSWORD, name: "New Investor" }),
     "POST /api/auth/login": () => jsonBody({ email: ids.signInEmail ?? ids.adminEmail, password: PASSWORD }),
     "POST /api/auth/logout": () => ({ headers: {} }),
     "PATCH /api/auth/users/{id}/status": () => jsonBody({ status: "approved" }),
+    "PUT /api/auth/users/{id}/reference-code": () => jsonBody({ referenceCode: referenceCode() }),
     "POST /api/documents": () => multipartBody({ title: `Doc ${unique()}`, category: "reports" }, pdfFile()),
     "DELETE /api/documents/{id}": () => ({ headers: {} }),
     "POST /api/fund-access/register": () => jsonBody({ name: "Fund Visitor", email: email("fund"), fundId: "fund-i" }),
@@ -251,6 +302,11 @@ export function mutationTargets(ids: Ids): Target[] {
     "DELETE /api/fund-documents/{id}": () => ({ headers: {} }),
     "POST /newsletter": () => formBody({ email: email("nl-form") }),
     "POST /process": () => formBody(pitch()),
+    "POST /process (multipart)": () => multipartBody(pitch(), { ...pdfFile(), name: "deck.pdf" }, "deck"),
+    // RFC 8058's body, as a mail provider and the page's own button send it.
+    "POST /unsubscribe/documents?token={token}": () => formBody({ "List-Unsubscribe": "One-Click" }),
+    "POST /unsubscribe/newsletter?token={token}": () => formBody({ "List-Unsubscribe": "One-Click" }),
+    "POST /newsletter/confirm?token={token}": () => formBody({}),
     "POST /login": () => formBody({ username: "someone", password: "whatever" }),
     "POST /lp/login": () => formBody({ email: ids.signInEmail ?? ids.adminEmail, password: PASSWORD }),
     "POST /admin/login": () => formBody({ email: ids.adminEmail, password: PASSWORD }),
@@ -263,8 +319,14 @@ export function mutationTargets(ids: Ids): Target[] {
     "POST /logout": () => formBody({}),
     "POST /admin/dashboard status": () => formBody({ intent: "status", userId: ids.userId, status: "approved" }),
     "POST /admin/investors status": () => formBody({ intent: "status", userId: ids.userId, status: "approved" }),
+    "POST /admin/investors set-reference-code": () => formBody({ intent: "set-reference-code", userId: ids.userId, referenceCode: referenceCode() }),
     "POST /admin/documents delete-document": () => formBody({ intent: "delete-document", documentId: ids.documentId }),
     "POST /admin/documents/{id}/access set-audience": () => formBody({ intent: "set-audience", documentId: ids.documentId, audience: "all" }),
+    "POST /admin/documents/{id}/access remind-unopened": () => formBody({ intent: "remind-unopened", documentId: ids.documentId }),
+    "POST /admin/documents/bulk": () => multipartBody({ title: `Bulk ${unique()}`, category: "reports" }, pdfFile(), "files"),
+    // The batch's one file matches nobody: nothing to publish, so publish is refused (a flash) and changes nothing.
+    "POST /admin/documents/bulk/{batchId} publish": () => formBody({ intent: "publish", expected: "1" }),
+    "POST /admin/documents/bulk/{batchId} cancel": () => formBody({ intent: "cancel" }),
     "PATCH /api/documents/{id}": () => jsonBody({ audience: "all" }),
     "PATCH /api/pitches/{id}": () => jsonBody({ status: "in_review" }),
     "POST /api/pitches/{id}/replies": () => jsonBody({ subject: "Your pitch", body: "Thank you for your pitch." }),
@@ -295,20 +357,31 @@ export function mutationTargets(ids: Ids): Target[] {
     "/api/pitches/{id}": ids.pitchId,
     "/api/pitches/{id}/replies": ids.pitchId,
     "/admin/pitches/{id}": ids.pitchId,
+    "/api/auth/users/{id}/reference-code": ids.userId,
   };
+  const tokenFor: Record<string, string> = {
+    "/unsubscribe/documents?token={token}": ids.documentMailToken ?? madeUpSignedToken(),
+    "/unsubscribe/newsletter?token={token}": ids.newsletterUnsubscribeToken ?? madeUpSignedToken(),
+    "/newsletter/confirm?token={token}": ids.newsletterConfirmToken ?? randomBytes(32).toString("base64url"),
+  };
+  const batchId = ids.batchId ?? madeUpBatchId();
   const targets: Target[] = [];
   for (const m of MUTATIONS) {
     for (const intent of m.intents ?? [undefined]) {
-      const key = `${m.method} ${m.path}${intent ? ` ${intent}` : ""}`;
+      const key = mutationKey(m, intent);
       const build = builders[key];
       if (!build) throw new Error(`no request body for ${key}: add it to hardening/web-helpers.ts mutationTargets`);
       const id = idFor[m.path];
       if (m.path.includes("{id}") && !id) throw new Error(`no id for ${m.path}`);
+      const token = tokenFor[m.path];
+      if (m.path.includes("{token}") && !token) throw new Error(`no token for ${m.path}`);
+      const twin = key.endsWith(" (multipart)") ? " (multipart)" : "";
       targets.push({
-        label: `${m.method} ${m.path}${intent ? ` (intent=${intent})` : ""}`,
+        label: `${m.method} ${m.path}${intent ? ` (intent=${intent})` : ""}${twin}`,
         method: m.method,
-        path: m.path.replace("{id}", id ?? ""),
+        path: m.path.replace("{id}", id ?? "").replace("{batchId}", batchId).replace("{token}", encodeURIComponent(token ?? "")),
         routePath: m.path,
+        route: key,
         kind: m.kind,
         role: m.role,
         intent,
@@ -339,6 +412,8 @@ export function accountTargets(): Target[] {
         return { build: () => formBody({ ...fields, sessionId: randomBytes(16).toString("hex") }), quick: () => formBody({ ...fields, sessionId: "" }) };
       case "revoke-others":
         return { build: () => formBody(fields), quick: () => formBody(fields) };
+      case "document-mail":
+        return { build: () => formBody({ ...fields, documentMail: "weekly" }), quick: () => formBody({ ...fields, documentMail: "" }) };
       default:
         // The code step and the two-factor intents: a code that is (almost surely) wrong, or none.
         return { build: () => formBody({ ...fields, code: String(randomBytes(4).readUInt32BE() % 1_000_000).padStart(6, "0") }), quick: () => formBody({ ...fields, code: "" }) };
@@ -350,6 +425,7 @@ export function accountTargets(): Target[] {
       method: m.method,
       path: m.path,
       routePath: m.path,
+      route: `${m.method} ${m.path}${intent ? ` ${intent}` : ""}`,
       kind: m.kind,
       role: m.role,
       intent,
