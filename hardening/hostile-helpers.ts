@@ -326,11 +326,12 @@ export function percentEncode(value: string): string {
 // ─── readers for the injection checks ──────────────────────────────────────
 
 /** A JSON, form or multipart body (`filename` names the multipart's PDF file part). */
-export function bodyOf(kind: "json" | "form" | "multipart", values: Record<string, string>) {
+/** A body of this kind; a multipart one carries a small PDF named `values.filename`, in field `fileField`. */
+export function bodyOf(kind: "json" | "form" | "multipart", values: Record<string, string>, fileField = "file") {
   if (kind === "json") return { headers: { "content-type": "application/json" }, body: JSON.stringify(values) };
   if (kind === "form") return { headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(values).toString() };
   const { filename, ...fields } = values;
-  return multipart(uploadParts(fields, filename));
+  return multipart(uploadParts(fields, filename).map((part) => (part.filename === undefined ? part : { ...part, name: fileField })));
 }
 
 /** A mail's header names, one per (unfolded) header line. */

@@ -39,7 +39,7 @@ const SQL_EMAILS = ["o'brien'--@example.com", "x'or'1'--@example.com"];
 
 type Kind = Parameters<typeof bodyOf>[0];
 type Values = Record<string, string>;
-type Spec = { method: string; path: string; kind: Kind; admin?: boolean; base: () => Values; fields: string[]; table?: string; evidence?: (a: HttpAnswer) => boolean };
+type Spec = { method: string; path: string; kind: Kind; fileField?: string; admin?: boolean; base: () => Values; fields: string[]; table?: string; evidence?: (a: HttpAnswer) => boolean };
 
 const mail = () => `inj-${unique()}@example.com`;
 const PITCH = () => ({ name: "Ada", email: mail(), company: "Acme", stage: "Seed", deckUrl: "https://example.com/deck.pdf", message: "Hello" });
@@ -60,6 +60,7 @@ function sqlSpecs(fx: Fixture, victims: string[]): Spec[] {
     "revoke-fund-access": "/admin/fund-access",
     "resend-fund-access-link": "/admin/fund-access",
     "delete-fund-document": "/admin/fund-access",
+    "remind-unopened": `/admin/documents/${fx.ids.lpDoc}/access`,
   };
   const intent = (name: string, idField: string): Spec => ({ method: "POST", path: pageOf[name] ?? "/admin/dashboard", kind: "form", admin: true, base: () => ({ intent: name, [idField]: "x", status: "approved" }), fields: [idField, "intent"] });
   return [
@@ -67,6 +68,11 @@ function sqlSpecs(fx: Fixture, victims: string[]): Spec[] {
     { method: "POST", path: "/newsletter", kind: "form", base: () => ({ email: mail(), redirectTo: "/newsletter" }), fields: ["email", "redirectTo", "formId"], table: "newsletter_subscribers" },
     { method: "POST", path: "/api/pitch", kind: "json", base: PITCH, fields: Object.keys(PITCH()), table: "pitch_submissions" },
     { method: "POST", path: "/process", kind: "form", base: PITCH_FORM, fields: Object.keys(PITCH()), table: "pitch_submissions" },
+    // The pitch with its deck (multipart; the deck's file name is not stored as given, so no stored check).
+    { method: "POST", path: "/api/pitch", kind: "multipart", fileField: "deck", base: () => ({ ...PITCH(), filename: "deck.pdf" }), fields: [...Object.keys(PITCH()), "filename"] },
+    { method: "POST", path: "/process", kind: "multipart", fileField: "deck", base: () => ({ ...PITCH_FORM(), filename: "deck.pdf" }), fields: [...Object.keys(PITCH()), "filename"] },
+    // The bulk upload's text fields (staged, not stored in a table until published).
+    { method: "POST", path: "/admin/documents/bulk", kind: "multipart", fileField: "files", admin: true, base: UPLOAD(), fields: ["title", "description", "category", "filename"] },
     { method: "POST", path: "/api/auth/register", kind: "json", base: ACCOUNT, fields: Object.keys(ACCOUNT()), table: "lp_users" },
     { method: "POST", path: "/lp/register", kind: "form", base: ACCOUNT, fields: Object.keys(ACCOUNT()), table: "lp_users" },
     { method: "POST", path: "/api/fund-access/register", kind: "json", base: SIGNUP("fund-i"), fields: ["name", "email", "fundId", "company", "phone"], table: "fund_access_users" },
@@ -85,6 +91,16 @@ function sqlSpecs(fx: Fixture, victims: string[]): Spec[] {
     { method: "POST", path: "/lp/reset-password", kind: "form", base: () => ({ token: "t".repeat(43), password: PASSWORD }), fields: ["token", "password"], evidence: (a) => a.status >= 300 && a.status < 400 },
     { method: "POST", path: "/theme", kind: "form", base: () => ({ theme: "dark", redirectTo: "/" }), fields: ["theme", "redirectTo"] },
     { method: "PATCH", path: `/api/auth/users/${fx.ids.user}/status`, kind: "json", admin: true, base: () => ({ status: "rejected" }), fields: ["status"] },
+    { method: "PUT", path: `/api/auth/users/${fx.ids.user}/reference-code`, kind: "json", admin: true, base: () => ({ referenceCode: "" }), fields: ["referenceCode"] },
+    {
+      method: "POST",
+      path: "/admin/investors",
+      kind: "form",
+      admin: true,
+      base: () => ({ intent: "set-reference-code", userId: fx.ids.user, referenceCode: "", query: "?q=x" }),
+      fields: ["userId", "referenceCode", "query"],
+    },
+    intent("remind-unopened", "documentId"),
     intent("status", "userId"),
     intent("delete-document", "documentId"),
     intent("revoke-fund-access", "requestId"),
@@ -165,7 +181,7 @@ async function sqlPart(fx: Fixture, tally: Tally) {
     for (const field of spec.fields) {
       for (const payload of field === "email" ? [...SQL, ...SQL_EMAILS] : SQL) {
         const values = { ...spec.base(), [field]: payload };
-        const answer = await send(fx.server, spec.method, spec.path, bodyOf(spec.kind, values), spec.admin ? fx.adminCookie : "").catch(() => null);
+        const answer = await send(fx.server, spec.method, spec.path, bodyOf(spec.kind, values, spec.fileField), spec.admin ? fx.adminCookie : "").catch(() => null);
         attempts.push({ spec, field, payload, values, answer });
         await tried(`${spec.method} ${spec.path} ${field}=${payload}`, answer, !!answer && !!spec.evidence?.(answer));
       }
@@ -199,9 +215,25 @@ async function sqlPart(fx: Fixture, tally: Tally) {
       ...[`/api/fund-documents/view/${p}`, `/api/fund-documents/download/${p}`, `/admin/documents/${p}/access`].map((path): [string, string, string] => ["GET", path, admin]),
       ...[`/api/documents/${p}`, `/api/fund-documents/${p}`].map((path): [string, string, string] => ["DELETE", path, admin]),
       ["PATCH", `/api/auth/users/${p}/status`, admin],
+      ["PUT", `/api/auth/users/${p}/reference-code`, admin],
+      ["POST", `/admin/documents/bulk/${p}`, admin],
+      // The mailed links: the token in the query is the only authority.
+      ...[`/unsubscribe/documents?token=${p}`, `/unsubscribe/newsletter?token=${p}`, `/newsletter/confirm?token=${p}`].map((path): [string, string, string] => ["POST", path, ""]),
     ];
+    const bodyFor = (method: string, path: string) =>
+      method === "PATCH"
+        ? bodyOf("json", { status: "approved" })
+        : method === "PUT"
+          ? bodyOf("json", { referenceCode: "LRV-0001" })
+          : path.startsWith("/admin/documents/bulk/")
+            ? bodyOf("form", { intent: "publish", expected: "1" })
+            : path.startsWith("/unsubscribe/")
+              ? bodyOf("form", { "List-Unsubscribe": "One-Click" })
+              : path.startsWith("/newsletter/confirm")
+                ? bodyOf("form", {})
+                : null;
     for (const [method, path, cookie] of ids) {
-      const answer = await send(fx.server, method, path, method === "PATCH" ? bodyOf("json", { status: "approved" }) : null, cookie).catch(() => null);
+      const answer = await send(fx.server, method, path, bodyFor(method, path), cookie).catch(() => null);
       await tried(`${method} ${path}`, answer, !!answer && ok2xx(answer));
     }
     for (const fund of ["fund-i", "fund-ii"]) {
