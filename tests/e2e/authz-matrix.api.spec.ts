@@ -88,7 +88,7 @@ type Expect = number | { status: number | number[]; location: string };
 /** What each role must get. A fund holder holds no portal session: unless told otherwise, it gets what anonymous gets. */
 type Expectations = Record<LpRole, Expect> & Partial<Record<FundRole | TwoFactorRole, Expect>>;
 type Row = {
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string | (() => string);
   /** The test's name for a computed path. */
   label?: string;
@@ -189,6 +189,8 @@ const docTag = unique();
 let docBytes: Buffer = Buffer.alloc(0);
 /** A pitch with an uploaded deck (issue 16), sent over multipart by a founder. */
 let deckPitchId = "";
+/** A bulk upload batch staged by the admin (its one file matches nobody); only the admin may cancel it. */
+let batchId = "";
 let docId = "";
 let deletableId = "";
 let fund = { id: "", filePath: "", absolutePath: "" };
@@ -282,6 +284,13 @@ test.beforeAll(async () => {
   });
   expect(deckPitch.status(), await deckPitch.text()).toBe(201);
   deckPitchId = ((await deckPitch.json()) as { id: string }).id;
+  // A staged bulk upload batch (the no-JS form's multipart post answers 303 to its preview).
+  const staged = await contexts.admin.post("/admin/documents/bulk", {
+    multipart: { title: `Matrix bulk ${docTag}`, category: "reports", files: { name: `matrix-bulk-${docTag}.pdf`, mimeType: MIME.pdf, buffer: samplePdf(`Matrix bulk ${docTag}`) } },
+  });
+  expect(staged.status(), await staged.text()).toBe(303);
+  batchId = /^\/admin\/documents\/bulk\/([0-9a-f]{32})$/.exec(staged.headers()["location"] ?? "")?.[1] ?? "";
+  expect(batchId, staged.headers()["location"]).not.toBe("");
   // A fund document and its file, put straight into the database and storage.
   fund = insertFundDocument(samplePdf(FUND_MARKER));
   // LP document rows whose stored path points outside the documents area.
@@ -498,7 +507,98 @@ const rows: Row[] = [
   ...documentRows(),
   ...fundRows(),
   ...pitchRows(),
+  ...referenceCodeAndBulkRows(),
 ];
+
+/** Reference codes, the access page's reminder and the bulk per-investor upload (issue 15): admins only. */
+function referenceCodeAndBulkRows(): Row[] {
+  const redirectsToLogin = { anonymous: to("/admin/login"), pending: to("/admin/login"), rejected: to("/admin/login"), investor: to("/admin/login") };
+  const adminOnlyApi = { anonymous: 401, pending: 401, rejected: 401, investor: 403 } as const;
+  const code = `MX-${docTag.toUpperCase()}`;
+  const pathnameOf = (answer: Answer) => new URL(answer.headers["location"] ?? "", BASE_URL).pathname;
+  return [
+    {
+      method: "PUT",
+      path: () => `/api/auth/users/${targetId}/reference-code`,
+      label: "/api/auth/users/{id}/reference-code",
+      data: { referenceCode: code },
+      expect: { ...adminOnlyApi, admin: 200 },
+      check: (answer, role) => {
+        if (role === "admin") expect((JSON.parse(answer.body.toString("utf8")) as { referenceCode?: string }).referenceCode).toBe(code);
+      },
+    },
+    {
+      method: "PUT",
+      path: `/api/auth/users/${unknownId}/reference-code`,
+      label: "/api/auth/users/{unknown id}/reference-code",
+      data: { referenceCode: `${code}-X` },
+      expect: { ...adminOnlyApi, admin: 404 },
+    },
+    {
+      method: "POST",
+      path: "/admin/investors",
+      label: "/admin/investors (reference code form)",
+      form: () => ({ intent: "set-reference-code", userId: targetId, referenceCode: code }),
+      expect: { ...redirectsToLogin, admin: 303 },
+      check: (answer, role) => {
+        if (role === "admin") expect(pathnameOf(answer)).toBe("/admin/investors");
+      },
+    },
+    {
+      method: "POST",
+      path: () => `/admin/documents/${docId}/access`,
+      label: "/admin/documents/{id}/access (reminder)",
+      form: () => ({ intent: "remind-unopened", documentId: docId }),
+      expect: { ...redirectsToLogin, admin: 303 },
+      check: (answer, role) => {
+        if (role === "admin") expect(pathnameOf(answer)).toBe(`/admin/documents/${docId}/access`);
+      },
+    },
+    { method: "GET", path: "/admin/documents/bulk", expect: { ...redirectsToLogin, admin: 200 } },
+    {
+      method: "POST",
+      path: "/admin/documents/bulk",
+      label: "/admin/documents/bulk (no-JS upload form)",
+      multipart: () => ({
+        title: `Matrix bulk form ${docTag}`,
+        category: "reports",
+        files: { name: `matrix-bulk-form-${docTag}.pdf`, mimeType: MIME.pdf, buffer: samplePdf(`Matrix bulk form ${docTag}`) },
+      }),
+      expect: { ...redirectsToLogin, admin: 303 },
+      check: (answer, role) => {
+        if (role === "admin") expect(pathnameOf(answer)).toMatch(/^\/admin\/documents\/bulk\/[0-9a-f]{32}$/);
+      },
+    },
+    { method: "GET", path: () => `/admin/documents/bulk/${batchId}`, label: "/admin/documents/bulk/{batchId}", expect: { ...redirectsToLogin, admin: 200 } },
+    // A batch id names a folder: anything but 32 hex digits is a 404 to the admin, before the body is read.
+    { method: "GET", path: "/admin/documents/bulk/not-a-batch", expect: { ...redirectsToLogin, admin: 404 } },
+    {
+      method: "POST",
+      path: "/admin/documents/bulk/not-a-batch",
+      form: () => ({ intent: "cancel" }),
+      expect: { ...redirectsToLogin, admin: 404 },
+    },
+    {
+      method: "POST",
+      path: `/admin/documents/bulk/${"0".repeat(32)}`,
+      label: "/admin/documents/bulk/{unknown batch id} (publish)",
+      form: () => ({ intent: "publish", expected: "1" }),
+      // A batch id's shape with no batch behind it: back to its page with the failure as a flash.
+      expect: { ...redirectsToLogin, admin: 303 },
+    },
+    // The admin goes last: everyone before must have left the batch in place for the admin's cancel to remove it.
+    {
+      method: "POST",
+      path: () => `/admin/documents/bulk/${batchId}`,
+      label: "/admin/documents/bulk/{batchId} (cancel)",
+      form: () => ({ intent: "cancel" }),
+      expect: { ...redirectsToLogin, admin: 303 },
+      check: (answer, role) => {
+        if (role === "admin") expect(pathnameOf(answer)).toBe("/admin/documents/bulk");
+      },
+    },
+  ];
+}
 
 /** The pitch inbox (issue 16): its pages, form, export and JSON endpoints are for admins only. */
 function pitchRows(): Row[] {
@@ -1194,6 +1294,7 @@ async function send(row: Row, role: Role, path: string, body: Body = bodyOf(row)
   if (row.method === "GET") return answerOf(await context.get(path, { headers }));
   if (row.method === "DELETE") return answerOf(await context.delete(path, { headers }));
   if (row.method === "PATCH") return answerOf(await context.patch(path, { data: body.data, headers }));
+  if (row.method === "PUT") return answerOf(await context.put(path, { data: body.data, headers }));
   if (body.form) return answerOf(await context.post(path, { form: body.form, headers }));
   if (body.multipart) return answerOf(await context.post(path, { multipart: body.multipart, headers }));
   return answerOf(await context.post(path, { data: body.data, headers }));
