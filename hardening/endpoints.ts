@@ -133,6 +133,7 @@ export const READS: ReadonlyArray<{ path: string; role: Role; note?: string }> =
   { path: "/admin/fund-access", role: "admin" },
   { path: "/admin/email-lists", role: "admin" },
   { path: "/admin/documents/{id}/access", role: "admin" },
+  { path: "/admin/documents/bulk", role: "admin", note: "the bulk upload form (a staged batch's page needs a batch: see the matrix)" },
   { path: "/admin/email-lists/newsletter.csv", role: "admin" },
   { path: "/admin/activity", role: "admin" },
   { path: "/admin/activity.csv", role: "admin" },
