@@ -42,7 +42,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { dataPath, f1, measure, median, RequestLog, signIn, WARMUPS, type AdminResult, type Measured, type Series } from "./admin";
 import type { Check } from "./files";
 import { kb, num, passFail, table } from "./format";
-import { assertPortFree, BENCH_ADMIN, createBenchAdmin, runNode, scriptArgs, startServer, stopChild, waitForHttp, type Child } from "./proc";
+import { assertPortFree, BENCH_ADMIN, createBenchAdmin, runNode, scriptArgs, startServer, stopChild, waitForHttp, type PartContext } from "./proc";
 import { ACTIVITY_PAGE_SIZE, listActivity } from "../app/modules/audit/activity.server";
 import { AUDIT_EVENTS, type AuditEventName } from "../app/modules/audit/events";
 import type { ActivityFilters } from "../app/modules/audit/schema";
@@ -51,15 +51,8 @@ import * as schema from "../db/schema";
 
 export const ACTIVITY_BUDGET = { serverMs: 50 };
 
-export type ActivityContext = {
-  root: string;
-  host: string;
+export type ActivityContext = PartContext & {
   port: number;
-  /** An empty directory for this part (database, storage); the caller removes it. */
-  workDir: string;
-  serverEnv: (port: number, dataDir: string) => NodeJS.ProcessEnv;
-  children: Set<Child>;
-  progress: (message: string) => void;
   /** Measured requests per page (median), after admin.ts's warm-ups. */
   requests: number;
 };

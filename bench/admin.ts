@@ -31,7 +31,7 @@ import path from "node:path";
 import { cpuSeconds } from "./cpu";
 import type { Check } from "./files";
 import { kb, num, passFail, table } from "./format";
-import { assertPortFree, benchAdminLogin, createBenchAdmin, runNode, scriptArgs, startServer, stopChild, waitForHttp, type Child } from "./proc";
+import { assertPortFree, benchAdminLogin, createBenchAdmin, runNode, scriptArgs, startServer, stopChild, waitForHttp, type Child, type PartContext } from "./proc";
 
 /** The admin workspace's pages (one list; /work/admin-contract.md), the overview first. */
 export const ADMIN_PAGES = [
@@ -48,16 +48,9 @@ const OVERVIEW = ADMIN_PAGES[0].path;
 
 export const ADMIN_BUDGET = { bytesRatio: 1.5, timeRatio: 1.5, overviewMaxBytes: 60 * 1024 };
 
-export type AdminContext = {
-  root: string;
-  host: string;
+export type AdminContext = PartContext & {
   /** One port per database (1k, 100k); both servers run at once. */
   ports: [number, number];
-  /** An empty directory for this part (databases, storage); the caller removes it. */
-  workDir: string;
-  serverEnv: (port: number, dataDir: string) => NodeJS.ProcessEnv;
-  children: Set<Child>;
-  progress: (message: string) => void;
   /** Measured requests per page and database (median), after WARMUPS. */
   requests: number;
 };

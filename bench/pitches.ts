@@ -37,22 +37,15 @@ import Database from "better-sqlite3";
 import { f1, measure, median, RequestLog, signIn, WARMUPS, type AdminResult, type Measured, type Series } from "./admin";
 import type { Check } from "./files";
 import { num, passFail, table } from "./format";
-import { assertPortFree, BENCH_ADMIN, createBenchAdmin, runNode, scriptArgs, startServer, stopChild, waitForHttp, type Child } from "./proc";
+import { assertPortFree, BENCH_ADMIN, createBenchAdmin, runNode, scriptArgs, startServer, stopChild, waitForHttp, type PartContext } from "./proc";
 import { dueAtFor, dueSoonCutoff } from "../app/modules/pitch-clock/clock.server";
 import { openDatabase } from "../db/client";
 import { PITCH_STATUSES } from "../db/schema";
 
 export const PITCHES_BUDGET = { serverMs: 50 };
 
-export type PitchesContext = {
-  root: string;
-  host: string;
+export type PitchesContext = PartContext & {
   port: number;
-  /** An empty directory for this part (database, storage); the caller removes it. */
-  workDir: string;
-  serverEnv: (port: number, dataDir: string) => NodeJS.ProcessEnv;
-  children: Set<Child>;
-  progress: (message: string) => void;
   /** Measured requests per URL (median), after admin.ts's warm-ups. */
   requests: number;
 };

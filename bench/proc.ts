@@ -113,6 +113,19 @@ export async function stopChild(child: Child, graceMs = 15_000): Promise<{ code:
   return { ...result, killed: false };
 }
 
+/** What run.ts gives every part that starts servers of its own: where, with which environment, and how to report. */
+export type PartContext = {
+  root: string;
+  host: string;
+  /** An empty directory for this part (files, database, storage); the caller removes it. */
+  workDir: string;
+  /** The environment of our server for a port and a data directory. */
+  serverEnv: (port: number, dataDir: string) => NodeJS.ProcessEnv;
+  /** Started processes are added here (and removed once stopped) so an interrupted run can stop them. */
+  children: Set<Child>;
+  progress: (message: string) => void;
+};
+
 export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
 
 /** One GET on a fresh connection; the body is returned as sent (not decompressed). */

@@ -41,21 +41,14 @@ import path from "node:path";
 import { concatTransformationMatrix, drawObject, PageSizes, PDFDocument, popGraphicsState, pushGraphicsState, StandardFonts } from "pdf-lib";
 import type { Check } from "./files";
 import { num, table } from "./format";
-import { assertPortFree, benchAdminLogin, createBenchAdmin, readMemory, sleep, startServer, stopChild, waitForHttp, type Child } from "./proc";
+import { assertPortFree, benchAdminLogin, createBenchAdmin, readMemory, sleep, startServer, stopChild, waitForHttp, type PartContext } from "./proc";
 import { MAX_UPLOAD_BYTES } from "../app/modules/documents/constants";
 import { openDatabase } from "../db/client";
 
 export const WATERMARK_BUDGET = { rssRatio: 2.5, p99Ratio: 2 };
 
-export type WatermarkContext = {
-  root: string;
-  host: string;
+export type WatermarkContext = PartContext & {
   port: number;
-  /** An empty directory for this part (the PDF, database, storage); the caller removes it. */
-  workDir: string;
-  serverEnv: (port: number, dataDir: string) => NodeJS.ProcessEnv;
-  children: Set<Child>;
-  progress: (message: string) => void;
 };
 
 export type WatermarkResult = { lines: string[]; checks: Check[]; summary: Record<string, unknown> };
