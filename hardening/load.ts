@@ -15,7 +15,7 @@
  *
  * Checks: every answer has the expected status (no errors, timeouts or
  * unexpected statuses), every download is the whole file, the newsletter rows
- * in the database are exactly the sign-ups answered 201 (plus any still in
+ * in the database are exactly the sign-ups answered 202 (plus any still in
  * flight when the load stopped), every admin action answered 2xx left exactly
  * its audit_events row (same request id, its event) and no row stands for an
  * action never sent, no error-level log line, RSS growth under 150 MB, no
@@ -439,7 +439,8 @@ export const section: Section = {
         {
           name: "newsletter",
           weight: 4,
-          expect: 201,
+          // Double opt-in: a sign-up is pending until confirmed (decision 010).
+          expect: 202,
           method: "POST",
           build: (n) => {
             const email = `load-${runId}-${phase}-${n}@example.com`;
