@@ -137,9 +137,29 @@ export const fundAccessMails = {
       "",
       "{{link}}",
       "",
-      "Keep it to yourself: anyone with this link can read the documents. If you request access again, a new link is sent and this one stops working.",
+      "Keep it to yourself: anyone with this link can read the documents. It keeps working until we withdraw access; if you lose it, write to us and we will send you a new one.",
       "",
       "For informational purposes only; not an offer or solicitation.",
+      "",
+      firm.name,
+    ),
+  }),
+  /**
+   * Someone asked again with the address of an existing request (perhaps not
+   * its holder): nothing changed, and no new link is sent (issue 21, finding L7;
+   * decision 012). Names the holder as stored, never what the new form said.
+   */
+  askedAgain: (request: { name: string }, fundName: string): Mail => ({
+    subject: fundAccessMails.subject(fundName),
+    text: lines(
+      greeting(request.name),
+      "",
+      `Someone (perhaps you) asked again for access to the ${fundName} documents of ${firm.name} with this e-mail address. Nothing has changed.`,
+      "",
+      "The link we sent you before still works.",
+      `If you cannot find it, write to us at ${firm.email} and we will send you a new one.`,
+      "",
+      "If this was not you, you can ignore this message.",
       "",
       firm.name,
     ),
