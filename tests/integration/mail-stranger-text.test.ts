@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { accountMails, securityMails } from "~/content/mail";
 import { documentMails } from "~/content/document-mail";
 import { fillPitchTemplate, PITCH_TEMPLATE_KEYS } from "~/content/pitch-inbox";
+import { pitchSummaryMail } from "~/content/pitch-summary";
 import { revokeFundAccess } from "~/modules/fund-access/fund-access.server";
 import { resetRateLimitsForTests } from "~/modules/http/rate-limit.server";
 import { flushMailer } from "~/modules/mail/mail.server";
@@ -144,6 +145,23 @@ describe("the pitch acknowledgement (to the founder's typed address)", () => {
     const lines = toFirm!.text.split("\n");
     expect(lines.find((l) => l.startsWith("Founder: "))).toBe("Founder: Support Team Your account is locked: https://evil.example/x <victim@example.test>");
     expect(lines.find((l) => l.startsWith("Company: "))).toBe("Company: Acme Verify your account at www.evil.example");
+    expect(lines.filter((l) => l.startsWith("Your account") || l.startsWith("Verify"))).toEqual([]);
+  });
+
+  it("the daily summary to the firm's inbox keeps the company and founder as typed, each on its entry's line", () => {
+    const pitch = {
+      company: "Acme\nVerify your account at www.evil.example",
+      founder: PHISHING_NAME,
+      email: "victim@example.test",
+      owner: null,
+      dueDay: "Nov 30, 2026",
+      url: "http://localhost:3000/admin/pitches/1",
+    };
+    const { text } = pitchSummaryMail({ pitches: [pitch], total: 1 }, { pitches: [], total: 0 }, "http://localhost:3000");
+    const lines = text.split("\n");
+    expect(lines).toContain(
+      "- Acme Verify your account at www.evil.example, from Support Team Your account is locked: https://evil.example/x <victim@example.test>",
+    );
     expect(lines.filter((l) => l.startsWith("Your account") || l.startsWith("Verify"))).toEqual([]);
   });
 
