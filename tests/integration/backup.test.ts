@@ -22,7 +22,7 @@ import type { BackupManifest } from "~/modules/backup/backup.server";
 import { getEnv, resetEnvForTests } from "~/modules/config/env.server";
 import { resetRateLimitsForTests } from "~/modules/http/rate-limit.server";
 import { testTotpSecret, totpAt } from "../support/totp";
-import { createOrPromoteAdmin } from "~/modules/lp-users/admin-create.server";
+import { createAdminAccount } from "~/modules/lp-users/admin-create.server";
 import { findUserByEmail, registerInvestor, setUserStatus } from "~/modules/lp-users/lp-users.server";
 import { action as loginAction } from "~/routes/api/auth/login";
 import { action as deleteAction } from "~/routes/api/document";
@@ -124,7 +124,7 @@ function rowsInBackup(): { lp: { id: string; title: string; file_path: string }[
 beforeAll(async () => {
   quietPort = await freePort();
   // Accounts the way the CLI and the portal make them: admin:create, an investor registering and being approved.
-  await createOrPromoteAdmin({ ...ADMIN, totpSecret: testTotpSecret(ADMIN.email) });
+  await createAdminAccount({ ...ADMIN, totpSecret: testTotpSecret(ADMIN.email) });
   const admin = findUserByEmail(ADMIN.email)!;
   adminCookie = await sessionCookieFor(admin);
   await registerInvestor(INVESTOR);
