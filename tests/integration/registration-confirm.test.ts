@@ -218,3 +218,25 @@ describe("L3: mail caps", () => {
     expect(mailsTo("taken@example.test")).toHaveLength(3);
   });
 });
+
+describe("L3: the admins' 'new request' mail", () => {
+  it(
+    "goes to each admin at most 10 times an hour; the 11th request is still listed for review",
+    async () => {
+      const admin = await insertAdmin({ email: "admin@lumenridge.example" });
+      const cookie = await sessionCookieFor(admin);
+      for (let i = 1; i <= 11; i++) {
+        const email = `request-${i}@example.test`;
+        expect((await register({ email, password: PASSWORD, name: `Requester ${i}` }, `198.51.100.${i}`)).status).toBe(201);
+        // Whatever it takes for a request to reach the admins: the mailed link, when there is one.
+        const token = mailsTo(email)
+          .map((m) => CONFIRM_LINK.exec(m.text)?.[1])
+          .find((t) => !!t);
+        if (token) expect(statusOf(await postConfirm(token, PASSWORD))).toBe(303);
+      }
+      expect(mailsTo(admin.email).filter((m) => m.subject.startsWith("New investor access request: "))).toHaveLength(10);
+      expect(await pendingEmails(cookie)).toContain("request-11@example.test");
+    },
+    60_000,
+  );
+});
