@@ -24,7 +24,9 @@ const messages = {
  * investor sees 'Login successful' and goes to the dashboard, the admin goes
  * to the admin dashboard after 50 ms; a failure shows 'Login failed' (investor,
  * as a toast) or the message in the form (admin). Without JavaScript the
- * action redirects, or renders the page again with the messages.
+ * action redirects, or renders the page again with the messages. The right
+ * password of a registration whose address is not confirmed yet also shows
+ * the confirm hint and 'Send the link again' (decision 028).
  */
 export function LoginForm({
   portal,
