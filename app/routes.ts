@@ -19,6 +19,8 @@ export default [
     // Investor account pages that need no sign-in.
     route("lp/login", "routes/lp/login.tsx"),
     route("lp/register", "routes/lp/register.tsx"),
+    // A registration's confirmation link (GET: the password and one button; POST confirms) and 'Send the link again'.
+    route("lp/register/confirm", "routes/lp/register-confirm.tsx"),
     route("lp/forgot-password", "routes/lp/forgot-password.tsx"),
     route("lp/reset-password", "routes/lp/reset-password.tsx"),
     // New-document e-mails' List-Unsubscribe link: the page (GET) and the RFC 8058 one-click POST; no sign-in.

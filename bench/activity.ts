@@ -91,6 +91,9 @@ const MIX: Partial<Record<AuditEventName, { weight: number; who: Who }>> = {
   "request.rate_limited": { weight: 2, who: "visitor" },
   "request.cross_site_refused": { weight: 1.5, who: "visitor" },
   "auth.register": { weight: 1.5, who: "visitor" },
+  "auth.registration_link_requested": { weight: 1.8, who: "visitor" },
+  // Written once, by migration 0014.
+  "auth.accounts_marked_confirmed": { weight: 0, who: "visitor" },
   "auth.password_reset_requested": { weight: 1, who: "visitor" },
   "fund.token_refused": { weight: 1, who: "visitor" },
   "auth.password_reset": { weight: 0.5, who: "visitor" },
@@ -257,6 +260,12 @@ function seedAuditRows(file: string, now: number): Seeded {
           const id = randomUUID();
           target = ["user", id, email];
           details = { userId: id, email, outcome: "pending review" };
+          break;
+        }
+        case "auth.registration_link_requested": {
+          const email = `applicant-${String(registered + 1).padStart(5, "0")}@example.com`;
+          target = ["user", null, email];
+          details = { email, via: "register", outcome: "link sent" };
           break;
         }
         case "auth.password_reset_requested":

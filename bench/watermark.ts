@@ -6,7 +6,7 @@
  *   and a random-noise image each, which does not compress), as in
  *   docs/research/watermark-pdf-lib-vs-qpdf.md; our server (the build, plain
  *   node, WATERMARK_CONCURRENCY=1) on a fresh database; the bench admin and
- *   one investor registered, approved and signed in over HTTP; the PDF
+ *   one investor registered (address confirmed), approved and signed in over HTTP; the PDF
  *   uploaded with watermark=on and addressed to that investor. One warm-up
  *   download, whose text is read with mutool (the investor's e-mail on the
  *   first and last page).
@@ -32,7 +32,7 @@
  *      upload's transaction; 0 where that is not built yet). Information.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
@@ -283,6 +283,15 @@ export async function benchWatermark(ctx: WatermarkContext): Promise<WatermarkRe
     const registered = json(investor);
     const reg = await send(`${origin}/api/auth/register`, "POST", registered.headers, registered.body);
     if (reg.status !== 201) throw new Error(`register answered ${reg.status}: ${reg.body.toString("utf8").slice(0, 200)}`);
+    // Its address confirmed through the real page, with a link token of the bench's own (the mailed one is
+    // sealed and erased once sent): stored as the server stores one, its SHA-256 (decision 028).
+    const confirmToken = randomBytes(32).toString("base64url");
+    const db = openDatabase(env.DATABASE_PATH!).$client;
+    db.prepare("update registration_requests set token_hash = ? where email = ?").run(createHash("sha256").update(confirmToken).digest("hex"), investor.email);
+    db.close();
+    const confirmBody = Buffer.from(new URLSearchParams({ password: investor.password }).toString());
+    const confirmed = await send(`${origin}/lp/register/confirm?token=${confirmToken}`, "POST", { "content-type": "application/x-www-form-urlencoded" }, confirmBody);
+    if (confirmed.status !== 303) throw new Error(`confirm answered ${confirmed.status}: ${confirmed.body.toString("utf8").slice(0, 200)}`);
     const pending = JSON.parse((await send(`${origin}/api/auth/pending-users`, "GET", { cookie: adminCookie })).body.toString("utf8")) as Array<{ id: string; email: string }>;
     const investorId = pending.find((u) => u.email === investor.email)!.id;
     const approve = json({ status: "approved" });

@@ -146,6 +146,12 @@ export const lpUsers = sqliteTable(
     documentMail: text("document_mail", { enum: ["each", "weekly", "none"] })
       .notNull()
       .default("each"),
+    /**
+     * When the address was proved: the registration's mailed link was confirmed
+     * (issue 21; decision 028), or an operator made the account (admin:create).
+     * Accounts from before the confirmation step count as confirmed (migration 0014).
+     */
+    confirmedAt: integer("confirmed_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     uniqueIndex("lp_users_reference_code_idx").on(t.referenceCode),
@@ -164,6 +170,26 @@ export const lpUsers = sqliteTable(
     index("lp_users_status_search_idx").on(t.status, t.isAdmin, t.searchText),
   ],
 );
+
+/**
+ * Investor registrations whose address is not proved yet (issue 21; decision 028): one per
+ * address, until its mailed link is confirmed (then an lp_users row, status pending, takes
+ * its place) or it is purged 30 days after its last link. Kept apart from lp_users so that
+ * no admin list, count, search, export or match can show one.
+ */
+export const registrationRequests = sqliteTable("registration_requests", {
+  id: id(),
+  email: text("email").notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  name: text("name").notNull(),
+  company: text("company"),
+  /** SHA-256 (hex) of the latest confirmation token; the token itself is never stored. */
+  tokenHash: text("token_hash").notNull().unique(),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  /** When the latest link was queued (the row is purged 30 days after it). */
+  lastSentAt: integer("last_sent_at", { mode: "timestamp_ms" }).notNull(),
+  createdAt: createdAt(),
+});
 
 export const documents = sqliteTable(
   "documents",

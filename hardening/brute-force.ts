@@ -8,7 +8,7 @@
  * per-address limits, but the per-account limit still holds).
  */
 import { RATE_LIMITS } from "../app/modules/http/rate-limit.server";
-import { formBody, jsonBody, startServer, Tally, type AppServer, type HttpAnswer, type Section } from "./harness";
+import { confirmRegistration, formBody, jsonBody, startServer, Tally, type AppServer, type HttpAnswer, type Section } from "./harness";
 import { PASSWORD, retryAfterSeconds, send, unique, type Body } from "./web-helpers";
 
 type Attempt = (i: number) => Promise<HttpAnswer>;
@@ -146,10 +146,11 @@ async function withProxy(server: AppServer, full: boolean): Promise<Tally> {
   }
 
   // Per account: wrong passwords for one registered account, from a new hop each time. The account
-  // is still pending review: its right password answers 403 until locked, then 429.
+  // (address confirmed) is still pending review: its right password answers 403 until locked, then 429.
   const victim = `victim-${unique()}@example.com`;
   const registered = await hop("198.51.100.50")("POST", "/api/auth/register", jsonBody({ email: victim, password: PASSWORD, name: "Victim" }));
   if (registered.status !== 201) throw new Error(`register ${victim}: ${registered.status} ${registered.text.slice(0, 200)}`);
+  await confirmRegistration(server, victim, PASSWORD, (path, body) => hop("198.51.100.50")("POST", path, body));
   let n = 0;
   const freshHop = () => hop(`198.51.101.${++n}`);
   await recordTrip(

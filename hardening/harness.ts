@@ -4,7 +4,7 @@
  * the result shape every section returns (see hardening/run.ts).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
@@ -408,7 +408,44 @@ export async function signIn(server: AppServer, email: string, password: string,
   return cookiesFrom(answer);
 }
 
-/** Register an investor through the API and approve them as the admin; returns their Cookie header. */
+/**
+ * Give a registration waiting for its confirmation a link token of the
+ * harness's own, stored as the server stores one (its SHA-256), and return the
+ * token: the token the server mailed travels sealed and is erased once the mail
+ * is out (production logs never show it), so this stands in for reading the
+ * mail. The confirmation itself goes through the real page (confirmRegistration).
+ */
+export function registrationTokenFor(server: AppServer, email: string): string {
+  const token = randomBytes(32).toString("base64url");
+  const db = openDatabase(server, false);
+  try {
+    const hash = createHash("sha256").update(token, "utf8").digest("hex");
+    const changed = db.prepare("update registration_requests set token_hash = ? where email = ?").run(hash, email.trim().toLowerCase()).changes;
+    if (changed !== 1) throw new Error(`no registration of ${email} waits for its confirmation`);
+  } finally {
+    db.close();
+  }
+  return token;
+}
+
+/**
+ * Confirm a registration as its address's owner does (decision 028): the
+ * link's page, posted with the registration's password, through `post` (the
+ * caller's client address and headers; by default a plain request). Throws
+ * unless the request reached the admins (303 to the thank-you).
+ */
+export async function confirmRegistration(
+  server: AppServer,
+  email: string,
+  password: string,
+  post: (path: string, body: { headers: Record<string, string>; body: string }) => Promise<HttpAnswer> = (path, body) =>
+    request(server.url, "POST", path, { headers: body.headers, body: body.body }),
+): Promise<void> {
+  const answer = await post(`/lp/register/confirm?token=${registrationTokenFor(server, email)}`, formBody({ password }));
+  if (answer.status !== 303) throw new Error(`confirm the registration of ${email}: ${answer.status} ${answer.text.slice(0, 200)}`);
+}
+
+/** Register an investor through the API, confirm the address and approve them as the admin; returns their Cookie header. */
 export async function approvedInvestor(
   server: AppServer,
   adminCookie: string,
@@ -416,6 +453,7 @@ export async function approvedInvestor(
 ): Promise<string> {
   const registered = await request(server.url, "POST", "/api/auth/register", jsonBody(user));
   if (registered.status !== 201) throw new Error(`register ${user.email}: ${registered.status} ${registered.text}`);
+  await confirmRegistration(server, user.email, user.password);
   const pending = await request(server.url, "GET", "/api/auth/pending-users", { headers: { cookie: adminCookie } });
   const listed = (JSON.parse(pending.text) as Array<{ id: string; email: string }>).find((u) => u.email === user.email.toLowerCase());
   if (!listed) throw new Error(`${user.email} is not among the pending users: ${pending.status} ${pending.text.slice(0, 200)}`);

@@ -16,7 +16,7 @@ import path from "node:path";
 import { RATE_LIMITS } from "../app/modules/http/rate-limit.server";
 import { MUTATIONS, mutationKey, READS } from "./endpoints";
 import { bodyLimitFor } from "../server/app";
-import { formBody, jsonBody, startMailCatcher, startServer, Tally, type AppServer, type HttpAnswer, type Section } from "./harness";
+import { formBody, jsonBody, registrationTokenFor, startMailCatcher, startServer, Tally, type AppServer, type HttpAnswer, type Section } from "./harness";
 import {
   EVIL_ORIGIN,
   HEADER_RULES,
@@ -107,6 +107,14 @@ async function confirmTokenFor(portal: Portal, mail: Mail): Promise<string> {
   return /newsletter\/confirm\?token=([A-Za-z0-9_-]{43})/.exec(sent.text)![1]!;
 }
 
+/** A live registration confirmation token (its password is PASSWORD): a registration, and a link token of the harness's own. */
+async function registrationTokenOf(portal: Portal): Promise<string> {
+  const email = `confirm-${unique()}@example.com`;
+  const answer = await portal.call("POST", "/api/auth/register", jsonBody({ email, password: PASSWORD, name: "Headers Registrant" }));
+  if (answer.status !== 201) throw new Error(`register ${email}: ${answer.status}`);
+  return registrationTokenFor(portal.server, email);
+}
+
 async function check(full: boolean, server: AppServer, t: Tally, mail: Mail, progress: (m: string) => void) {
   const setupClient = "198.51.100.1";
   const portal = await new Portal(server, { ...PROXIED, ...SAME_ORIGIN, "x-forwarded-for": setupClient }).init();
@@ -131,6 +139,7 @@ async function check(full: boolean, server: AppServer, t: Tally, mail: Mail, pro
     documentMailToken: portal.documentMailToken(investor.id),
     newsletterUnsubscribeToken: (await portal.subscriber()).unsubscribeToken,
     newsletterConfirmToken: await confirmTokenFor(portal, mail),
+    registrationConfirmToken: await registrationTokenOf(portal),
   };
   const unknownId = randomUUID();
   // A real password reset link for the reset form's own answer.

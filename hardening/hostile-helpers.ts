@@ -13,6 +13,7 @@ import fc from "fast-check";
 import path from "node:path";
 import {
   approvedInvestor,
+  confirmRegistration,
   listFiles,
   createAdmin,
   jsonBody,
@@ -126,6 +127,7 @@ async function populate(server: AppServer): Promise<Fixture> {
   };
   const targetEmail = `target-${tag}@example.com`;
   await must("register target", send(server, "POST", "/api/auth/register", jsonBody({ email: targetEmail, password: PASSWORD, name: "Target User" })), 201);
+  await confirmRegistration(server, targetEmail, PASSWORD, (path, body) => send(server, "POST", path, body));
   const pending = await request(server.url, "GET", "/api/auth/pending-users", { headers: { cookie: adminCookie } });
   const user = (JSON.parse(pending.text) as Array<{ id: string; email: string }>).find((u) => u.email === targetEmail)!.id;
   const lpDoc = await must("upload LP document", send(server, "POST", "/api/documents", multipart(uploadParts({ title: "Fixture report", category: "reports" })), adminCookie), 201);

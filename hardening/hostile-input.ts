@@ -51,6 +51,7 @@ const FIELDS: Record<string, string[]> = {
   "/unsubscribe/documents?token={token}": ["List-Unsubscribe"],
   "/unsubscribe/newsletter?token={token}": ["List-Unsubscribe"],
   "/newsletter/confirm?token={token}": ["token"],
+  "/lp/register/confirm?token={token}": ["token", "password", "intent"],
   "/api/pitches/{id}": ["status", "ownerId"],
   "/api/pitches/{id}/replies": ["subject", "body"],
   "/api/fund-access/validate-token": ["token"],
@@ -61,6 +62,8 @@ const FIELDS: Record<string, string[]> = {
 
 /** The fields of the admin pages' intent forms (status, reference code, deletes, fund access, a bulk batch's publish). */
 const INTENT_FIELDS = ["intent", "userId", "status", "referenceCode", "query", "documentId", "requestId", "expected"];
+/** Intent forms outside the admin pages, with fields of their own ('Send the link again' of a registration). */
+const INTENT_FIELDS_OF: Record<string, string[]> = { "/lp/register/confirm": ["intent", "email", "password"] };
 
 type Case = { path: string; headers: Record<string, string | string[]>; body?: Buffer; what: string };
 type Target = { label: string; mutation: Mutation; fields: string[]; fixed: Record<string, string>; paths: fc.Arbitrary<string> };
@@ -190,7 +193,7 @@ function targetsFor(fx: Fixture): Target[] {
         : mutation.path.includes("{token}")
           ? tokens.map((token) => mutation.path.replace("{token}", percentEncode(token)))
           : fc.constant(mutation.path);
-    const fields = mutation.intents ? INTENT_FIELDS : (FIELDS[mutation.path] ?? []);
+    const fields = mutation.intents ? (INTENT_FIELDS_OF[mutation.path] ?? INTENT_FIELDS) : (FIELDS[mutation.path] ?? []);
     for (const intent of mutation.intents ?? [null]) {
       const label = mutationKey(mutation, intent);
       targets.push({ label, mutation, fields, fixed: intent ? { intent } : {}, paths });

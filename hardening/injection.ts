@@ -20,7 +20,20 @@
  * the exports, a loose and a missing formula cell, a wrong health path).
  */
 import { formStampWith } from "../app/modules/pitches/form-stamp.server";
-import { approvedInvestor, openDatabase, request, SESSION_SECRET, signIn, startMailCatcher, Tally, type CaughtMail, type Context, type HttpAnswer, type Section } from "./harness";
+import {
+  approvedInvestor,
+  confirmRegistration,
+  openDatabase,
+  request,
+  SESSION_SECRET,
+  signIn,
+  startMailCatcher,
+  Tally,
+  type CaughtMail,
+  type Context,
+  type HttpAnswer,
+  type Section,
+} from "./harness";
 import { bodyOf, browsePages, clientHeaders, drainOutbox, headerNames, mailHeaders, multipart, parseCsv, PASSWORD, rawHead } from "./hostile-helpers";
 import { send, setUpFixture, unique, uploadParts, type Fixture, type Visit } from "./hostile-helpers";
 
@@ -77,8 +90,19 @@ function sqlSpecs(fx: Fixture, victims: string[]): Spec[] {
     { method: "POST", path: "/process", kind: "multipart", fileField: "deck", base: () => ({ ...PITCH_FORM(), filename: "deck.pdf" }), fields: [...Object.keys(PITCH()), "filename"] },
     // The bulk upload's text fields (staged, not stored in a table until published).
     { method: "POST", path: "/admin/documents/bulk", kind: "multipart", fileField: "files", admin: true, base: UPLOAD(), fields: ["title", "description", "category", "filename"] },
-    { method: "POST", path: "/api/auth/register", kind: "json", base: ACCOUNT, fields: Object.keys(ACCOUNT()), table: "lp_users" },
-    { method: "POST", path: "/lp/register", kind: "form", base: ACCOUNT, fields: Object.keys(ACCOUNT()), table: "lp_users" },
+    // A registration's values wait in registration_requests until its address is confirmed (decision 028).
+    { method: "POST", path: "/api/auth/register", kind: "json", base: ACCOUNT, fields: Object.keys(ACCOUNT()), table: "registration_requests" },
+    { method: "POST", path: "/lp/register", kind: "form", base: ACCOUNT, fields: Object.keys(ACCOUNT()), table: "registration_requests" },
+    // Its confirmation: a password field and the link's token (made up here: the page answers 400 and nothing is made).
+    {
+      method: "POST",
+      path: `/lp/register/confirm?token=${"t".repeat(43)}`,
+      kind: "form",
+      base: () => ({ password: PASSWORD }),
+      fields: ["password"],
+      evidence: (a) => a.status >= 300 && a.status < 400,
+    },
+    { method: "POST", path: "/lp/register/confirm", kind: "form", base: () => ({ intent: "resend", email: victims[0]! }), fields: ["intent", "email"] },
     { method: "POST", path: "/api/fund-access/register", kind: "json", base: SIGNUP("fund-i"), fields: ["name", "email", "fundId", "company", "phone"], table: "fund_access_users" },
     { method: "POST", path: "/fund-i/signup", kind: "form", base: SIGNUP("fund-i"), fields: ["name", "email", "company", "phone"], table: "fund_access_users" },
     { method: "POST", path: "/fund-ii/signup", kind: "form", base: SIGNUP("fund-ii"), fields: ["name", "email", "company", "phone"], table: "fund_access_users" },
@@ -222,7 +246,9 @@ async function sqlPart(fx: Fixture, tally: Tally) {
       ["PUT", `/api/auth/users/${p}/reference-code`, admin],
       ["POST", `/admin/documents/bulk/${p}`, admin],
       // The mailed links: the token in the query is the only authority.
-      ...[`/unsubscribe/documents?token=${p}`, `/unsubscribe/newsletter?token=${p}`, `/newsletter/confirm?token=${p}`].map((path): [string, string, string] => ["POST", path, ""]),
+      ...[`/unsubscribe/documents?token=${p}`, `/unsubscribe/newsletter?token=${p}`, `/newsletter/confirm?token=${p}`, `/lp/register/confirm?token=${p}`].map(
+        (path): [string, string, string] => ["POST", path, ""],
+      ),
     ];
     const bodyFor = (method: string, path: string) =>
       method === "PATCH"
@@ -235,7 +261,9 @@ async function sqlPart(fx: Fixture, tally: Tally) {
               ? bodyOf("form", { "List-Unsubscribe": "One-Click" })
               : path.startsWith("/newsletter/confirm")
                 ? bodyOf("form", {})
-                : null;
+                : path.startsWith("/lp/register/confirm")
+                  ? bodyOf("form", { password: PASSWORD })
+                  : null;
     for (const [method, path, cookie] of ids) {
       const answer = await send(fx.server, method, path, bodyFor(method, path), cookie).catch(() => null);
       await tried(`${method} ${path}`, answer, !!answer && ok2xx(answer));
@@ -309,7 +337,11 @@ async function headerPart(fx: Fixture, catcher: Awaited<ReturnType<typeof startM
   const registered: string[] = [];
   for (const payload of CRLF) {
     const email = mail();
-    if ((await post("/api/auth/register", bodyOf("json", { email, password: PASSWORD, name: payload, company: payload })))?.status === 201) registered.push(email);
+    if ((await post("/api/auth/register", bodyOf("json", { email, password: PASSWORD, name: payload, company: payload })))?.status === 201) {
+      // Confirmed: the request (its hostile name in the subject) reaches the admins.
+      await confirmRegistration(fx.server, email, PASSWORD, (path, body) => send(fx.server, "POST", path, body));
+      registered.push(email);
+    }
     await post("/api/pitch", bodyOf("json", { ...PITCH(), name: payload, company: payload, message: payload }));
     await post("/api/fund-access/register", bodyOf("json", { name: payload, email: mail(), fundId: "fund-ii", company: payload, accreditedConfirmation: "true" }));
     await post("/fund-ii/signup", bodyOf("form", { ...SIGNUP("fund-ii")(), name: payload }));
@@ -478,7 +510,10 @@ async function storeXss(fx: Fixture) {
   const users: string[] = [];
   for (const [i, payload] of [...XSS, ...FORMULAS].entries()) {
     const email = `xss-${i}-${unique()}@example.com`;
-    if ((await store(2, send(fx.server, "POST", "/api/auth/register", bodyOf("json", { email, password: PASSWORD, name: payload, company: payload }))))?.status === 201) users.push(email);
+    if ((await store(2, send(fx.server, "POST", "/api/auth/register", bodyOf("json", { email, password: PASSWORD, name: payload, company: payload }))))?.status === 201) {
+      await confirmRegistration(fx.server, email, PASSWORD, (path, body) => send(fx.server, "POST", path, body));
+      users.push(email);
+    }
     await store(3, send(fx.server, "POST", "/api/pitch", bodyOf("json", { ...PITCH(), name: payload, company: payload, message: payload })));
     await store(2, send(fx.server, "POST", "/api/fund-access/register", bodyOf("json", { ...SIGNUP("fund-ii")(), name: payload, company: payload })));
     await store(2, send(fx.server, "POST", "/api/fund-access/register", bodyOf("json", { ...SIGNUP("fund-i")(), name: payload, company: payload })));

@@ -8,6 +8,7 @@ import { createHash, createHmac, randomBytes } from "node:crypto";
 import { samplePdf } from "../tests/helpers/sample-files";
 import { ACCOUNT_MUTATIONS, MUTATIONS, mutationKey, type BodyKind, type Mutation, type Role } from "./endpoints";
 import {
+  confirmRegistration,
   cookiesFrom,
   createAdmin,
   formBody,
@@ -126,10 +127,11 @@ export class Portal {
     return sessionPair(answer);
   }
 
-  /** Register an investor (pending); returns their id. */
+  /** Register an investor and confirm the address (pending); returns their id. */
   async register(email = `lp-${unique()}@example.com`): Promise<{ id: string; email: string }> {
     const answer = await this.call("POST", "/api/auth/register", jsonBody({ email, password: PASSWORD, name: "Hardening Investor" }));
     if (answer.status !== 201) throw new Error(`register ${email}: ${answer.status} ${answer.text.slice(0, 200)}`);
+    await confirmRegistration(this.server, email, PASSWORD, (path, body) => this.call("POST", path, body));
     const pending = await this.call("GET", "/api/auth/pending-users", undefined, this.adminCookie);
     if (pending.status !== 200) throw new Error(`pending users: ${pending.status} ${pending.text.slice(0, 200)}`);
     const row = (JSON.parse(pending.text) as Array<{ id: string; email: string }>).find((u) => u.email === email.toLowerCase());
@@ -245,6 +247,8 @@ export type Ids = {
   documentMailToken?: string;
   newsletterUnsubscribeToken?: string;
   newsletterConfirmToken?: string;
+  /** A live registration confirmation token (its registration's password is PASSWORD). */
+  registrationConfirmToken?: string;
 };
 
 export type Target = {
@@ -307,6 +311,9 @@ export function mutationTargets(ids: Ids): Target[] {
     "POST /unsubscribe/documents?token={token}": () => formBody({ "List-Unsubscribe": "One-Click" }),
     "POST /unsubscribe/newsletter?token={token}": () => formBody({ "List-Unsubscribe": "One-Click" }),
     "POST /newsletter/confirm?token={token}": () => formBody({}),
+    // A registration's confirmation with its password (decision 028); 'Send the link again' from the sign-in page.
+    "POST /lp/register/confirm?token={token}": () => formBody({ password: PASSWORD }),
+    "POST /lp/register/confirm resend": () => formBody({ intent: "resend", email: email("resend") }),
     "POST /login": () => formBody({ username: "someone", password: "whatever" }),
     "POST /lp/login": () => formBody({ email: ids.signInEmail ?? ids.adminEmail, password: PASSWORD }),
     "POST /admin/login": () => formBody({ email: ids.adminEmail, password: PASSWORD }),
@@ -363,6 +370,7 @@ export function mutationTargets(ids: Ids): Target[] {
     "/unsubscribe/documents?token={token}": ids.documentMailToken ?? madeUpSignedToken(),
     "/unsubscribe/newsletter?token={token}": ids.newsletterUnsubscribeToken ?? madeUpSignedToken(),
     "/newsletter/confirm?token={token}": ids.newsletterConfirmToken ?? randomBytes(32).toString("base64url"),
+    "/lp/register/confirm?token={token}": ids.registrationConfirmToken ?? randomBytes(32).toString("base64url"),
   };
   const batchId = ids.batchId ?? madeUpBatchId();
   const targets: Target[] = [];

@@ -100,9 +100,10 @@ const sqlite = db.$client;
 const insertSubscriber = sqlite.prepare(
   "INSERT INTO newsletter_subscribers (id, email, created_at, status, confirmed_at, consent_version) VALUES (?, ?, ?, 'confirmed', ?, 'seed') ON CONFLICT DO NOTHING",
 );
+// Seeded accounts stand for confirmed registrations: the address proved when the account was made (decision 028).
 const insertLpUser = sqlite.prepare(
-  `INSERT INTO lp_users (id, email, password_hash, name, company, is_admin, status, created_at)
-   VALUES (?, ?, ?, ?, ?, 0, ?, ?) ON CONFLICT DO NOTHING`,
+  `INSERT INTO lp_users (id, email, password_hash, name, company, is_admin, status, created_at, confirmed_at)
+   VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?) ON CONFLICT DO NOTHING`,
 );
 const insertFundRequest = sqlite.prepare(
   `INSERT INTO fund_access_users (id, email, name, company, phone, fund_id, accredited_confirmation, access_token_hash, created_at)
@@ -126,15 +127,8 @@ const inserted = sqlite.transaction(() => {
     const roll = random();
     const status = roll < 0.6 ? "approved" : roll < 0.85 ? "pending" : "rejected";
     const company = random() < 0.2 ? null : pick(COMPANIES);
-    lpUsers += insertLpUser.run(
-      randomUUID(),
-      `lp-user-${pad(i, 5)}@example.com`,
-      passwordHash,
-      `${pick(FIRST)} ${pick(LAST)}`,
-      company,
-      status,
-      signUpTime(i, wanted.lpUsers),
-    ).changes;
+    const at = signUpTime(i, wanted.lpUsers);
+    lpUsers += insertLpUser.run(randomUUID(), `lp-user-${pad(i, 5)}@example.com`, passwordHash, `${pick(FIRST)} ${pick(LAST)}`, company, status, at, at).changes;
   }
   for (let i = 1; i <= wanted.fundRequests; i++) {
     fundRequests += insertFundRequest.run(

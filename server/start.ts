@@ -10,6 +10,7 @@ import { startPitchSummary } from "../app/modules/pitch-summary/summary.server";
 import { flushMailer, startMailWorker } from "../app/modules/mail/mail.server";
 import { startNewsletterPurge } from "../app/modules/newsletter/purge.server";
 import { resealSecrets } from "../app/modules/two-factor/two-factor.server";
+import { startRegistrationPurge } from "../app/modules/lp-users/registration-purge.server";
 import { log } from "../app/modules/logging/log.server";
 import { reconcileStorage } from "../app/modules/storage/reconcile.server";
 import { clearIncoming } from "../app/modules/storage/storage.server";
@@ -77,6 +78,7 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
   const stopMail = startMailWorker();
   const stopRetention = startAuditRetention();
   const stopNewsletterPurge = startNewsletterPurge();
+  const stopRegistrationPurge = startRegistrationPurge();
   const stopDigest = startDocumentDigest();
   const stopPitchSummary = startPitchSummary();
 
@@ -101,6 +103,7 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
     stopMail();
     stopRetention();
     stopNewsletterPurge();
+    stopRegistrationPurge();
     stopDigest();
     stopPitchSummary();
     const force = setTimeout(() => server.closeAllConnections(), 10_000);

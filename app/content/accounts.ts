@@ -14,13 +14,28 @@ export const accountMessages = {
   tooManyLogins: "Too many sign-in attempts. Please wait a few minutes and try again.",
   tooManyRegistrations: "Too many registration attempts. Please try again later.",
   tooManyResets: "Too many password reset requests. Please try again later.",
+  /**
+   * Shown under the pending answer when the right password belongs to a registration whose
+   * address is not confirmed yet (decision 028), with a button that mails the link again.
+   */
+  confirmAddress: "Confirm your address: we sent you a link.",
+  resendConfirmation: "Send the link again",
+  resendingConfirmation: "Sending...",
+  tooManyConfirmations: "Too many attempts. Please try again later.",
 } as const;
 
 export const accountToasts = {
+  /** SPEC §8's title; the text says a link was mailed first (the address must be confirmed; decision 010). */
   registered: {
     title: "Registration Submitted",
-    description: "Your request has been sent to the admins for approval. You'll be notified once approved.",
+    description:
+      "Almost done: we've sent you an e-mail with a link to confirm your address. Your request goes to the admins once you confirm it.",
     duration: 8000,
+  },
+  /** The answer to 'Send the link again', whether or not anything was sent. */
+  confirmationResent: {
+    title: "Check Your Email",
+    description: "If a request for this address is waiting for its confirmation, we've sent it a new link. It expires in 7 days.",
   },
   registrationFailed: { title: "Registration Failed", fallback: "An error occurred during registration" },
   loginSuccess: { title: "Login successful", description: "Welcome back!" },

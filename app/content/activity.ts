@@ -39,6 +39,8 @@ export const auditEventLabels: Record<AuditEventName, string> = {
   "auth.sign_in_failed": "Sign-in failed",
   "auth.sign_out": "Signed out",
   "auth.register": "Requested investor access",
+  "auth.registration_link_requested": "Asked for a registration's confirmation link",
+  "auth.accounts_marked_confirmed": "Existing accounts marked as confirmed",
   "auth.password_reset_requested": "Requested a password reset",
   "auth.password_reset": "Reset the password",
   "auth.password_changed": "Changed the password",

@@ -21,10 +21,37 @@ export function greeting(name: string, salutation: "Dear" | "Hello" = "Dear"): s
 }
 const RESET_SUBJECT = `Reset your ${firm.name} password`;
 
+const CONFIRM_REGISTRATION_SUBJECT = `Confirm your e-mail address for the ${firm.name} investor portal`;
+const ALREADY_REGISTERED_SUBJECT = `Your ${firm.name} investor portal account`;
+const NEW_REQUEST_SUBJECT_PREFIX = "New investor access request: ";
+
 export const accountMails = {
+  /** The subjects that also count the mails sent to an address (per-recipient caps, decision 028). */
+  confirmRegistrationSubject: CONFIRM_REGISTRATION_SUBJECT,
+  alreadyRegisteredSubject: ALREADY_REGISTERED_SUBJECT,
+  newRequestSubjectPrefix: NEW_REQUEST_SUBJECT_PREFIX,
+
+  /**
+   * The link that proves a registration's address. Anyone can type an address, so
+   * the mail holds nothing the registrant wrote (no name, no company).
+   */
+  confirmRegistration: (): Mail => ({
+    subject: CONFIRM_REGISTRATION_SUBJECT,
+    text: lines(
+      "Hello,",
+      "",
+      `Someone (we hope you) asked for access to the ${firm.name} investor portal with this e-mail address.`,
+      "To confirm the address, open this link and enter the password you chose. It works once and expires in 7 days:",
+      "{{link}}",
+      "",
+      "Your request goes to our team for approval once you confirm it.",
+      "If this was not you, ignore this e-mail: nothing happens without the confirmation.",
+    ),
+  }),
+
   /** Someone asked for access with an address that already has an account. */
   alreadyRegistered: (user: { name: string }, appUrl: string): Mail => ({
-    subject: `Your ${firm.name} investor portal account`,
+    subject: ALREADY_REGISTERED_SUBJECT,
     text: lines(
       greeting(user.name, "Hello"),
       "",
@@ -38,7 +65,7 @@ export const accountMails = {
 
   /** To every admin: a new request waits for review. */
   newRequest: (user: { name: string; email: string; company: string | null }, reviewUrl: string): Mail => ({
-    subject: `New investor access request: ${user.name}`,
+    subject: `${NEW_REQUEST_SUBJECT_PREFIX}${user.name}`,
     text: lines(
       "A new investor portal access request is waiting for your review.",
       "",

@@ -45,6 +45,26 @@ export const registerCopy = {
   signIn: "Sign in",
 } as const;
 
+/** The link from the registration's e-mail, /lp/register/confirm?token=… (decision 028). */
+export const registerConfirmCopy = {
+  title: "Confirm your e-mail address",
+  description: `Confirm the e-mail address of your ${firm.name} investor portal request.`,
+  intro: "Enter the password you chose when you requested access, then confirm. Your request then goes to the admins for approval.",
+  email: "Email",
+  password: "Password",
+  submit: "Confirm and send my request",
+  submitting: "Confirming...",
+  /** SPEC §8's registration text, shown once the request reaches the admins. */
+  doneTitle: "Address confirmed",
+  done: "Your request has been sent to the admins for approval. You'll be notified once approved.",
+  signIn: "Go to sign-in",
+  wrongPassword: "This is not the password of this request. Enter the one you chose when you last requested access, or request access again.",
+  invalidTitle: "This link is no longer valid",
+  invalid:
+    "Confirmation links work once and for 7 days, and only the newest one works. The link may also be incomplete: copy the whole link from the e-mail. To get a new link, request access again or sign in with your password.",
+  requestAgain: "Request access again",
+} as const;
+
 export const forgotPasswordCopy = {
   title: "Forgot your password?",
   intro: "Enter the e-mail address of your investor account and we will send you a link to choose a new password.",

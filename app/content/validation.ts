@@ -113,4 +113,5 @@ export const rateLimitMessages = {
   fundAccess: "Too many access requests. Please try again later.",
   tokenCheck: "Too many attempts. Please try again later.",
   twoFactor: "Too many two-factor attempts. Please try again later.",
+  registerConfirm: accountMessages.tooManyConfirmations,
 } as const;

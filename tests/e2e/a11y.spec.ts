@@ -35,6 +35,7 @@ const PUBLIC_PAGES = [
   "/newsletter",
   "/lp/login",
   "/lp/register",
+  "/lp/register/confirm?confirmed=1",
   "/lp/forgot-password",
   "/lp/reset-password",
   "/admin/login",

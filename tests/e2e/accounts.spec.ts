@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from "@playwright/test";
-import { latestMailTo, linkIn } from "./helpers/accounts";
+import { confirmRegistrationFromMail, latestMailTo, linkIn } from "./helpers/accounts";
 import { expect, expectToast, test as base, toast } from "./helpers/fixtures";
 import { recordWrites } from "./helpers/forms";
 import { BASE_URL } from "./helpers/origin";
@@ -26,7 +26,7 @@ import {
  * /lp/register, /lp/dashboard, /admin/login, /admin/dashboard; §4; §8), with
  * JavaScript (fetchers, toasts, window.confirm, timed redirects) and without
  * it (native posts, the server's confirm step, immediate redirects):
- * register → admin approves → investor signs in → dashboard → logout; reject
+ * register → confirm the address → admin approves → investor signs in → dashboard → logout; reject
  * with confirmation; the admin login refusing a non-admin; password reset
  * with the link read from the mail.
  */
@@ -61,8 +61,9 @@ async function slowToast(page: Page, title: string, description: string) {
   await expectToast(page, title, description);
 }
 
-test("register → the admins are told → pending sign-in refused → admin approves → investor signs in → dashboard → logout", async ({
+test("register → confirm the address → the admins are told → pending sign-in refused → admin approves → investor signs in → dashboard → logout", async ({
   page,
+  request,
   context,
   visit,
   jsEnabled,
@@ -93,6 +94,9 @@ test("register → the admins are told → pending sign-in refused → admin app
     await expect(page).toHaveURL(/\/lp\/login$/);
   }
   await expect(page.getByRole("heading", { level: 1, name: "Investor Portal" })).toBeVisible();
+
+  // 1b. The address is confirmed with the mailed link (the page itself: register-confirm.spec.ts).
+  await confirmRegistrationFromMail(request, user.email, user.password, { origin: BASE_URL });
 
   // 2. The admins got a mail about it.
   const notice = await latestMailTo(admin.email, literal(`New investor access request: ${user.name}`));

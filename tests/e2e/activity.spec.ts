@@ -47,6 +47,7 @@ const LABELS = {
   "auth.sign_in": "Signed in",
   "auth.sign_in_failed": "Sign-in failed",
   "auth.register": "Requested investor access",
+  "auth.registration_link_requested": "Asked for a registration's confirmation link",
   "user.status_changed": "Changed an investor's status",
   "document.uploaded": "Uploaded a document",
   "audit.exported": "Exported the activity",
@@ -322,6 +323,8 @@ test("Activity in the sidebar: newest first, each event's label and name, the ad
     brief("auth.sign_in", admin, admin),
     brief("auth.sign_in_failed", TEXT_ACTIVITY.visitor, email),
     brief("auth.register", TEXT_ACTIVITY.visitor, email),
+    // Before the request: its confirmation link (the address is proved first; decision 028).
+    brief("auth.registration_link_requested", TEXT_ACTIVITY.visitor, email),
   ]);
   // Fewer than a page: no paging, no 'Clear filters'.
   await expect(paging(page).nav).toHaveCount(0);
@@ -335,7 +338,7 @@ test("Activity in the sidebar: newest first, each event's label and name, the ad
     expect(Date.parse(row.whenIso)).toBeLessThanOrEqual(Date.now() + 1000);
     expect(row.when, `${row.event}: the time in UTC`).toBe(adminTimestamp(row.whenIso));
   }
-  const [approval, signIn, failed, register] = rows;
+  const [approval, signIn, failed, register, linkRequested] = rows;
   // Who was approved, from what to what, by the admin at this test's address.
   expect(approval!.from).toBe(clientIp);
   expect(approval!.targetMeta).toMatch(/^user · /);
@@ -346,6 +349,8 @@ test("Activity in the sidebar: newest first, each event's label and name, the ad
   expect(failed!.details).toMatchObject({ email, reason: "wrong e-mail or password" });
   expect(register!.details).toMatchObject({ email, outcome: "pending review" });
   expect(register!.from).toBe(clientIp);
+  expect(linkRequested!.details).toMatchObject({ email, via: "register", outcome: "link sent" });
+  expect(linkRequested!.from).toBe(clientIp);
   const table = page.getByRole("region", { name: "Activity table" });
   await expect(table).not.toContainText("wrong-");
   await expect(table).not.toContainText(investor.password);
@@ -379,7 +384,9 @@ test("the filters: by event, actor (an e-mail or 'visitor'), target and UTC days
     brief("auth.sign_in", admin, admin),
     brief("auth.sign_in_failed", V, alpha),
     brief("auth.register", V, bravo),
+    brief("auth.registration_link_requested", V, bravo),
     brief("auth.register", V, alpha),
+    brief("auth.registration_link_requested", V, alpha),
   ];
   await expectRows(page, all);
 

@@ -3,7 +3,15 @@ import fs from "node:fs";
 import type { IncomingHttpHeaders } from "node:http";
 import { request as playwrightRequest, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { expect, test } from "./helpers/fixtures";
-import { createAdmin, loginViaApi, registerViaApi, setStatusViaApi, userIdByEmail } from "./helpers/accounts";
+import {
+  createAdmin,
+  latestMailTo,
+  loginViaApi,
+  REGISTRATION_CONFIRM_SUBJECT,
+  registerViaApi,
+  setStatusViaApi,
+  userIdByEmail,
+} from "./helpers/accounts";
 import {
   deleteRows,
   expectContentDisposition,
@@ -166,6 +174,8 @@ const cookies: Record<Role, string> = {
   "enrolling admin": "",
 };
 let clientIp = "";
+/** A live registration confirmation token (decision 028): its page opens for anyone, and a wrong password changes nothing. */
+let registrationToken = "";
 
 // Fund access: the holders, two more requests the admin intents act on, and the fund documents.
 const holders = {} as Record<FundRole, FundHolder>;
@@ -256,6 +266,13 @@ test.beforeAll(async () => {
   const pending = await contexts.pending.post("/api/auth/login", { data: { email: emails.pending, password: PASSWORD } });
   expect(pending.status()).toBe(403);
   expect(pending.headers()["set-cookie"]).toBeUndefined();
+  // A registration left unconfirmed: the link from its mail.
+  const unconfirmed = `matrix-unconfirmed-${id}@example.com`;
+  const registered = await contexts.anonymous.post("/api/auth/register", { data: { email: unconfirmed, password: PASSWORD, name: "Matrix Unconfirmed" } });
+  expect(registered.status(), await registered.text()).toBe(201);
+  const confirmMail = await latestMailTo(unconfirmed, REGISTRATION_CONFIRM_SUBJECT, `${BASE_URL}/lp/register/confirm?token=`);
+  registrationToken = /\/lp\/register\/confirm\?token=([A-Za-z0-9_-]{43})/.exec(confirmMail.text)?.[1] ?? "";
+  expect(registrationToken).not.toBe("");
 
   // Documents, uploaded by the admin over HTTP.
   docBytes = samplePdf(`Matrix document ${docTag}`);
@@ -412,6 +429,36 @@ const rows: Row[] = [
     expect: { anonymous: 200, pending: 200, rejected: 200, investor: 200, admin: to("/admin/dashboard") },
   },
   { method: "GET", path: "/lp/register", expect: all(200) },
+  // A registration's confirmation link (decision 028): no sign-in; a live link's page opens for anyone, a bad one is 400.
+  { method: "GET", path: () => `/lp/register/confirm?token=${registrationToken}`, label: "/lp/register/confirm?token={live}", expect: all(200) },
+  { method: "GET", path: `/lp/register/confirm?token=${"A".repeat(43)}`, expect: all(400) },
+  { method: "GET", path: "/lp/register/confirm", expect: all(400) },
+  { method: "GET", path: "/lp/register/confirm?confirmed=1", expect: all(200) },
+  // Its POST: a wrong password changes nothing (the link stays live for every role after); a made-up link is 400.
+  {
+    method: "POST",
+    path: () => `/lp/register/confirm?token=${registrationToken}`,
+    label: "/lp/register/confirm?token={live} (a wrong password)",
+    form: () => ({ password: "not-the-registration-password" }),
+    freshIp: true,
+    expect: all(400),
+  },
+  {
+    method: "POST",
+    path: `/lp/register/confirm?token=${"A".repeat(43)}`,
+    form: () => ({ password: PASSWORD }),
+    freshIp: true,
+    expect: all(400),
+  },
+  // 'Send the link again': the same answer for everyone, back to the sign-in page.
+  {
+    method: "POST",
+    path: "/lp/register/confirm",
+    label: "/lp/register/confirm (intent=resend)",
+    form: () => ({ intent: "resend", email: `matrix-resend-${unique()}@example.com` }),
+    freshIp: true,
+    expect: all({ status: 303, location: "/lp/login" }),
+  },
   { method: "GET", path: "/lp/forgot-password", expect: all(200) },
   // The code step of a two-factor sign-in: open to all; someone fully signed in goes home.
   {

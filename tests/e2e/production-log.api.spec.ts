@@ -7,7 +7,7 @@ import { runDir } from "./helpers/documents";
 import { E2E_PORT } from "./helpers/origin";
 import { MIME, samplePdf } from "../helpers/sample-files";
 import { testTotpSecret } from "../support/totp";
-import { postLogin } from "./helpers/accounts";
+import { latestMailTo, postLogin, REGISTRATION_CONFIRM_SUBJECT } from "./helpers/accounts";
 
 /**
  * The audit trail on a real production listener: the built server started as
@@ -50,6 +50,8 @@ test.beforeAll(async () => {
     STORAGE_DIR: path.join(dir, "uploads"),
     LOG_LEVEL: "info",
     TRUST_PROXY: "1",
+    // The run's mail sink: a registration is confirmed with the link it mails.
+    SMTP_URL: `smtp://127.0.0.1:${E2E_PORT + 1}`,
   };
   // The first admin, made as an operator would on the server: the compiled script.
   execFileSync(process.execPath, [path.join(BUILD_DIR, "server/admin-create.js"), "--email", ADMIN.email, "--name", ADMIN.name], {
@@ -121,14 +123,21 @@ test("a failed sign-in: auth.sign_in_failed with the request's id and address", 
   expect(line).toMatchObject({ level: "warn", ip: "198.51.100.11", email: ADMIN.email });
 });
 
-test("a registration: auth.register with the request's id and address", async () => {
+test("a registration: its link asked for, then auth.register on confirmation, each with the request's id and address", async () => {
   const response = await http.post("/api/auth/register", {
     data: INVESTOR,
     headers: { "X-Forwarded-For": "198.51.100.12" },
   });
   expect(response.status(), await response.text()).toBe(201);
-  const line = await eventFor(response, "auth.register");
-  expect(line).toMatchObject({ ip: "198.51.100.12", email: INVESTOR.email, outcome: "pending review" });
+  const asked = await eventFor(response, "auth.registration_link_requested");
+  expect(asked).toMatchObject({ ip: "198.51.100.12", email: INVESTOR.email, outcome: "link sent" });
+
+  const mail = await latestMailTo(INVESTOR.email, REGISTRATION_CONFIRM_SUBJECT, `${ORIGIN}/lp/register/confirm?token=`);
+  const link = mail.text.match(/https?:\/\/\S+\/lp\/register\/confirm\?token=[A-Za-z0-9_-]{43}/)![0];
+  const confirmed = await http.post(link, { form: { password: INVESTOR.password }, headers: { "X-Forwarded-For": "198.51.100.16" } });
+  expect(confirmed.status()).toBe(303);
+  const line = await eventFor(confirmed, "auth.register");
+  expect(line).toMatchObject({ ip: "198.51.100.16", email: INVESTOR.email, outcome: "pending review" });
 });
 
 test("an approval: user.status_changed with the request's id and the admin's address", async () => {

@@ -2,10 +2,12 @@ import { enrolWithSecret } from "~/modules/two-factor/two-factor.server";
 import { testTotpSecret } from "../support/totp";
 import { eq } from "drizzle-orm";
 import { getDb } from "../../db/client";
-import { emailOutbox, lpUsers, passwordResets, sessions } from "../../db/schema";
+import { emailOutbox, lpUsers, passwordResets, registrationRequests, sessions } from "../../db/schema";
 import { createUserSession } from "~/modules/auth/session.server";
 import type { LpUser } from "~/modules/lp-users/lp-users.server";
 import { hashPassword } from "~/modules/lp-users/password.server";
+import { confirmRegistration, registerInvestor } from "~/modules/lp-users/registration.server";
+import { RegisterInput } from "~/modules/lp-users/schema";
 import { TEST_CLIENT_ADDRESS } from "./test-env";
 import { routePattern } from "./http";
 import { fillSecrets, openSecrets } from "~/modules/mail/mail-secrets.server";
@@ -89,12 +91,36 @@ export function mailsTo(address: string) {
     .map((row) => ({ ...row, text: row.secretsEnc ? fillSecrets(row.text, openSecrets(row.secretsEnc)) : row.text }));
 }
 
+/** The token of the newest registration confirmation link mailed to this address (throws when there is none). */
+export function registrationLinkToken(address: string): string {
+  const tokens = mailsTo(address)
+    .map((mail) => /\/lp\/register\/confirm\?token=([A-Za-z0-9_-]{43})/.exec(mail.text)?.[1])
+    .filter((token): token is string => !!token);
+  const token = tokens.at(-1);
+  if (!token) throw new Error(`no registration confirmation link was mailed to ${address}`);
+  return token;
+}
+
+/**
+ * Register an investor as a visitor does and confirm the address with the
+ * mailed link and the password (decision 028): the account is pending and the
+ * admins were told. Returns the account.
+ */
+export async function registerAndConfirm(input: { email: string; password: string; name: string; company?: string }): Promise<LpUser> {
+  const parsed = RegisterInput.parse(input);
+  await registerInvestor(parsed);
+  const outcome = await confirmRegistration(registrationLinkToken(parsed.email), { password: input.password });
+  if (!outcome.ok) throw new Error(`confirming the registration of ${parsed.email}: ${outcome.reason}`);
+  return outcome.user;
+}
+
 /** Empty every table the account flows write to. */
 export function clearAccountTables() {
   const db = getDb();
   db.delete(emailOutbox).run();
   db.delete(sessions).run();
   db.delete(passwordResets).run();
+  db.delete(registrationRequests).run();
   db.delete(lpUsers).run();
 }
 

@@ -11,15 +11,16 @@ import { now } from "~/modules/config/clock.server";
 import { AdminAccountError, createAdminAccount, promoteToAdmin } from "~/modules/lp-users/admin-create.server";
 import { getEnv } from "~/modules/config/env.server";
 import { resetRateLimitsForTests } from "~/modules/http/rate-limit.server";
-import { findUserByEmail, isResetTokenValid, registerInvestor, requestPasswordReset, setUserStatus, type LpUser } from "~/modules/lp-users/lp-users.server";
+import { findUserByEmail, isResetTokenValid, requestPasswordReset, setUserStatus, type LpUser } from "~/modules/lp-users/lp-users.server";
 import { flushMailer } from "~/modules/mail/mail.server";
+import { registerInvestor } from "~/modules/lp-users/registration.server";
 import { recoveryCodesLeft, replaceRecoveryCodes } from "~/modules/two-factor/recovery-codes.server";
 import { totpCode } from "~/modules/two-factor/totp.server";
 import { enrolWithSecret, hasTwoFactor } from "~/modules/two-factor/two-factor.server";
 import { action as loginAction } from "~/routes/api/auth/login";
 import { loader as userLoader } from "~/routes/api/auth/user";
 import { testTotpSecret } from "../support/totp";
-import { apiRequest, callRouteWith, clearAccountTables, insertAdmin, mailsTo, sessionCookieFor } from "../helpers/users";
+import { apiRequest, callRouteWith, clearAccountTables, insertAdmin, mailsTo, registerAndConfirm, sessionCookieFor } from "../helpers/users";
 
 /**
  * admin:create (issue 21, H1): an address someone registered is never made an
@@ -75,10 +76,12 @@ async function whoAmI(cookie: string): Promise<number> {
 /**
  * The attack: someone registers the future admin's address with a password of
  * their own (the public registration), is approved by mistake, signs in and
- * turns on two-factor with their own authenticator.
+ * turns on two-factor with their own authenticator. Since registrations prove
+ * their address (decision 028) this needs the mailbox, or an account from before
+ * that: the account is confirmed here as either would be.
  */
 async function registeredByAttacker(): Promise<{ user: LpUser; cookie: string }> {
-  await registerInvestor({ email: TARGET.email, name: TARGET.name, password: ATTACKER_PASSWORD, company: undefined });
+  await registerAndConfirm({ email: TARGET.email, name: TARGET.name, password: ATTACKER_PASSWORD });
   const approver = await insertAdmin();
   setUserStatus(approver, findUserByEmail(TARGET.email)!.id, "approved");
   const user = findUserByEmail(TARGET.email)!;
@@ -97,6 +100,18 @@ afterEach(async () => {
   await flushMailer();
   resetRateLimitsForTests();
   vi.restoreAllMocks();
+});
+
+describe("npm run admin:create on an address someone registered but never confirmed", () => {
+  it("creates the operator's account: the registration is dropped and the registrant's password signs nothing in", async () => {
+    await registerInvestor({ email: TARGET.email, name: TARGET.name, password: ATTACKER_PASSWORD, company: undefined });
+    const run = await adminCreate(["--email", TARGET.email, "--name", "Ada Operator"], { env: { ADMIN_PASSWORD: OPERATOR_PASSWORD } });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(findUserByEmail(TARGET.email)).toMatchObject({ isAdmin: true, name: "Ada Operator", confirmedAt: expect.any(Date) });
+    expect(await signInStatus(TARGET.email, ATTACKER_PASSWORD)).toBe(401);
+    expect(await signInStatus(TARGET.email, OPERATOR_PASSWORD)).toBe(200);
+    expectNothingSecret(run, OPERATOR_PASSWORD);
+  }, 30_000);
 });
 
 describe("npm run admin:create on an address that already has an account", () => {

@@ -3,6 +3,7 @@ import { getDb } from "../../db/client";
 import { resetRateLimitsForTests } from "~/modules/http/rate-limit.server";
 import { backoffMs, deliverDueMail, flushMailer, setMailTransportForTests } from "~/modules/mail/mail.server";
 import { requestPasswordReset, resetPassword, type LpUser } from "~/modules/lp-users/lp-users.server";
+import { confirmRegistration } from "~/modules/lp-users/registration.server";
 import { action as registerAction } from "~/routes/api/auth/register";
 import { action as statusAction } from "~/routes/api/auth/user-status";
 import { allOutbox } from "../helpers/db";
@@ -62,9 +63,18 @@ const setStatus = (user: LpUser, status: string) =>
   });
 
 describe("account e-mails over a real SMTP server", () => {
-  it("a registration reaches the admin, naming the requester", async () => {
+  it("a registration mails its address the link; confirmed with it, the request reaches the admin, naming the requester", async () => {
     const response = await register({ email: "nikola@tesla.example", password: "alternating", name: "Nikola Tesla", company: "Tesla Electric" });
     expect(response.status).toBe(201);
+    await deliver();
+
+    // First only the address itself hears of it: the link that proves it.
+    expect(smtp.received.map((m) => m.envelopeTo)).toEqual([["nikola@tesla.example"]]);
+    const link = smtp.received[0]?.text.match(/http:\/\/localhost:3000\/lp\/register\/confirm\?token=([A-Za-z0-9_-]{43})/);
+    expect(link, smtp.received[0]?.text).not.toBeNull();
+    const outcome = await confirmRegistration(link![1], { password: "alternating" });
+    expect(outcome.ok).toBe(true);
+    smtp.clear();
     await deliver();
 
     expect(smtp.received).toHaveLength(1);

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetRateLimitsForTests } from "~/modules/http/rate-limit.server";
 import { flushMailer } from "~/modules/mail/mail.server";
-import { findUserByEmail, registerInvestor } from "~/modules/lp-users/lp-users.server";
+import { findUserByEmail } from "~/modules/lp-users/lp-users.server";
+import { confirmRegistration, registerInvestor } from "~/modules/lp-users/registration.server";
 import { hashPassword, verifyPassword } from "~/modules/lp-users/password.server";
 import { RegisterInput } from "~/modules/lp-users/schema";
 import { action, loader } from "~/routes/api/auth/register";
@@ -15,11 +16,21 @@ import {
   insertAdmin,
   insertUser,
   mailsTo,
+  registerAndConfirm,
+  registrationLinkToken,
 } from "../helpers/users";
 
+/** The answer says a link was mailed: the request reaches the admins once the address is confirmed (decision 028). */
 const REGISTERED = {
-  message: "Your request has been sent to the admins for approval. You'll be notified once approved.",
+  message:
+    "Almost done: we've sent you an e-mail with a link to confirm your address. Your request goes to the admins once you confirm it.",
 };
+
+/** Confirm the newest link mailed to the address with the registration's password. */
+async function confirm(email: string, password: string) {
+  const outcome = await confirmRegistration(registrationLinkToken(email), { password });
+  expect(outcome.ok, `confirming ${email}`).toBe(true);
+}
 
 const post = (body: unknown, clientAddress?: string) =>
   callRouteWith(
@@ -46,10 +57,12 @@ afterEach(async () => {
 });
 
 describe("registerInvestor", () => {
-  it("stores a pending, non-admin account with a bcrypt cost-12 hash of the password", async () => {
+  it("keeps a bcrypt cost-12 hash, never the password; confirmed, the request is a pending, non-admin account", async () => {
     await registerInvestor(
       RegisterInput.parse({ email: "Grace@Navy.Example", password: "hopper-1906", name: "Grace Hopper", company: " Navy " }),
     );
+    expect(allUsers()).toHaveLength(0);
+    await confirm("grace@navy.example", "hopper-1906");
     const users = allUsers();
     expect(users).toHaveLength(1);
     const [user] = users;
@@ -65,9 +78,11 @@ describe("registerInvestor", () => {
     expect(await verifyPassword("hopper-1906", user?.passwordHash ?? "")).toBe(true);
   });
 
-  it("mails the firm inbox, naming the requester, when there is no admin yet", async () => {
+  it("mails the firm inbox, naming the requester, once the address is confirmed, when there is no admin yet", async () => {
     await registerInvestor(RegisterInput.parse({ email: "ada@analytical.example", password: "engine-1843", name: "Ada Lovelace" }));
-    const mails = allOutbox();
+    expect(mailsTo(TEST_FIRM_INBOX)).toHaveLength(0);
+    await confirm("ada@analytical.example", "engine-1843");
+    const mails = allOutbox().filter((m) => m.to !== "ada@analytical.example");
     expect(mails.map((m) => m.to)).toEqual([TEST_FIRM_INBOX]);
     const [mail] = mails;
     expect(mail?.subject).toBe("New investor access request: Ada Lovelace");
@@ -82,12 +97,11 @@ describe("registerInvestor", () => {
     const second = await insertAdmin({ email: "second-admin@lumenridge.example" });
     await insertUser({ email: "approved-lp@example.test", status: "approved" });
 
-    await registerInvestor(
-      RegisterInput.parse({ email: "marie@radium.example", password: "polonium-1898", name: "Marie Curie", company: "Radium Institute" }),
-    );
+    await registerAndConfirm({ email: "marie@radium.example", password: "polonium-1898", name: "Marie Curie", company: "Radium Institute" });
 
-    expect(allOutbox().map((m) => m.to).sort()).toEqual([first.email, second.email].sort());
-    for (const mail of allOutbox()) {
+    const notices = allOutbox().filter((m) => m.to !== "marie@radium.example");
+    expect(notices.map((m) => m.to).sort()).toEqual([first.email, second.email].sort());
+    for (const mail of notices) {
       expect(mail.subject).toContain("Marie Curie");
       expect(mail.text).toContain("marie@radium.example");
       expect(mail.text).toContain("Company: Radium Institute");
@@ -136,10 +150,12 @@ describe("registerInvestor", () => {
 });
 
 describe("POST /api/auth/register", () => {
-  it("answers 201 { message } and creates a pending account", async () => {
+  it("answers 201 { message }; once the mailed link is confirmed the account is pending", async () => {
     const response = await post({ email: "lp@fund.example", password: "long-enough", name: "Linus Pauling", company: "Caltech" });
     expect(response.status).toBe(201);
     expect(await response.json()).toEqual(REGISTERED);
+    expect(findUserByEmail("lp@fund.example")).toBeUndefined();
+    await confirm("lp@fund.example", "long-enough");
     expect(findUserByEmail("lp@fund.example")).toMatchObject({ status: "pending", isAdmin: false, company: "Caltech" });
   });
 
@@ -155,6 +171,7 @@ describe("POST /api/auth/register", () => {
       createdAt: "2000-01-01T00:00:00.000Z",
     });
     expect(response.status).toBe(201);
+    await confirm("sneaky@example.test", "long-enough");
     const user = findUserByEmail("sneaky@example.test");
     expect(user).toMatchObject({ status: "pending", isAdmin: false });
     expect(user?.id).not.toBe("11111111-1111-1111-1111-111111111111");
@@ -172,7 +189,7 @@ describe("POST /api/auth/register", () => {
     expect(again.headers.get("Content-Type")).toBe(fresh.headers.get("Content-Type"));
     expect(await again.text()).toBe(await fresh.text());
     expect(findUserByEmail("known@example.test")).toEqual(existing);
-    expect(allUsers()).toHaveLength(2);
+    expect(allUsers()).toHaveLength(1);
     expect(mailsTo("known@example.test")).toHaveLength(1);
   });
 

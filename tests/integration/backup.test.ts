@@ -23,7 +23,7 @@ import { getEnv, resetEnvForTests } from "~/modules/config/env.server";
 import { resetRateLimitsForTests } from "~/modules/http/rate-limit.server";
 import { testTotpSecret, totpAt } from "../support/totp";
 import { createAdminAccount } from "~/modules/lp-users/admin-create.server";
-import { findUserByEmail, registerInvestor, setUserStatus } from "~/modules/lp-users/lp-users.server";
+import { findUserByEmail, setUserStatus } from "~/modules/lp-users/lp-users.server";
 import { action as loginAction } from "~/routes/api/auth/login";
 import { action as deleteAction } from "~/routes/api/document";
 import { loader as fileLoader } from "~/routes/api/document-file";
@@ -32,7 +32,7 @@ import { action as fundUploadAction } from "~/routes/api/fund-documents/index";
 import { bodyBytes, sleep, uploadRequest } from "../helpers/documents";
 import { fundFile, listFundDocs, registerFund } from "../helpers/funds";
 import { MIME, samplePdf, sampleOoxml } from "../helpers/sample-files";
-import { apiRequest, callRouteWith, cookiePair, sessionCookieFor } from "../helpers/users";
+import { apiRequest, callRouteWith, cookiePair, registerAndConfirm, sessionCookieFor } from "../helpers/users";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "lumen-ridge-backup-"));
@@ -127,7 +127,7 @@ beforeAll(async () => {
   await createAdminAccount({ ...ADMIN, totpSecret: testTotpSecret(ADMIN.email) });
   const admin = findUserByEmail(ADMIN.email)!;
   adminCookie = await sessionCookieFor(admin);
-  await registerInvestor(INVESTOR);
+  await registerAndConfirm(INVESTOR);
   setUserStatus(admin, findUserByEmail(INVESTOR.email)!.id, "approved");
   // Documents through the upload endpoints (the admin panel's domain functions).
   for (const [title, bytes, type] of [

@@ -6,7 +6,8 @@ import { pitchSummaryMail } from "~/content/pitch-summary";
 import { revokeFundAccess } from "~/modules/fund-access/fund-access.server";
 import { resetRateLimitsForTests } from "~/modules/http/rate-limit.server";
 import { flushMailer } from "~/modules/mail/mail.server";
-import { registerInvestor, requestPasswordReset, setUserStatus, findUserByEmail } from "~/modules/lp-users/lp-users.server";
+import { requestPasswordReset, setUserStatus, findUserByEmail } from "~/modules/lp-users/lp-users.server";
+import { registerInvestor } from "~/modules/lp-users/registration.server";
 import { RegisterInput } from "~/modules/lp-users/schema";
 import { submitPitch } from "~/modules/pitches/pitches.server";
 import { PitchInput } from "~/modules/pitches/schema";
@@ -14,7 +15,7 @@ import { allOutbox, clearTables } from "../helpers/db";
 import { validPitch } from "../helpers/fixtures";
 import { accessRequestByEmail, clearFundAccess, registerFund } from "../helpers/funds";
 import { TEST_FIRM_INBOX } from "../helpers/test-env";
-import { clearAccountTables, insertAdmin, mailsTo } from "../helpers/users";
+import { clearAccountTables, insertAdmin, mailsTo, registerAndConfirm } from "../helpers/users";
 
 /**
  * Finding L2 of issue 21: text a stranger typed (a name, a company, a pitch's
@@ -179,12 +180,13 @@ describe("account mails (the address of a registration nobody proved)", () => {
   it("'already registered', the reset link and the approval name the account holder on one line, without links", async () => {
     const admin = await insertAdmin({ email: "admin@lumenridge.example" });
     const input = RegisterInput.parse({ email: "victim@example.test", password: "a long enough password", name: PHISHING_NAME, company: "evil.example" });
-    await registerInvestor(input);
+    await registerAndConfirm(input);
     await registerInvestor(input);
     requestPasswordReset({ email: "victim@example.test" });
     setUserStatus(admin, findUserByEmail("victim@example.test")!.id, "approved");
     const mails = mailsTo("victim@example.test");
     expect(mails.map((m) => m.subject)).toEqual([
+      "Confirm your e-mail address for the Lumen Ridge Ventures investor portal",
       "Your Lumen Ridge Ventures investor portal account",
       "Reset your Lumen Ridge Ventures password",
       "Your Lumen Ridge Ventures investor portal access is approved",
@@ -197,7 +199,7 @@ describe("account mails (the address of a registration nobody proved)", () => {
 
   it("the admins' new-request mail keeps the name as typed, but on its own line, and no header line comes from it", async () => {
     await insertAdmin({ email: "admin@lumenridge.example" });
-    await registerInvestor(RegisterInput.parse({ email: "victim@example.test", password: "a long enough password", name: PHISHING_NAME }));
+    await registerAndConfirm(RegisterInput.parse({ email: "victim@example.test", password: "a long enough password", name: PHISHING_NAME }));
     const [mail] = allOutbox().filter((m) => m.to === "admin@lumenridge.example");
     expect(mail!.subject).toBe("New investor access request: Support Team Your account is locked: https://evil.example/x");
     expect(mail!.text.split("\n")).toContain("Name: Support Team Your account is locked: https://evil.example/x");

@@ -20,6 +20,7 @@ import { loader as fundIDocumentsLoader } from "~/routes/funds/fund-i-documents"
 import { loader as fundIIDocumentsLoader } from "~/routes/funds/fund-ii-documents";
 import { action as forgotPasswordAction } from "~/routes/lp/forgot-password";
 import { action as resetPasswordAction } from "~/routes/lp/reset-password";
+import { action as confirmRegistrationAction } from "~/routes/lp/register-confirm";
 import { clearDocuments, uploadRequest } from "../helpers/documents";
 import {
   accessRequestByEmail,
@@ -241,20 +242,33 @@ describe("sign-in and sign-out", () => {
 });
 
 describe("accounts", () => {
-  it("auth.register: the new account's id and e-mail, 'pending review'; again: 'already registered'; never the password", async () => {
+  it("a registration: the link asked for (no account yet), auth.register 'pending review' on confirmation, then 'already registered'; never the password or the link", async () => {
     const password = "my own registration passphrase";
     const body = { email: "Marie@Curie.example", password, name: "Marie Curie" };
     const { result: response, ctx } = await inRequest(() =>
       callRouteWith(registerAction, apiRequest("POST", "/api/auth/register", { json: body })),
     );
     expect(response.status).toBe(201);
-    const created = expectEvent("auth.register", ctx, { email: "marie@curie.example", outcome: "pending review" });
+    expectEvent("auth.registration_link_requested", ctx, { email: "marie@curie.example", via: "register", outcome: "link sent" });
+    expect(eventsNamed("auth.register")).toEqual([]);
+
+    const [mailed] = await sentTextTo("marie@curie.example");
+    const token = /\/lp\/register\/confirm\?token=([A-Za-z0-9_-]{43})/.exec(mailed ?? "")?.[1] ?? "";
+    expect(token).not.toBe("");
+    const confirmed = await inRequest(() =>
+      callRouteWith(
+        confirmRegistrationAction as never,
+        new Request(`${ORIGIN}/lp/register/confirm?token=${token}`, { method: "POST", body: new URLSearchParams({ password }) }),
+      ),
+    );
+    expect((confirmed.result as Response).status).toBe(303);
+    const created = expectEvent("auth.register", confirmed.ctx, { email: "marie@curie.example", outcome: "pending review" });
     expect(userById(created.userId as string).email).toBe("marie@curie.example");
 
     const again = await inRequest(() => callRouteWith(registerAction, apiRequest("POST", "/api/auth/register", { json: body })));
     expect(again.result.status).toBe(201);
     expectEvent("auth.register", again.ctx, { userId: created.userId, outcome: "already registered" });
-    expectNoSecrets(password, userById(created.userId as string).passwordHash);
+    expectNoSecrets(password, userById(created.userId as string).passwordHash, token);
   });
 
   it("auth.password_reset_requested then auth.password_reset; the reset token and the new password appear in no line", async () => {

@@ -16,9 +16,10 @@ export type MailLinkCopy = {
 };
 
 /**
- * The page behind a link from an e-mail (confirm a subscription, unsubscribe): one
- * button that posts to the link (a GET never acts: mail scanners open links), the
- * outcome once done, or why the link does not work. No sign-in; works without JS.
+ * The page behind a link from an e-mail (confirm a subscription or a registration,
+ * unsubscribe): one button (after any fields, e.g. a password) that posts to the
+ * link (a GET never acts: mail scanners open links), the outcome once done, or why
+ * the link does not work. No sign-in; works without JS.
  */
 export function MailLinkCard({
   state,
@@ -28,6 +29,7 @@ export function MailLinkCard({
   icons,
   afterDone,
   invalidLink,
+  children,
 }: {
   state: "ask" | "done" | "invalid";
   copy: MailLinkCopy;
@@ -38,6 +40,8 @@ export function MailLinkCard({
   icons: { ask: ReactNode; done: ReactNode };
   afterDone?: ReactNode;
   invalidLink: { to: string; label: string };
+  /** Fields the person fills in before the button (the registration's password). */
+  children?: ReactNode;
 }) {
   const busy = useNavigation().state === "submitting";
   return (
@@ -53,10 +57,11 @@ export function MailLinkCard({
         ) : state === "ask" ? (
           <>
             <AccountCardHeader icon={icons.ask} title={copy.title} intro={copy.intro} />
-            <Form method="post" action={action} className="mt-6">
+            <Form method="post" action={action} className="mt-6 space-y-4">
               {Object.entries(fields).map(([name, value]) => (
                 <input key={name} type="hidden" name={name} value={value} />
               ))}
+              {children}
               <Button type="submit" className="w-full" disabled={busy}>
                 {busy ? copy.submitting : copy.submit}
               </Button>

@@ -12,4 +12,6 @@ export type FormOutcome = {
   toast: ToastInput | null;
   result: SubmissionResult<string[]>;
   redirectTo?: string | undefined;
+  /** Sign-in: the password was right but the registration's address is not confirmed yet (offer the link again). */
+  confirmationRequired?: boolean | undefined;
 };

@@ -8,6 +8,10 @@ export const AUDIT_EVENTS = [
   "auth.sign_in_failed",
   "auth.sign_out",
   "auth.register",
+  /** A registration's confirmation link was asked for (registering, or 'Send the link again'); its address is not proved yet. */
+  "auth.registration_link_requested",
+  /** Migration 0014: the accounts made before registrations had to confirm their address count as confirmed. */
+  "auth.accounts_marked_confirmed",
   "auth.password_reset_requested",
   "auth.password_reset",
   "auth.password_changed",

@@ -3,7 +3,8 @@ import { requestMessages } from "~/content/validation";
 import { FormStrategy } from "remix-auth-form";
 import { AppError, isAppError } from "../http/app-error";
 import { assertNotLimited, clearFailures, enforceRateLimit, recordFailure } from "../http/rate-limit.server";
-import { assertMaySignIn, verifyCredentials, type LpUser } from "../lp-users/lp-users.server";
+import { assertMaySignIn, isConfirmationRequired, verifyCredentials, type LpUser } from "../lp-users/lp-users.server";
+import { accountMessages } from "~/content/accounts";
 import { LoginInput } from "../lp-users/schema";
 import { createTwoFactorChallenge, createUserSession, getTwoFactorChallenge } from "./session.server";
 import { twoFactorCopy, twoFactorMessages } from "~/content/two-factor";
@@ -38,6 +39,13 @@ authenticator.use(
           details: { email: account, reason: "wrong e-mail or password" },
         });
         await recordFailure("loginAccount", account);
+      } else if (isConfirmationRequired(error)) {
+        // The right password of a registration whose address is not confirmed yet (decision 028).
+        await clearFailures("loginAccount", account);
+        audit(getDb(), "auth.sign_in_failed", {
+          target: { type: "user", label: account },
+          details: { email: account, reason: "address not confirmed" },
+        });
       }
       throw error;
     }
@@ -68,8 +76,15 @@ type SignInOptions = {
  */
 export async function signIn(request: Request, clientAddress: string, options: SignInOptions = {}): Promise<SignInResult> {
   await enforceRateLimit("login", clientAddress);
-  const user = await authenticator.authenticate("form", request);
   const adminOnly = options.adminOnly ?? false;
+  let user: LpUser;
+  try {
+    user = await authenticator.authenticate("form", request);
+  } catch (error) {
+    // As for a pending account, the admin sign-in says only that it is for admins (decision 010).
+    if (adminOnly && isConfirmationRequired(error)) throw new AppError("forbidden", accountMessages.adminOnly);
+    throw error;
+  }
   // Only after the password matched: who may start a session here.
   try {
     assertMaySignIn(user, { adminOnly });

@@ -33,6 +33,8 @@ export const RATE_LIMITS = {
   twoFactorAccount: { points: 10, duration: 60 * 60, message: rateLimitMessages.twoFactor },
   /** Two-factor code attempts per client address. */
   twoFactorAddress: { points: 30, duration: 15 * 60, message: rateLimitMessages.twoFactor },
+  /** Confirming a registration's mailed link with its password (each attempt with a live link costs a bcrypt compare). */
+  registerConfirm: { points: 10, duration: 15 * 60, message: rateLimitMessages.registerConfirm },
 } as const;
 
 export type RateLimitBucket = keyof typeof RATE_LIMITS;

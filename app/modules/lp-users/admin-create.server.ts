@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { getDb, type Db } from "../../../db/client";
-import { lpUsers, passwordResets, userTwoFactor } from "../../../db/schema";
+import { lpUsers, passwordResets, registrationRequests, userTwoFactor } from "../../../db/schema";
 import { audit } from "../audit/audit.server";
 import { endAllSessions } from "../auth/session.server";
 import { now } from "../config/clock.server";
@@ -18,6 +18,9 @@ import type { AdminCreateInput, AdminPromoteInput } from "./schema";
  * (`--promote`), shows who registered the account, and takes everything that
  * registrant set away: the password (the operator's replaces it), every
  * session, two-factor and its recovery codes, and open password reset links.
+ * The operator vouches for the address: a new account is confirmed at once, and
+ * a registration of the address still waiting for its confirmation is dropped
+ * (decision 028).
  */
 
 /** An account as the operator is shown it before deciding (who registered it, when, and its state). */
@@ -65,11 +68,12 @@ export async function createAdminAccount(input: AdminCreateInput, db: Db = getDb
   const row = db.transaction((tx) => {
     const inserted = tx
       .insert(lpUsers)
-      .values({ email: input.email, name: input.name, passwordHash, isAdmin: true, status: "approved" })
+      .values({ email: input.email, name: input.name, passwordHash, isAdmin: true, status: "approved", confirmedAt: now() })
       .onConflictDoNothing({ target: lpUsers.email })
       .returning({ id: lpUsers.id })
       .get();
     if (!inserted) return null; // registered between the check and now
+    tx.delete(registrationRequests).where(eq(registrationRequests.email, input.email)).run();
     if (input.totpSecret) enrolWithSecret(inserted.id, input.totpSecret, tx);
     return inserted;
   });

@@ -1,20 +1,20 @@
 import { and, count, desc, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
 import { getDb, type Db } from "../../../db/client";
-import { lpUsers, passwordResets } from "../../../db/schema";
+import { lpUsers, passwordResets, registrationRequests } from "../../../db/schema";
 import { accountMessages } from "../../content/accounts";
 import { accountMails } from "../../content/mail";
 import { now } from "../config/clock.server";
 import { getEnv } from "../config/env.server";
-import { AppError } from "../http/app-error";
+import { AppError, isAppError } from "../http/app-error";
 import { kickMailer, queueMail, recentMailCount } from "../mail/mail.server";
 import { endAllSessions, type LpUser } from "../auth/session.server";
 import { hashToken, newToken } from "../auth/tokens.server";
 import { hashPassword, verifyPassword } from "./password.server";
-import type { ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput, UserStatus } from "./schema";
+import type { ForgotPasswordInput, LoginInput, ResetPasswordInput, UserStatus } from "./schema";
 import { audit, type AuditTarget } from "../audit/audit.server";
 
 /** An account as the audit trail names it. */
-function userTarget(user: Pick<LpUser, "id" | "email">): AuditTarget {
+export function userTarget(user: Pick<LpUser, "id" | "email">): AuditTarget {
   return { type: "user", id: user.id, label: user.email };
 }
 
@@ -54,12 +54,13 @@ export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
 // A real bcrypt hash of a random string: unknown e-mails cost the same time as known ones.
 let dummyHash: Promise<string> | undefined;
-function timingDummy(): Promise<string> {
+export function timingDummy(): Promise<string> {
   dummyHash ??= hashPassword(newToken());
   return dummyHash;
 }
 
-function adminRecipients(db: Db): string[] {
+/** Who is told about a new request: every approved admin, or the firm's inbox while there is none. */
+export function adminRecipients(db: Pick<Db, "select">): string[] {
   const admins = db
     .select({ email: lpUsers.email })
     .from(lpUsers)
@@ -69,7 +70,7 @@ function adminRecipients(db: Db): string[] {
   return admins.length > 0 ? admins : [getEnv().FIRM_INBOX];
 }
 
-export function findUserByEmail(email: string, db: Db = getDb()): LpUser | undefined {
+export function findUserByEmail(email: string, db: Pick<Db, "select"> = getDb()): LpUser | undefined {
   return db.select().from(lpUsers).where(eq(lpUsers.email, email.trim().toLowerCase())).get();
 }
 
@@ -79,43 +80,6 @@ export function findUserById(id: string, db: Db = getDb()): LpUser | undefined {
 
 export function hasAnyAdmin(db: Db = getDb()): boolean {
   return !!db.select({ id: lpUsers.id }).from(lpUsers).where(eq(lpUsers.isAdmin, true)).limit(1).get();
-}
-
-/**
- * Request investor access. The account starts pending and the admins are
- * e-mailed. An e-mail that already has an account gets the same answer (no
- * enumeration): its owner is e-mailed instead and nothing changes.
- */
-export async function registerInvestor(input: RegisterInput, db: Db = getDb()): Promise<void> {
-  const appUrl = getEnv().APP_URL;
-  const existing = findUserByEmail(input.email, db);
-  if (existing) {
-    await hashPassword(input.password); // spend the same time as registering a new account
-    db.transaction((tx) => {
-      audit(tx, "auth.register", {
-        target: userTarget(existing),
-        details: { userId: existing.id, email: existing.email, outcome: "already registered" },
-      });
-      queueMail(tx, { to: existing.email, ...accountMails.alreadyRegistered(existing, appUrl) });
-    });
-    kickMailer();
-    return;
-  }
-  const passwordHash = await hashPassword(input.password);
-  db.transaction((tx) => {
-    const user = tx
-      .insert(lpUsers)
-      .values({ email: input.email, passwordHash, name: input.name, company: input.company ?? null, documentMail: getEnv().DOCUMENT_MAIL_DEFAULT })
-      .onConflictDoNothing({ target: lpUsers.email })
-      .returning()
-      .get();
-    if (!user) return; // registered a moment ago by a concurrent request: same answer
-    audit(tx, "auth.register", { target: userTarget(user), details: { userId: user.id, email: user.email, outcome: "pending review" } });
-    for (const to of adminRecipients(tx as unknown as Db)) {
-      queueMail(tx, { to, ...accountMails.newRequest(user, `${appUrl}/admin/dashboard`) });
-    }
-  });
-  kickMailer();
 }
 
 /**
@@ -133,12 +97,31 @@ export async function verifyLogin(
   return user;
 }
 
-/** The e-mail and password match an account (one message, and the same time, whether or not the e-mail exists). */
+/**
+ * The e-mail and password match an account (one message, and the same time, whether or not the e-mail exists).
+ * An address with no account may have a registration whose address is not confirmed yet
+ * (registration.server.ts): its password is checked the same way (one bcrypt compare in
+ * every case), and when it is right the answer is a pending account's, marked
+ * `confirmationRequired` (isConfirmationRequired) so the sign-in can offer the link again.
+ */
 export async function verifyCredentials(input: LoginInput, db: Db = getDb()): Promise<LpUser> {
   const user = findUserByEmail(input.email, db);
-  const ok = await verifyPassword(input.password, user?.passwordHash ?? (await timingDummy()));
+  const unconfirmed = user
+    ? undefined
+    : db
+        .select({ passwordHash: registrationRequests.passwordHash })
+        .from(registrationRequests)
+        .where(eq(registrationRequests.email, input.email.trim().toLowerCase()))
+        .get();
+  const ok = await verifyPassword(input.password, user?.passwordHash ?? unconfirmed?.passwordHash ?? (await timingDummy()));
+  if (ok && !user && unconfirmed) throw new AppError("forbidden", accountMessages.pending, { json: { confirmationRequired: true } });
   if (!user || !ok) throw new AppError("unauthorized", accountMessages.invalidCredentials);
   return user;
+}
+
+/** The right password of a registration whose address is not confirmed yet (verifyCredentials). */
+export function isConfirmationRequired(error: unknown): error is AppError {
+  return isAppError(error) && error.options.json?.confirmationRequired === true;
 }
 
 /** May this (correctly authenticated) user start a session? Pending and rejected investors are told why. */

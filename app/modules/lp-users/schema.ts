@@ -34,6 +34,22 @@ export const RegisterInput = z.object({
 });
 export type RegisterInput = z.infer<typeof RegisterInput>;
 
+/** The registration confirmation link's page (decision 028): the path, and the password asked on it. */
+export const REGISTER_CONFIRM_PATH = "/lp/register/confirm";
+
+/** The password on the confirmation page (the one chosen when registering; checked, never echoed). */
+export const ConfirmRegistrationInput = z.object({
+  password: z
+    .string({ error: accountFieldMessages.passwordRequired })
+    .min(1, accountFieldMessages.passwordRequired)
+    .max(1024, accountFieldMessages.passwordInputTooLong),
+});
+export type ConfirmRegistrationInput = z.infer<typeof ConfirmRegistrationInput>;
+
+/** 'Send the link again' (from the sign-in page): the address only. */
+export const ResendConfirmationInput = z.object({ email: emailField });
+export type ResendConfirmationInput = z.infer<typeof ResendConfirmationInput>;
+
 /** Sign-in (investor and admin). */
 export const LoginInput = z.object({
   email: z.string({ error: INVALID_EMAIL }).trim().toLowerCase().max(254, INVALID_EMAIL).pipe(z.email({ error: INVALID_EMAIL })),

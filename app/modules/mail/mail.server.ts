@@ -110,6 +110,23 @@ export function recentMailCount(db: Pick<Db, "select">, to: string, subject: str
   return row?.n ?? 0;
 }
 
+/** recentMailCount for mails whose subject starts with `prefix` (a subject that names someone, e.g. a new request's). */
+export function recentMailCountWithPrefix(db: Pick<Db, "select">, to: string, prefix: string, since: Date): number {
+  const start = singleLine(prefix);
+  const row = db
+    .select({ n: count() })
+    .from(emailOutbox)
+    .where(
+      and(
+        eq(emailOutbox.to, singleLine(to)),
+        sql`substr(${emailOutbox.subject}, 1, ${start.length}) = ${start}`,
+        gte(emailOutbox.createdAt, since),
+      ),
+    )
+    .get();
+  return row?.n ?? 0;
+}
+
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 
 export function backoffMs(attempts: number): number {

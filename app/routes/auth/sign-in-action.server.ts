@@ -6,6 +6,7 @@ import { signInCopy } from "~/content/portal";
 import { TWO_FACTOR_PATH } from "~/modules/auth/paths";
 import { signIn } from "~/modules/auth/sign-in.server";
 import { formFailure, retryAfterHeaders } from "~/modules/http/form-answer.server";
+import { isConfirmationRequired } from "~/modules/lp-users/lp-users.server";
 import { LoginInput } from "~/modules/lp-users/schema";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
@@ -55,6 +56,8 @@ export async function signInFormAction(
       status: "error",
       toast: investor ? { title: accountToasts.loginFailed.title, description: failure.message, variant: "destructive" } : null,
       result: submission.reply({ hideFields: ["password"], ...(failure.fields ? { fieldErrors: failure.fields } : { formErrors: [failure.message] }) }),
+      // The right password of a registration not confirmed yet: the pending answer plus the link, again on request.
+      ...(investor && isConfirmationRequired(error) ? { confirmationRequired: true } : {}),
     };
     const headers = retryAfterHeaders(failure.retryAfterSeconds);
     return data(outcome, { status: failure.httpStatus, ...(headers ? { headers } : {}) });

@@ -10,7 +10,7 @@ import { StaticToast } from "~/components/ui/toaster";
 import { accountToasts } from "~/content/accounts";
 import { registerCopy } from "~/content/portal";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
-import { registerInvestor } from "~/modules/lp-users/lp-users.server";
+import { registerInvestor } from "~/modules/lp-users/registration.server";
 import { RegisterInput } from "~/modules/lp-users/schema";
 import { pageMeta } from "~/modules/seo/meta";
 import { isEnhanced } from "~/modules/toast/enhanced";
@@ -28,6 +28,8 @@ export const meta: Route.MetaFunction = (args) =>
 /**
  * Request investor access (SPEC.md §2, §4, §8): validate, rate-limit, then
  * registerInvestor (the same answer whether or not the e-mail has an account).
+ * The answer says a link was mailed: the request reaches the admins once the
+ * address is confirmed (decision 028); the move to /lp/login stays.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readFormData(request);

@@ -117,13 +117,38 @@ export function linkIn(mail: Mail, prefix: string): string {
   return match![0];
 }
 
-/** Register through the JSON API. */
+/** The subject of a registration's confirmation mail (decision 028). */
+export const REGISTRATION_CONFIRM_SUBJECT = /^Confirm your e-mail address for the .* investor portal$/;
+
+/**
+ * Confirm a registration as its address's owner does: the link from the newest
+ * confirmation mail to the address (sent by the server at `origin`: isolated
+ * servers of parallel workers mail the same sink), then the page's form with the
+ * registration's password; the request then waits for an admin (303 to the
+ * thank-you). `headers` go with the POST (e.g. a client address of its own).
+ */
+export async function confirmRegistrationFromMail(
+  request: APIRequestContext,
+  email: string,
+  password: string,
+  { origin = "", headers = {} }: { origin?: string; headers?: Record<string, string> } = {},
+) {
+  const mail = await latestMailTo(email, REGISTRATION_CONFIRM_SUBJECT, `${origin}/lp/register/confirm?token=`);
+  const link = mail.text.match(/https?:\/\/\S+\/lp\/register\/confirm\?token=[A-Za-z0-9_-]{43}/)?.[0];
+  expect(link, `a confirmation link in the mail to ${email}`).toBeTruthy();
+  const confirmed = await request.post(link!, { form: { password }, headers, maxRedirects: 0 });
+  expect(confirmed.status(), `confirm the registration of ${email}: ${await confirmed.text()}`).toBe(303);
+  expect(confirmed.headers()["location"]).toBe("/lp/register/confirm?confirmed=1");
+}
+
+/** Register through the JSON API and confirm the address with the mailed link: the request is pending. */
 export async function registerViaApi(
   request: APIRequestContext,
   user: { email: string; password: string; name: string; company?: string },
 ) {
   const response = await request.post("/api/auth/register", { data: user });
   expect(response.status(), await response.text()).toBe(201);
+  await confirmRegistrationFromMail(request, user.email, user.password, { origin: new URL(response.url()).origin });
 }
 
 /** Sign in through the JSON API; returns the session cookie ("name=value"). */

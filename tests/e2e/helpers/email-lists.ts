@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { randomClientIp } from "./documents";
-import { latestMailTo, postLogin } from "./accounts";
+import { confirmRegistrationFromMail, latestMailTo, postLogin } from "./accounts";
 
 /**
  * The admin's 'Email Lists (Copy & Export)' page (SPEC.md §2,
@@ -444,7 +444,10 @@ export type SeedUser = {
   status: "pending" | "approved" | "rejected";
 };
 
-/** Register (POST /api/auth/register); the admin then sets the status over PATCH /api/auth/users/{id}/status. */
+/**
+ * Register (POST /api/auth/register) and confirm the address with the mailed link; the admin then sets
+ * the status over PATCH /api/auth/users/{id}/status.
+ */
 export async function registerUser(api: APIRequestContext, user: SeedUser) {
   const password = `pw-${randomBytes(6).toString("hex")}`;
   const response = await api.post("/api/auth/register", {
@@ -457,6 +460,8 @@ export async function registerUser(api: APIRequestContext, user: SeedUser) {
     headers: fromNewAddress(),
   });
   expect(response.status(), `register ${user.email}: ${await response.text()}`).toBe(201);
+  // Only a confirmed address reaches the admins' lists (decision 028).
+  await confirmRegistrationFromMail(api, user.email, password, { origin: new URL(response.url()).origin, headers: fromNewAddress() });
   await pause();
 }
 

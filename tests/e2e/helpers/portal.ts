@@ -10,9 +10,20 @@ import { nextTotpCode, skipStep } from "../../support/totp";
  * so a change of wording that breaks the spec fails a test.
  */
 export const TEXT = {
+  /** SPEC §8's title; the text says a link was mailed first (decision 010). */
   registered: {
     title: "Registration Submitted",
-    description: "Your request has been sent to the admins for approval. You'll be notified once approved.",
+    description:
+      "Almost done: we've sent you an e-mail with a link to confirm your address. Your request goes to the admins once you confirm it.",
+  },
+  /** SPEC §8's registration text, on the confirmation page once the address is confirmed. */
+  confirmed: "Your request has been sent to the admins for approval. You'll be notified once approved.",
+  /** Under the pending answer when the registration's address is not confirmed yet. */
+  confirmHint: "Confirm your address: we sent you a link.",
+  resendLink: "Send the link again",
+  resent: {
+    title: "Check Your Email",
+    description: "If a request for this address is waiting for its confirmation, we've sent it a new link. It expires in 7 days.",
   },
   loginSuccess: { title: "Login successful", description: "Welcome back!" },
   loginFailed: "Login failed",
@@ -59,7 +70,7 @@ export function literal(text: string): RegExp {
   return new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
 }
 
-/** An investor who registered through the API and is still pending. */
+/** An investor who registered through the API, confirmed the address with the mailed link, and is still pending. */
 export async function pendingInvestor(request: APIRequestContext, testInfo: TestInfo, label = "investor"): Promise<Account> {
   const user = newAccount(testInfo, label, { company: `Photon Capital ${randomBytes(2).toString("hex")}` });
   await registerViaApi(request, user);

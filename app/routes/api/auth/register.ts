@@ -2,12 +2,13 @@ import type { Route } from "./+types/register";
 import { accountToasts } from "~/content/accounts";
 import { handleJson, methodNotAllowed, parseJsonInput, readJsonBody } from "~/modules/http/json.server";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
-import { registerInvestor } from "~/modules/lp-users/lp-users.server";
+import { registerInvestor } from "~/modules/lp-users/registration.server";
 import { RegisterInput } from "~/modules/lp-users/schema";
 
 /**
  * POST /api/auth/register { email, password, name, company? } → 201 { message }.
- * The same answer whether or not the e-mail already has an account.
+ * The same answer whether or not the e-mail already has an account; the
+ * message says a confirmation link was mailed (decision 028).
  */
 export async function action({ request, context }: Route.ActionArgs) {
   return handleJson(async () => {
