@@ -2,7 +2,7 @@ import { Authenticator } from "remix-auth";
 import { requestMessages } from "~/content/validation";
 import { FormStrategy } from "remix-auth-form";
 import { AppError, isAppError } from "../http/app-error";
-import { assertNotLimited, clearFailures, enforceRateLimit, recordFailure } from "../http/rate-limit.server";
+import { enforceRateLimit } from "../http/rate-limit.server";
 import { assertMaySignIn, verifyCredentials, type LpUser } from "../lp-users/lp-users.server";
 import { LoginInput } from "../lp-users/schema";
 import { createTwoFactorChallenge, createUserSession, getTwoFactorChallenge } from "./session.server";
@@ -13,8 +13,10 @@ import { audit } from "../audit/audit.server";
 
 /**
  * Sign-in through remix-auth's FormStrategy: the form's e-mail and password
- * are checked by verifyCredentials, with a limit per client address and a limit on
- * failures per account.
+ * are checked by verifyCredentials, with a limit per client address and one
+ * per account. Each attempt reserves its place in both before bcrypt runs
+ * (decision 030), so parallel guesses cannot pass together; a right password
+ * gives back the account's place only (the address counts every attempt).
  */
 const authenticator = new Authenticator<LpUser>();
 authenticator.use(
@@ -26,10 +28,10 @@ authenticator.use(
       throw new AppError("bad_request", parsed.error.issues[0]?.message ?? requestMessages.invalidRequest, { fields });
     }
     const account = parsed.data.email;
-    await assertNotLimited("loginAccount", account);
+    const place = await enforceRateLimit("loginAccount", account);
     try {
       const user = await verifyCredentials(parsed.data);
-      await clearFailures("loginAccount", account);
+      await place.giveBack();
       return user;
     } catch (error) {
       if (isAppError(error) && error.code === "unauthorized") {
@@ -37,7 +39,6 @@ authenticator.use(
           target: { type: "user", label: account },
           details: { email: account, reason: "wrong e-mail or password" },
         });
-        await recordFailure("loginAccount", account);
       }
       throw error;
     }

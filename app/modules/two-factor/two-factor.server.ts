@@ -8,7 +8,7 @@ import { endAllSessions, type LpUser } from "../auth/session.server";
 import { now } from "../config/clock.server";
 import { getEnv } from "../config/env.server";
 import { AppError } from "../http/app-error";
-import { assertNotLimited, clearFailures, enforceRateLimit, recordFailure } from "../http/rate-limit.server";
+import { enforceRateLimit, type Reservation } from "../http/rate-limit.server";
 import { kickMailer, queueMail } from "../mail/mail.server";
 import { clearRecoveryCodes, recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from "./recovery-codes.server";
 import { isSealedWithCurrentKey, openSecret, sealSecret } from "./seal.server";
@@ -70,26 +70,33 @@ export async function beginEnrolment(user: Account, db: Db = getDb()): Promise<E
 }
 
 /**
- * Count one code attempt for the account and the address; refuse when either
- * limit is reached. Wrong codes are counted against the account separately.
+ * Reserve one code attempt's place for the address (every attempt counts) and
+ * then the account, before the code is checked, so parallel guesses cannot
+ * pass together (decision 030). The caller gives the account's place back when
+ * the attempt was no guess (a right code, nothing to check); a wrong code keeps it.
  */
-async function limitAttempt(user: Account, clientAddress: string): Promise<void> {
-  await assertNotLimited("twoFactorAccount", user.id);
+async function limitAttempt(user: Account, clientAddress: string): Promise<Reservation> {
   await enforceRateLimit("twoFactorAddress", clientAddress);
+  return enforceRateLimit("twoFactorAccount", user.id);
 }
 
-async function refuse(user: Account, reason: string, db: Db): Promise<never> {
+function refuse(user: Account, reason: string, db: Db): never {
   audit(db, "auth.two_factor_failed", { target: target(user), details: { userId: user.id, email: user.email, reason } });
-  await recordFailure("twoFactorAccount", user.id);
   throw new AppError("unauthorized", twoFactorMessages.invalidCode, { fields: { code: [twoFactorMessages.invalidCode] } });
+}
+
+/** Nothing to check: the attempt's place goes back before the error. */
+async function notAGuess(place: Reservation, error: AppError): Promise<never> {
+  await place.giveBack();
+  throw error;
 }
 
 /** Confirm the pending secret with a code from the app: two-factor is on; returns the 10 recovery codes (shown once). */
 export async function confirmEnrolment(user: Account, code: string, clientAddress: string, db: Db = getDb()): Promise<string[]> {
-  await limitAttempt(user, clientAddress);
+  const place = await limitAttempt(user, clientAddress);
   const current = row(user.id, db);
-  if (current?.enabledAt) throw new AppError("conflict", twoFactorMessages.alreadyOn);
-  if (!current?.pendingEnc) throw new AppError("bad_request", twoFactorMessages.notEnrolling);
+  if (current?.enabledAt) return notAGuess(place, new AppError("conflict", twoFactorMessages.alreadyOn));
+  if (!current?.pendingEnc) return notAGuess(place, new AppError("bad_request", twoFactorMessages.notEnrolling));
   const secretEnc = current.pendingEnc;
   const step = matchTotp(openSecret(secretEnc), code, now().getTime(), null);
   if (step === null) return refuse(user, "wrong code at enrolment", db);
@@ -103,7 +110,7 @@ export async function confirmEnrolment(user: Account, code: string, clientAddres
     queueMail(tx, { to: user.email, ...securityMails.twoFactorEnabled(user, getEnv().APP_URL) });
     return fresh;
   });
-  await clearFailures("twoFactorAccount", user.id);
+  await place.giveBack();
   kickMailer();
   return codes;
 }
@@ -131,12 +138,12 @@ export async function verifySecondFactor(
   { recovery = true }: { recovery?: boolean } = {},
   db: Db = getDb(),
 ): Promise<"totp" | "recovery"> {
-  await limitAttempt(user, clientAddress);
+  const place = await limitAttempt(user, clientAddress);
   const current = row(user.id, db);
-  if (!current?.enabledAt || !current.secretEnc) throw new AppError("bad_request", twoFactorMessages.notOn);
+  if (!current?.enabledAt || !current.secretEnc) return notAGuess(place, new AppError("bad_request", twoFactorMessages.notOn));
   const step = matchTotp(openSecret(current.secretEnc), code, now().getTime(), current.lastStep);
   if (step !== null && claimStep(user.id, step, db)) {
-    await clearFailures("twoFactorAccount", user.id);
+    await place.giveBack();
     return "totp";
   }
   if (recovery) {
@@ -149,7 +156,7 @@ export async function verifySecondFactor(
     });
     if (used) {
       kickMailer();
-      await clearFailures("twoFactorAccount", user.id);
+      await place.giveBack();
       return "recovery";
     }
   }
