@@ -4,8 +4,9 @@
  * copied), answer 429 with Retry-After, and cannot be reset by a forged
  * X-Forwarded-For. Two servers: one without TRUST_PROXY (the header must be
  * ignored; separate clients are separate local source addresses), one with
- * TRUST_PROXY=1 (the last hop is the client: a new hop is a new client for the
- * per-address limits, but the per-account limit still holds).
+ * TRUST_PROXY=1 (the harness connects over loopback, the trusted proxy: the last
+ * hop is the client, a new hop a new client for the per-address limits, but the
+ * per-account limit still holds).
  *
  * Bursts (DESIGN.md §4: an attempt reserves its place before bcrypt): 40 wrong
  * passwords for one account sent at once, and 40 sign-ins from 40 addresses of
