@@ -38,8 +38,12 @@ export async function benchAdminLogin(): Promise<{ email: string; password: stri
 /** Create BENCH_ADMIN in the database of `env` (DATABASE_PATH) with the admin:create script, two-factor on (admins need it). */
 export async function createBenchAdmin(root: string, env: NodeJS.ProcessEnv): Promise<void> {
   const { email, name, password } = BENCH_ADMIN;
-  const args = ["--email", email, "--name", name, "--password", password, "--totp-secret", testTotpSecret(email)];
-  const created = await runNode(scriptArgs("admin-create", args), root, env);
+  // The secrets through the environment (DESIGN.md §8), never the command line.
+  const created = await runNode(scriptArgs("admin-create", ["--email", email, "--name", name]), root, {
+    ...env,
+    ADMIN_PASSWORD: password,
+    ADMIN_TOTP_SECRET: testTotpSecret(email),
+  });
   if (created.code !== 0) throw new Error(`admin:create failed (exit ${created.code}):\n${created.output}`);
 }
 

@@ -411,8 +411,9 @@ export const auditEvents = sqliteTable(
 /**
  * An account's TOTP two-factor (RFC 6238), kept apart from lp_users so the
  * sealed secret never travels with the user row. `secretEnc` is sealed with
- * TOTP_KEYS (modules/two-factor/seal.server.ts); `pendingEnc` is a secret
- * shown for enrolment and not yet confirmed by a code. `lastStep` is the time
+ * TOTP_KEYS for its account (modules/two-factor/seal.server.ts); `pendingEnc`
+ * is a secret shown for enrolment and not yet confirmed by a code, sealed for
+ * the account and the session it was shown to. `lastStep` is the time
  * step of the last accepted code: a code is accepted only for a later step.
  */
 export const userTwoFactor = sqliteTable("user_two_factor", {
@@ -426,7 +427,7 @@ export const userTwoFactor = sqliteTable("user_two_factor", {
   pendingAt: integer("pending_at", { mode: "timestamp_ms" }),
 });
 
-/** Single-use recovery codes: only the SHA-256 of each is kept. */
+/** Single-use recovery codes: only a keyed hash of each is kept (`h1.<key id>.<HMAC>`; plain SHA-256 rows from before still accepted). */
 export const recoveryCodes = sqliteTable(
   "recovery_codes",
   {

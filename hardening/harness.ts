@@ -349,21 +349,19 @@ const twoFactorAdmins = new Set<string>();
 /**
  * An approved admin, made with the real CLI (npm run admin:create), compiled as
  * on a server. The admin portal requires two-factor, so by default the admin is
- * enrolled (`--totp-secret`) with testTotpSecret(email) and its sign-ins send
+ * enrolled (ADMIN_TOTP_SECRET) with testTotpSecret(email) and its sign-ins send
  * codes from tests/support/totp.ts; `twoFactor: false` makes an admin whose
  * session is limited to setting it up. The script seals the secret with the
  * server's key (TOTP_KEYS, else SESSION_SECRET), so it gets the server's.
  */
 export function createAdmin(server: AppServer, email: string, password: string, name = "Hardening Admin", { twoFactor = true }: { twoFactor?: boolean } = {}) {
   const script = path.join(server.buildDir, "server/admin-create.js");
-  const args = [script, "--email", email, "--name", name, "--password", password];
-  if (twoFactor) args.push("--totp-secret", testTotpSecret(email));
   const keys = { SESSION_SECRET: server.env.SESSION_SECRET!, ...(server.env.TOTP_KEYS ? { TOTP_KEYS: server.env.TOTP_KEYS } : {}) };
-  execFileSync(process.execPath, args, {
-    cwd: ROOT,
-    env: { ...process.env, ...keys, DATABASE_PATH: server.dbPath, LOG_LEVEL: "silent" },
-    stdio: "pipe",
-  });
+  // The secrets through the environment (DESIGN.md §8), never the command line.
+  const env: NodeJS.ProcessEnv = { ...process.env, ...keys, DATABASE_PATH: server.dbPath, LOG_LEVEL: "silent", ADMIN_PASSWORD: password };
+  if (twoFactor) env.ADMIN_TOTP_SECRET = testTotpSecret(email);
+  else delete env.ADMIN_TOTP_SECRET;
+  execFileSync(process.execPath, [script, "--email", email, "--name", name], { cwd: ROOT, env, stdio: "pipe" });
   if (twoFactor) twoFactorAdmins.add(email.trim().toLowerCase());
   else twoFactorAdmins.delete(email.trim().toLowerCase());
 }

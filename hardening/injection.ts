@@ -4,14 +4,18 @@
  * (no 5xx, no table dropped or shrunk, no existing row changed, no sign-in or
  * token check passed, payloads stored verbatim where valid); CR/LF in values
  * that reach mail headers (mails caught by a real SMTP server) and HTTP
- * response headers (Content-Disposition, Location); stored XSS through every
+ * response headers (Content-Disposition, Location); strangers' names,
+ * companies and messages with links and line breaks in the bodies of mails to
+ * the addresses they typed (no link but the firm's, no line of their own);
+ * stored XSS through every
  * text field the admin and investor pages render, loaded in Chromium with
  * JavaScript on (as served, and with CSP bypassed so escaping alone is
  * tested) and scanned as raw HTML; formula payloads in the CSV/TSV exports.
  *
  * HARDENING_PLANT=1 plants a fault under each check (a changed and a deleted
  * row, a real sign-in, a 500, a mis-stored value, a valid address among the
- * CR/LF ones, an injected mail header, a response head with an extra header,
+ * CR/LF ones, an injected mail header, a stranger's link in a mail body, a
+ * response head with an extra header,
  * an unescaped payload in a page's HTML and in the browser, an HTML page among
  * the exports, a loose and a missing formula cell, a wrong health path).
  */
@@ -367,6 +371,81 @@ async function headerPart(fx: Fixture, catcher: Awaited<ReturnType<typeof startM
   tally.count("headers: 5xx answers", fiveXx);
 }
 
+// ─── stranger text in mail bodies ──────────────────────────────────────────
+
+/**
+ * Issue 21, finding L2: text a stranger types (names, companies, a pitch's
+ * message and deck link) must not reach a mail the firm sends to an address
+ * nobody proved as a link or a line of its own — else the firm's own, signed
+ * mail is the phishing mail. Every mail caught for one of these addresses may
+ * hold the firm's links (APP_URL) and address only, and no line the payload began.
+ */
+const STRANGER_TEXT = [
+  "Support Team\nYour account is locked: https://evil.example/x",
+  "Ada\r\nClick www.evil.example now",
+  "Mallory evil.example/login",
+  "Eve <mailto:eve@evil.example>",
+  "Bob\u2028Visit evil\uFF0Eexample/reset",
+  "Trent ev\u200Bil.example/x",
+  "Peggy 203.0.113.9/login",
+];
+/** Links and link-like host names (the test's reading of a mail body; tests/integration/mail-stranger-text.test.ts). */
+const LINK_LIKE = /(?:[a-z][a-z0-9+.-]*:\/\/\S+|www\.\S+|\b[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}\S*|\b\d{1,3}(?:\.\d{1,3}){3}\S*)/giu;
+
+async function mailBodyPart(fx: Fixture, catcher: Awaited<ReturnType<typeof startMailCatcher>>, tally: Tally) {
+  await drainOutbox(fx.server);
+  const appUrl = fx.server.env.APP_URL!;
+  const strangers = new Set<string>();
+  const to = () => {
+    const address = mail();
+    strangers.add(address);
+    return address;
+  };
+  let fiveXx = 0;
+  const post = async (path: string, body: { headers: Record<string, string>; body: string | Buffer }) => {
+    const answer = await send(fx.server, "POST", path, body).catch(() => null);
+    if (!answer || answer.status >= 500) fiveXx += 1;
+    return answer;
+  };
+  for (const payload of STRANGER_TEXT) {
+    const fundII = to();
+    await post("/api/fund-access/register", bodyOf("json", { name: payload, email: fundII, fundId: "fund-ii", company: payload, accreditedConfirmation: "true" }));
+    // Asked again with the same address and another hostile name (the holder's notice, decision 012).
+    await post("/api/fund-access/register", bodyOf("json", { name: `${payload} again`, email: fundII, fundId: "fund-ii", accreditedConfirmation: "true" }));
+    await post("/fund-ii/signup", bodyOf("form", { ...SIGNUP("fund-ii")(), email: to(), name: payload }));
+    await post("/api/pitch", bodyOf("json", { name: payload, email: to(), company: payload, stage: "Seed", deckUrl: "https://evil.example/deck.pdf", message: `${payload}\nLog in at https://evil.example/m` }));
+    const account = to();
+    const registration = bodyOf("json", { email: account, password: PASSWORD, name: payload, company: payload });
+    await post("/api/auth/register", registration);
+    await post("/api/auth/register", registration); // "already registered", to the address
+    await post("/lp/forgot-password", bodyOf("form", { email: account }));
+  }
+  await drainOutbox(fx.server);
+  const caught = catcher.mails.filter((m) => m.envelopeTo.some((address) => strangers.has(address)));
+  const planted: CaughtMail[] = PLANT && caught[0] ? [{ ...caught[0], text: `${caught[0].text}\nVisit https://evil.example/planted` }] : [];
+  const firms = (link: string) => link.startsWith(`${appUrl}/`) || /^(hello@)?lumenridge\.example[.,)]?$/.test(link);
+  const payloadLines = STRANGER_TEXT.flatMap((p) => p.split(/\r\n|\n|\u2028/).slice(1)).map((line) => line.slice(0, 12));
+  const leaking = [...caught, ...planted].filter(
+    (m) =>
+      /evil|203\.0\.113\.9/i.test(m.text) ||
+      (m.text.match(LINK_LIKE) ?? []).some((link) => !firms(link)) ||
+      m.text.split(/\r?\n/).some((line) => payloadLines.some((start) => line.startsWith(start))),
+  );
+  tally.info("mail bodies: hostile names × forms sent (Fund II twice, Fund II form, pitch, registration twice, reset)", STRANGER_TEXT.length * 7);
+  tally.info("mail bodies: mails caught for those unproved addresses", caught.length);
+  tally.check("mail bodies: every such form mailed its address", caught.length >= STRANGER_TEXT.length * 5, `${caught.length} mails`);
+  tally.count(
+    "mail bodies: mails to an unproved address with a stranger's link or line",
+    leaking.length,
+    0,
+    leaking
+      .slice(0, 2)
+      .map((m) => `${m.subject}: ${m.text.split(/\r?\n/)[0]}`)
+      .join(" | "),
+  );
+  tally.count("mail bodies: 5xx answers", fiveXx);
+}
+
 // ─── stored XSS ────────────────────────────────────────────────────────────
 
 const XSS = [
@@ -505,6 +584,8 @@ export const section: Section = {
       ctx.progress(`SQL done (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
       await headerPart(fx, catcher, tally);
       ctx.progress(`headers done (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+      await mailBodyPart(fx, catcher, tally);
+      ctx.progress(`mail bodies done (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
       await xssPart(fx, tally);
       tally.count("server process exits", fx.server.unexpectedExits());
       const health = await request(fx.server.url, "GET", PLANT ? "/healthz-planted" : "/healthz").catch(() => null);

@@ -1,6 +1,6 @@
 /**
  * `npm run test:hardening`: hostile input, injection, CSRF, sessions, brute
- * force, security headers, faults, two-factor, the pitch form's spam trap, the daily pitch summary and load against
+ * force, security headers, faults, two-factor, admin:create on a registered address, the pitch form's spam trap, the daily pitch summary and load against
  * the production build, each
  * section on servers of its own. Prints a table of figures per section and
  * exits 1 when any check fails.
@@ -33,6 +33,7 @@ const SECTIONS: Array<{ name: string; alone?: boolean; load: () => Promise<Secti
   { name: "headers", load: async () => (await import("./headers")).section },
   { name: "faults", load: async () => (await import("./faults")).section },
   { name: "two-factor", load: async () => (await import("./two-factor")).section },
+  { name: "admin-create", load: async () => (await import("./admin-create")).section },
   { name: "audience", load: async () => (await import("./audience")).section },
   { name: "unsubscribe", load: async () => (await import("./unsubscribe")).section },
   { name: "newsletter", load: async () => (await import("./newsletter")).section },

@@ -55,7 +55,9 @@ function tamperedTokens(token: string, otherToken: string): Array<{ label: strin
     { label: "non-ASCII", token: `${token}é` },
     { label: "two dots", token: `${id}.${sig}.${sig}` },
   );
-  return out;
+  // A variant that changes nothing is the token itself, not a tampered one: a token without
+  // '-' or '_' (about 1 in 18) has no other base64 spelling. Skip it, as the newsletter section does.
+  return out.filter((variant) => variant.token !== token);
 }
 
 export const section: Section = {

@@ -8,6 +8,7 @@ import { backfillPitchDueTimes } from "../app/modules/pitches/pitches.server";
 import { startPitchSummary } from "../app/modules/pitch-summary/summary.server";
 import { flushMailer, startMailWorker } from "../app/modules/mail/mail.server";
 import { startNewsletterPurge } from "../app/modules/newsletter/purge.server";
+import { resealSecrets } from "../app/modules/two-factor/two-factor.server";
 import { log } from "../app/modules/logging/log.server";
 import { reconcileStorage } from "../app/modules/storage/reconcile.server";
 import { clearIncoming } from "../app/modules/storage/storage.server";
@@ -18,7 +19,8 @@ export type StartOptions = Pick<AppOptions, "build" | "mode" | "serveStatic">;
 
 /**
  * Start the site: parse the environment (stop with a clear message when it is
- * bad), apply migrations, start the mail worker (and the weekly document
+ * bad), apply migrations (and bring stored two-factor values to their current
+ * form), start the mail worker (and the weekly document
  * digest's and the daily pitch summary's checks), serve, and drain on SIGTERM.
  * The production entry (server/main.ts) and the dev server (server/index.ts)
  * differ only in the build and the static files they pass.
@@ -38,6 +40,19 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
   }
 
   getDb(); // opens the database and applies migrations
+  // Two-factor values stored in an earlier form (v1 sealed secrets, plain SHA-256 recovery codes) or under
+  // a key that is no longer the first of TOTP_KEYS: brought to the current form (idempotent, decision 023).
+  const resealed = resealSecrets();
+  if (resealed.resealed + resealed.pendingDropped + resealed.recoveryCodesRehashed > 0) {
+    log("info", "Two-factor values brought to the current form", {
+      secretsResealed: resealed.resealed,
+      pendingDropped: resealed.pendingDropped,
+      recoveryCodesRehashed: resealed.recoveryCodesRehashed,
+    });
+  }
+  if (resealed.failed > 0) {
+    log("warn", `${resealed.failed} two-factor secret(s) open with no key of TOTP_KEYS: those accounts cannot sign in with a code until the key is listed again or admin:reset-2fa clears it.`);
+  }
   // Pitches from before the response clock get the due time it would have given them.
   const backfilled = backfillPitchDueTimes();
   if (backfilled > 0) log("info", `Set the answer-by time of ${backfilled} earlier pitch(es)`);
@@ -52,7 +67,7 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
   if (!hasAnyAdmin()) {
     log(
       "info",
-      'No admin account exists yet. Create one with: npm run admin:create -- --email you@firm.example --name "Your Name" --password "a long passphrase"',
+      'No admin account exists yet. Create one with: npm run admin:create -- --email you@firm.example --name "Your Name" (it asks for the password; see --help)',
     );
   }
   if (env.NODE_ENV === "production" && !env.SMTP_URL) {

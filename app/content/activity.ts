@@ -52,6 +52,7 @@ export const auditEventLabels: Record<AuditEventName, string> = {
   "auth.recovery_codes_regenerated": "Made new recovery codes",
   "auth.session_revoked": "Signed out a session",
   "user.status_changed": "Changed an investor's status",
+  "user.promoted_to_admin": "Made an admin on the server",
   "document.uploaded": "Uploaded a document",
   "document.deleted": "Deleted a document",
   "document.audience_changed": "Changed a document's audience",

@@ -50,7 +50,7 @@ export const overviewCopy = {
     title: "At a glance",
     approvedInvestors: "Approved investors",
     documents: "LP documents",
-    subscribers: "Newsletter subscribers",
+    subscribers: "Confirmed newsletter subscribers",
     overduePitches: "Overdue pitches",
   },
   loadFailed: "This part could not be loaded. Please try refreshing the page.",

@@ -1,4 +1,5 @@
 import { firm } from "./firm";
+import { greeting } from "./mail";
 
 /**
  * New-document e-mails (issue 15): the notice of each new document, the
@@ -36,7 +37,7 @@ export const documentMails = {
   newDocument: (user: { name: string }, doc: MailedDocument, appUrl: string): Mail => ({
     subject: `New document in the ${firm.name} investor portal: ${doc.title}`,
     text: lines(
-      `Dear ${user.name},`,
+      greeting(user.name),
       "",
       `A new document has been published for you in the ${firm.name} investor portal.`,
       "",
@@ -54,7 +55,7 @@ export const documentMails = {
         ? `1 new document this week in the ${firm.name} investor portal`
         : `${docs.length} new documents this week in the ${firm.name} investor portal`,
     text: lines(
-      `Dear ${user.name},`,
+      greeting(user.name),
       "",
       docs.length === 1
         ? `This document was published for you in the ${firm.name} investor portal in the past week:`
@@ -71,7 +72,7 @@ export const documentMails = {
   reminder: (user: { name: string }, doc: MailedDocument, appUrl: string): Mail => ({
     subject: `A document is waiting for you: ${doc.title}`,
     text: lines(
-      `Dear ${user.name},`,
+      greeting(user.name),
       "",
       `A document in the ${firm.name} investor portal is waiting for you.`,
       "",

@@ -1,12 +1,24 @@
+import { mailSafeName, oneLine } from "~/modules/mail/mail-safe";
 import { firm } from "./firm";
 
 /**
  * Every e-mail the product sends: subject and body text. `{{link}}` in a body
  * is filled with a sealed secret at sending time (the outbox never holds it).
+ *
+ * A name or company someone typed reaches a mail to a person only through
+ * `mailSafeName` (one line, nothing link-like, 80 characters): anyone can type
+ * anyone's address into a form (issue 21, finding L2). Mails to the firm's
+ * inbox and admins keep the text, each field on its own line (`oneLine`).
  */
 
 type Mail = { subject: string; text: string };
 const lines = (...parts: string[]) => parts.join("\n");
+
+/** The first line of a mail to a person: "Dear Grace Hopper," — or "Hello," when nothing of the name is fit to send. */
+export function greeting(name: string, salutation: "Dear" | "Hello" = "Dear"): string {
+  const safe = mailSafeName(name);
+  return safe ? `${salutation} ${safe},` : "Hello,";
+}
 const RESET_SUBJECT = `Reset your ${firm.name} password`;
 
 export const accountMails = {
@@ -14,7 +26,7 @@ export const accountMails = {
   alreadyRegistered: (user: { name: string }, appUrl: string): Mail => ({
     subject: `Your ${firm.name} investor portal account`,
     text: lines(
-      `Hello ${user.name},`,
+      greeting(user.name, "Hello"),
       "",
       "Someone (perhaps you) asked for investor portal access with this e-mail address, which already has an account.",
       `Sign in: ${appUrl}/lp/login`,
@@ -30,9 +42,9 @@ export const accountMails = {
     text: lines(
       "A new investor portal access request is waiting for your review.",
       "",
-      `Name: ${user.name}`,
-      `E-mail: ${user.email}`,
-      `Company: ${user.company ?? "(not given)"}`,
+      `Name: ${oneLine(user.name)}`,
+      `E-mail: ${oneLine(user.email)}`,
+      `Company: ${user.company ? oneLine(user.company) : "(not given)"}`,
       "",
       `Review it in the admin portal: ${reviewUrl}`,
     ),
@@ -41,7 +53,7 @@ export const accountMails = {
   approved: (user: { name: string }, appUrl: string): Mail => ({
     subject: `Your ${firm.name} investor portal access is approved`,
     text: lines(
-      `Dear ${user.name},`,
+      greeting(user.name),
       "",
       `Your request for access to the ${firm.name} investor portal has been approved.`,
       `Sign in here: ${appUrl}/lp/login`,
@@ -56,7 +68,7 @@ export const accountMails = {
   passwordReset: (user: { name: string }): Mail => ({
     subject: RESET_SUBJECT,
     text: lines(
-      `Hello ${user.name},`,
+      greeting(user.name, "Hello"),
       "",
       "Use this link to choose a new password. It works once and expires in 1 hour:",
       "{{link}}",
@@ -84,10 +96,10 @@ export const pitchMails = {
     text: lines(
       `A new pitch was submitted on ${pitch.receivedAt}.`,
       "",
-      `Founder: ${pitch.name} <${pitch.email}>`,
-      `Company: ${pitch.company}`,
-      `Stage: ${pitch.stage}`,
-      `Deck: ${pitch.deckUrl ?? "(none)"}`,
+      `Founder: ${oneLine(pitch.name)} <${oneLine(pitch.email)}>`,
+      `Company: ${oneLine(pitch.company)}`,
+      `Stage: ${oneLine(pitch.stage)}`,
+      `Deck: ${pitch.deckUrl ? oneLine(pitch.deckUrl) : "(none)"}`,
       ...(pitch.uploadedDeck
         ? [`Uploaded deck: ${pitch.uploadedDeck.name} (${pitch.uploadedDeck.size}), for admins at ${pitch.uploadedDeck.link}`]
         : []),
@@ -95,12 +107,16 @@ export const pitchMails = {
       pitch.message,
     ),
   }),
+  /**
+   * To the founder's address, which nobody proved: the name and company made
+   * mail-safe, and nothing else of the pitch (not its message, not its deck link).
+   */
   acknowledgement: (pitch: { name: string; company: string }): Mail => ({
     subject: pitchMails.ackSubject,
     text: lines(
-      `Dear ${pitch.name},`,
+      greeting(pitch.name),
       "",
-      `Thank you for pitching ${pitch.company} to ${firm.name}.`,
+      mailSafeName(pitch.company) ? `Thank you for pitching ${mailSafeName(pitch.company)} to ${firm.name}.` : `Thank you for your pitch to ${firm.name}.`,
       "Every pitch is read by our team. We respond to every pitch within 5 business days,",
       "and if we are interested, a partner will schedule a call with you within 2 weeks.",
       "",
@@ -115,15 +131,35 @@ export const fundAccessMails = {
   link: (request: { name: string }, fundName: string): Mail => ({
     subject: fundAccessMails.subject(fundName),
     text: lines(
-      `Dear ${request.name},`,
+      greeting(request.name),
       "",
       `Here is your permanent link to the ${fundName} documents of ${firm.name}:`,
       "",
       "{{link}}",
       "",
-      "Keep it to yourself: anyone with this link can read the documents. If you request access again, a new link is sent and this one stops working.",
+      "Keep it to yourself: anyone with this link can read the documents. It keeps working until we withdraw access; if you lose it, write to us and we will send you a new one.",
       "",
       "For informational purposes only; not an offer or solicitation.",
+      "",
+      firm.name,
+    ),
+  }),
+  /**
+   * Someone asked again with the address of an existing request (perhaps not
+   * its holder): nothing changed, and no new link is sent (issue 21, finding L7;
+   * decision 012). Names the holder as stored, never what the new form said.
+   */
+  askedAgain: (request: { name: string }, fundName: string): Mail => ({
+    subject: fundAccessMails.subject(fundName),
+    text: lines(
+      greeting(request.name),
+      "",
+      `Someone (perhaps you) asked again for access to the ${fundName} documents of ${firm.name} with this e-mail address. Nothing has changed.`,
+      "",
+      "The link we sent you before still works.",
+      `If you cannot find it, write to us at ${firm.email} and we will send you a new one.`,
+      "",
+      "If this was not you, you can ignore this message.",
       "",
       firm.name,
     ),
@@ -131,7 +167,7 @@ export const fundAccessMails = {
   withdrawn: (request: { name: string }, fundName: string): Mail => ({
     subject: fundAccessMails.subject(fundName),
     text: lines(
-      `Dear ${request.name},`,
+      greeting(request.name),
       "",
       `Your access to the ${fundName} documents of ${firm.name} has been withdrawn, so no new link was sent.`,
       `If you think this is a mistake, write to us at ${firm.email}.`,
@@ -146,7 +182,7 @@ function securityNotice(user: { name: string }, what: string, appUrl: string): M
   return {
     subject: `Security notice for your ${firm.name} account`,
     text: lines(
-      `Hello ${user.name},`,
+      greeting(user.name, "Hello"),
       "",
       what,
       "",

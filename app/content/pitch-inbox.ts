@@ -1,4 +1,6 @@
 import { firm } from "./firm";
+import { mailSafeName } from "~/modules/mail/mail-safe";
+import { greeting } from "./mail";
 
 /** The pitch inbox (issue 16): /admin/pitches, a pitch's page, its replies and its JSON errors. */
 
@@ -205,12 +207,17 @@ export const pitchTemplates: Record<PitchTemplateKey, { label: string; subject: 
   },
 };
 
-/** A template with the pitch's founder and company filled in. */
+/**
+ * A template with the pitch's founder and company filled in. The reply goes to
+ * the address the founder typed, so their name and company go in mail-safe (one
+ * line, nothing link-like; issue 21, finding L2), as in every mail to a person.
+ */
 export function fillPitchTemplate(key: PitchTemplateKey, pitch: { name: string; company: string }): { subject: string; body: string } {
-  const fill = (text: string, name: string, company: string) => text.replaceAll("{{founderName}}", name).replaceAll("{{company}}", company);
+  const company = mailSafeName(pitch.company) || "your company";
+  const fill = (text: string) =>
+    text.replaceAll("Dear {{founderName}},", greeting(pitch.name)).replaceAll("{{founderName}}", mailSafeName(pitch.name)).replaceAll("{{company}}", company);
   const template = pitchTemplates[key];
-  const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
-  return { subject: fill(template.subject, oneLine(pitch.name), oneLine(pitch.company)), body: fill(template.body, pitch.name, pitch.company) };
+  return { subject: fill(template.subject), body: fill(template.body) };
 }
 
 /** The pitch export's header row. */

@@ -1,3 +1,4 @@
+import { oneLine } from "~/modules/mail/mail-safe";
 import { businessDays } from "./business-days";
 import { firm } from "./firm";
 
@@ -32,8 +33,9 @@ const pitchCount = (n: number) => (n === 1 ? "1 pitch" : `${n} pitches`);
 function entry(pitch: SummaryPitch): string[] {
   const late = pitch.overdueBy === undefined ? "" : `, overdue by ${businessDayCount(pitch.overdueBy)}`;
   return [
-    `- ${pitch.company}, from ${pitch.founder} <${pitch.email}>`,
-    `  Due ${pitch.dueDay}${late}. Owner: ${pitch.owner ?? "nobody yet"}.`,
+    // The founder's fields as typed, but each on its line: a company cannot add a line (a link) of its own.
+    `- ${oneLine(pitch.company)}, from ${oneLine(pitch.founder)} <${oneLine(pitch.email)}>`,
+    `  Due ${pitch.dueDay}${late}. Owner: ${pitch.owner ? oneLine(pitch.owner) : "nobody yet"}.`,
     `  ${pitch.url}`,
   ];
 }

@@ -843,7 +843,7 @@ function fundRows(): Row[] {
     if (answer.status === 401) expect(json(answer)).toEqual({ error: "Access token required" });
   };
 
-  // Sign-ups: a fresh address per request (a repeat request would issue the address a new token).
+  // Sign-ups: a fresh address per request (a repeat request changes nothing stored: decision 012).
   let signup = { email: "", fundId: "fund-i" as FundId };
   const signupBody = (fundId: FundId, fields: Record<string, unknown> = {}) => () => {
     signup = { email: uniqueFundEmail(`signup-${fundId}`, docTag), fundId };

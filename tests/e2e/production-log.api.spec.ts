@@ -52,8 +52,8 @@ test.beforeAll(async () => {
     TRUST_PROXY: "1",
   };
   // The first admin, made as an operator would on the server: the compiled script.
-  execFileSync(process.execPath, [path.join(BUILD_DIR, "server/admin-create.js"), "--email", ADMIN.email, "--name", ADMIN.name, "--password", ADMIN.password, "--totp-secret", testTotpSecret(ADMIN.email)], {
-    env,
+  execFileSync(process.execPath, [path.join(BUILD_DIR, "server/admin-create.js"), "--email", ADMIN.email, "--name", ADMIN.name], {
+    env: { ...env, ADMIN_PASSWORD: ADMIN.password, ADMIN_TOTP_SECRET: testTotpSecret(ADMIN.email) },
     stdio: "pipe",
   });
 

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../../db/client";
-import { accessLog, fundAccessUsers } from "../../db/schema";
+import { accessLog, fundAccessUsers, newsletterSubscribers } from "../../db/schema";
+import { countList } from "~/modules/email-lists/email-lists.server";
 import { latestAccesses, recordAccess } from "~/modules/access-log/access-log.server";
 import { oldestPendingInvestors, portalCounts, recentFundIiAccessRequests, waitingCounts } from "~/modules/admin/overview.server";
 import { legacyAnchorTarget, legacyDashboardTarget } from "~/modules/admin/paths";
@@ -64,6 +65,17 @@ describe("the overview's reads", () => {
     expect(recentFundIiAccessRequests().requests.map((r) => r.name)).toEqual(["Visitor 2"]);
     insertDocument(PDF);
     expect(portalCounts()).toEqual({ approvedInvestors: 1, documents: 1, subscribers: expect.any(Number) });
+  });
+
+  it("counts confirmed newsletter subscribers only, as the e-mail list does", () => {
+    const db = getDb();
+    const row = (email: string, status: "pending" | "confirmed" | "unsubscribed") => db.insert(newsletterSubscribers).values({ email, status }).run();
+    row("one@example.com", "confirmed");
+    row("two@example.com", "confirmed");
+    row("waiting@example.com", "pending");
+    row("gone@example.com", "unsubscribed");
+    expect(portalCounts().subscribers).toBe(2);
+    expect(portalCounts().subscribers).toBe(countList("newsletter"));
   });
 
   it("names the document and the person of the latest accesses", async () => {

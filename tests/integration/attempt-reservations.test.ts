@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import bcrypt from "bcrypt";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -141,8 +142,9 @@ describe("two-factor codes", () => {
     "20 wrong codes at once for one account: the per-account number are checked, the rest get 429",
     async () => {
       const user = await insertUser({ status: "approved" });
-      const { secret } = await beginEnrolment(user);
-      await confirmEnrolment(user, totpCode(secret, now().getTime()), "192.0.2.200");
+      const sessionId = randomUUID();
+      const { secret } = await beginEnrolment(user, sessionId);
+      await confirmEnrolment(user, totpCode(secret, now().getTime()), "192.0.2.200", sessionId);
       const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => verifySecondFactor(user, "000000", `198.51.100.${i + 1}`)));
       const codes = results.map((r) => (r.status === "rejected" && isAppError(r.reason) ? r.reason.code : "accepted"));
       const limit = RATE_LIMITS.twoFactorAccount.points;

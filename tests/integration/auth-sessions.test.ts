@@ -5,7 +5,7 @@ import { lpUsers, sessions } from "../../db/schema";
 import { countSessions } from "~/modules/auth/session.server";
 import { advanceClockForTests, resetClockForTests } from "~/modules/config/clock.server";
 import { resetRateLimitsForTests } from "~/modules/http/rate-limit.server";
-import { createOrPromoteAdmin } from "~/modules/lp-users/admin-create.server";
+import { promoteToAdmin } from "~/modules/lp-users/admin-create.server";
 import { flushMailer } from "~/modules/mail/mail.server";
 import { setUserStatus, type LpUser } from "~/modules/lp-users/lp-users.server";
 import { action as loginAction } from "~/routes/api/auth/login";
@@ -203,13 +203,15 @@ describe("revocation and role changes", () => {
     expect(await whoAmI(laptop)).toBe(401);
   });
 
-  it("an investor promoted to admin mid-session loses that session (no silent gain of admin rights)", async () => {
+  it("an investor promoted to admin mid-session loses that session and the password (no silent gain of admin rights)", async () => {
     const user = await insertUser({ status: "approved" });
     const cookie = await sessionCookieFor(user);
     expect(await whoAmI(cookie)).toBe(200);
 
-    const promoted = await createOrPromoteAdmin({ email: user.email, name: user.name, password: "ignored-for-existing" });
-    expect(promoted).toEqual({ id: user.id, created: false });
+    // admin:create --promote: the operator's password replaces the registrant's, and every session ends.
+    const promoted = await promoteToAdmin({ email: user.email, password: "the operator's new passphrase" });
+    expect(promoted).toMatchObject({ before: { id: user.id, isAdmin: false }, sessionsEnded: 1 });
+    expect((await signIn(user.email)).status).toBe(401);
 
     expect(await whoAmI(cookie)).toBe(401);
     const adminList = await callRouteWith(usersByStatusLoader, apiRequest("GET", "/api/auth/pending-users", { cookie }));

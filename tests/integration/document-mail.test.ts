@@ -8,7 +8,7 @@ import { auditEvents, documentRecipients, documentReminders, documents, emailOut
 import type { AccountAnswer } from "~/modules/auth/account-form";
 import type { LpUser } from "~/modules/auth/session.server";
 import { getEnv, resetEnvForTests } from "~/modules/config/env.server";
-import { runDocumentDigest } from "~/modules/document-mail/digest.server";
+import { MAX_CATCH_UP_WEEKS, runDocumentDigest, runDueDigests } from "~/modules/document-mail/digest.server";
 import {
   queueDocumentReminders,
   queueNewDocumentMails,
@@ -292,6 +292,37 @@ describe("the weekly digest", () => {
     const run = runDocumentDigest(getDb(), SLOT);
     expect(run).toMatchObject({ claimed: true, queued: 0 });
     expect(outbox()).toHaveLength(0);
+  });
+
+  it("after downtime over whole weeks, each missed week's digest is sent once, late, oldest first", async () => {
+    const lp = await investor("weekly");
+    // The digest of Monday 16 November went out; the server was then down until Tuesday 1 December.
+    expect(runDueDigests(getDb(), at("2026-11-16T07:00:00Z")).map((r) => r.key)).toEqual(["document-digest:2026-11-16"]);
+    publish({ title: "Week of the 16th", createdAt: at("2026-11-18T09:00:00Z") });
+    publish({ title: "Week of the 23rd", createdAt: at("2026-11-25T09:00:00Z") });
+    getDb().delete(emailOutbox).run();
+
+    const runs = runDueDigests(getDb(), at("2026-12-01T10:00:00Z"));
+    expect(runs.map((r) => [r.key, r.claimed, r.queued])).toEqual([
+      ["document-digest:2026-11-23", true, 1],
+      ["document-digest:2026-11-30", true, 1],
+    ]);
+    const texts = mailsTo(lp.email).map((m) => m.text);
+    expect(texts).toHaveLength(2);
+    expect(texts.filter((t) => t.includes("Week of the 16th") && !t.includes("Week of the 23rd"))).toHaveLength(1);
+    expect(texts.filter((t) => t.includes("Week of the 23rd") && !t.includes("Week of the 16th"))).toHaveLength(1);
+    // A later check (or a second process) sends none of them again.
+    expect(runDueDigests(getDb(), at("2026-12-01T10:05:00Z")).every((r) => !r.claimed)).toBe(true);
+    expect(mailsTo(lp.email)).toHaveLength(2);
+  });
+
+  it("catches up at most MAX_CATCH_UP_WEEKS missed weeks; a fresh database starts with the latest week only", async () => {
+    await investor("weekly");
+    expect(runDueDigests(getDb(), at("2026-06-01T07:00:00Z")).map((r) => r.key)).toEqual(["document-digest:2026-06-01"]);
+    const runs = runDueDigests(getDb(), at("2026-11-30T07:00:00Z"));
+    expect(runs).toHaveLength(MAX_CATCH_UP_WEEKS + 1);
+    expect(runs.at(-1)!.key).toBe("document-digest:2026-11-30");
+    expect(runs.every((r) => r.claimed)).toBe(true);
   });
 
   it("summer time: the slot of Monday 29 June 2026 is 06:00 UTC", async () => {

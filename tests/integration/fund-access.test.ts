@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { getDb } from "../../db/client";
 import { fundAccessUsers } from "../../db/schema";
 import { hashToken } from "~/modules/auth/tokens.server";
-import { findAccessByToken } from "~/modules/fund-access/fund-access.server";
+import { findAccessByToken, revokeFundAccess } from "~/modules/fund-access/fund-access.server";
 import { resetRateLimitsForTests } from "~/modules/http/rate-limit.server";
 import { flushMailer, setMailTransportForTests } from "~/modules/mail/mail.server";
 import type { LpUser } from "~/modules/lp-users/lp-users.server";
@@ -14,6 +14,8 @@ import {
   allAccessRequests,
   clearFundAccess,
   deliverMail,
+  fundFile,
+  insertFundDoc,
   listAccessRequests,
   listFundDocs,
   registerFund,
@@ -22,6 +24,7 @@ import {
   validateToken,
 } from "../helpers/funds";
 import { jsonRequest } from "../helpers/http";
+import { samplePdf } from "../helpers/sample-files";
 import { startSmtpServer, type SmtpTestServer } from "../helpers/smtp";
 import { callRouteWith, clearAccountTables, cookiePair, insertAdmin, insertUser, sessionCookieFor } from "../helpers/users";
 
@@ -207,7 +210,7 @@ describe("POST /api/fund-access/register: Fund II", () => {
     expect((await listFundDocs("fund-ii", cookiePair(cookie))).status).toBe(200);
   });
 
-  it("a repeat request for the same e-mail (any case or spacing) keeps one row, mails a new working link, and the old link stops working", async () => {
+  it("a repeat request for the same e-mail (any case or spacing) keeps one unchanged row and the first link; the holder is told, without a new link", async () => {
     expect((await registerFund(fundII({ email: "grace@hopper.example" }))).status).toBe(201);
     await deliverMail();
     const [first] = deliveredTokens("grace@hopper.example");
@@ -220,14 +223,15 @@ describe("POST /api/fund-access/register: Fund II", () => {
 
     const listed = (await (await listAccessRequests(adminCookie)).json()) as RequestJson[];
     expect(listed).toHaveLength(1);
-    expect(listed[0]).toMatchObject({ email: "grace@hopper.example", fundId: "fund-ii", name: "Rear Admiral Grace Hopper" });
+    expect(listed[0]).toMatchObject({ email: "grace@hopper.example", fundId: "fund-ii", name: "Grace Hopper" });
 
-    const tokens = deliveredTokens("grace@hopper.example");
-    expect(tokens).toHaveLength(2);
-    const second = tokens[1]!;
-    expect(second).not.toBe(first);
-    await expectValid(second, true);
-    await expectValid(first!, false);
+    const mails = smtp.to("grace@hopper.example");
+    expect(mails).toHaveLength(2);
+    expect(mails[1]!.subject).toBe(FUND_II_SUBJECT);
+    expect(mails[1]!.text).toContain("Someone (perhaps you) asked again for access to the Deeptech Fund II documents");
+    expect(mails[1]!.text).toContain("The link we sent you before still works.");
+    expect(mails[1]!.text).not.toMatch(/token=/);
+    await expectValid(first!, true);
   });
 
   // The requester's name is part of the mail text: a name shaped like a placeholder stays as typed.
@@ -247,7 +251,7 @@ describe("POST /api/fund-access/register: Fund II", () => {
     ).toEqual(["fund-i", "fund-ii"]);
   });
 
-  it("sends at most 5 link mails per address a day; further requests get the same answer, and the last link keeps working", async () => {
+  it("sends at most 5 mails per address a day (the link, then notices); further requests get the same answer, and the link keeps working", async () => {
     const answers: string[] = [];
     for (let i = 0; i < 8; i++) {
       const response = await registerFund(fundII({ email: i % 2 ? "Grace@Hopper.example" : "grace@hopper.example" }));
@@ -256,13 +260,93 @@ describe("POST /api/fund-access/register: Fund II", () => {
     }
     expect(new Set(answers)).toEqual(new Set([`201 null ${JSON.stringify({ success: true, fundId: "fund-ii" })}`]));
 
-    const tokens = deliveredTokens("grace@hopper.example");
-    expect(tokens).toHaveLength(5);
+    expect(smtp.to("grace@hopper.example")).toHaveLength(5);
     expect(allOutbox()).toHaveLength(5);
     expect(allAccessRequests()).toHaveLength(1);
-    // Requests over the cap neither mail nor rotate: the last link mailed is still the one that works.
-    await expectValid(tokens[4]!, true);
-    for (const older of tokens.slice(0, 4)) await expectValid(older, false);
+    // One link, then notices; no request rotates the token: the link mailed first still works.
+    const tokens = smtp.to("grace@hopper.example").flatMap((m) => (m.text.includes("token=") ? [tokenFromMailText(m.text)] : []));
+    expect(tokens).toHaveLength(1);
+    await expectValid(tokens[0]!, true);
+  });
+});
+
+/**
+ * Finding L7 of issue 21: anyone can type someone else's address. A request for
+ * an address and fund that already has a request changes nothing stored (name,
+ * company, phone, token) and breaks no link or cookie of the holder's; Fund II
+ * tells the holder, at their address only; Fund I still lets the visitor in
+ * (it is open to anyone) without taking the holder's access away.
+ * docs/decisions/012-fund-access.md.
+ */
+describe("POST /api/fund-access/register: someone else asks with the holder's e-mail", () => {
+  const DOC = samplePdf("Fund letter", 2000);
+
+  it("Fund II: the holder's name, company, phone and link stay; the mail goes to the holder's address only, with no new link and not the other name", async () => {
+    const doc = insertFundDoc("fund-ii", DOC);
+    expect((await registerFund(fundII({ company: "US Navy", phone: "+1 202 555 0100" }))).status).toBe(201);
+    await deliverMail();
+    const [link] = deliveredTokens("grace@hopper.example");
+    const before = accessRequestByEmail("grace@hopper.example", "fund-ii")!;
+
+    const other = await registerFund(
+      fundII({ email: " Grace@Hopper.EXAMPLE ", name: "Mallory Mallet", company: "Mallet Ltd", phone: "+1 415 555 0199" }),
+      "198.51.100.66",
+    );
+    expect(other.status).toBe(201);
+    expect(await other.json()).toEqual({ success: true, fundId: "fund-ii" });
+    expect(other.headers.get("Set-Cookie")).toBeNull();
+    await deliverMail();
+
+    const after = accessRequestByEmail("grace@hopper.example", "fund-ii")!;
+    expect(after).toEqual(before);
+    expect(after).toMatchObject({ name: "Grace Hopper", company: "US Navy", phone: "+1 202 555 0100" });
+    expect(allAccessRequests()).toHaveLength(1);
+
+    // The holder's link still opens the documents.
+    await expectValid(link!, true);
+    const cookie = cookiePair((await validateToken(link!)).headers.get("Set-Cookie"));
+    expect((await listFundDocs("fund-ii", cookie)).status).toBe(200);
+    expect((await fundFile("download", doc.id, cookie)).status).toBe(200);
+
+    // Two mails in all, both to the holder's address; the second carries no link and not the other name.
+    expect(smtp.received.map((m) => m.envelopeTo)).toEqual([["grace@hopper.example"], ["grace@hopper.example"]]);
+    const notice = smtp.received[1]!;
+    expect(notice.subject).toBe(FUND_II_SUBJECT);
+    expect(notice.text).toContain("Dear Grace Hopper,");
+    expect(notice.text).toContain("The link we sent you before still works.");
+    expect(notice.text).not.toMatch(/token=/);
+    expect(notice.text).not.toContain("Mallory");
+    expect(notice.text).not.toContain("Mallet");
+  });
+
+  it("Fund I: the visitor gets in, the holder's cookie keeps working and the holder's details stay", async () => {
+    const doc = insertFundDoc("fund-i", DOC);
+    const first = await registerFund(fundI());
+    expect(first.status).toBe(201);
+    const holderCookie = cookiePair(first.headers.get("Set-Cookie"));
+    const before = accessRequestByEmail("rosalind@franklin.example", "fund-i")!;
+
+    const other = await registerFund(fundI({ email: "ROSALIND@franklin.example", name: "Mallory Mallet", company: "Mallet Ltd", phone: "+1 415 555 0199" }));
+    expect(other.status).toBe(201);
+    expect(await other.json()).toEqual({ success: true, fundId: "fund-i" });
+    const otherSetCookie = other.headers.get("Set-Cookie") ?? "";
+    expect(otherSetCookie).toMatch(/^lr_fund_i=[^;]+;/);
+    expect(otherSetCookie).toMatch(/;\s*HttpOnly/i);
+    const otherCookie = cookiePair(otherSetCookie);
+
+    expect(accessRequestByEmail("rosalind@franklin.example", "fund-i")).toEqual(before);
+    expect(allAccessRequests()).toHaveLength(1);
+    for (const cookie of [holderCookie, otherCookie]) {
+      expect((await listFundDocs("fund-i", cookie)).status).toBe(200);
+      expect((await fundFile("view", doc.id, cookie)).status).toBe(200);
+      expect((await listFundDocs("fund-ii", cookie)).status).toBe(401);
+    }
+    await deliverMail();
+    expect(smtp.received).toEqual([]);
+
+    // Revoking the request ends every cookie issued for it.
+    revokeFundAccess(admin, before.id);
+    for (const cookie of [holderCookie, otherCookie]) expect((await listFundDocs("fund-i", cookie)).status).toBe(401);
   });
 });
 

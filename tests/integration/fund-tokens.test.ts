@@ -5,6 +5,8 @@ import { getDb } from "../../db/client";
 import { fundAccessUsers } from "../../db/schema";
 import { hashToken } from "~/modules/auth/tokens.server";
 import {
+  accessPass,
+  findAccessByCookieValue,
   findAccessByToken,
   resendFundAccessLink,
   revokeFundAccess,
@@ -389,6 +391,78 @@ describe("revocation", () => {
   });
 });
 
+/**
+ * A Fund I sign-up with the address of an existing request gets a pass for that
+ * request in its cookie, not a new token (issue 21, finding L7; decision 012).
+ * A pass is trusted inside the signed Fund I cookie only, and dies with every
+ * change of the request's token.
+ */
+describe("Fund I passes", () => {
+  async function passCookie(email: string): Promise<{ cookie: string; pass: string }> {
+    const response = await registerFund({ name: "Someone Else", email, fundId: "fund-i" });
+    expect(response.status).toBe(201);
+    const cookie = cookiePair(response.headers.get("Set-Cookie"));
+    const pass = await tokenInCookie(cookie, "fund-i");
+    expect(pass).toMatch(/^pass\.[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/);
+    return { cookie, pass: pass! };
+  }
+
+  it("the pass names the request and its token's generation, neither the token nor its stored digest", async () => {
+    const holder = await fundIAccess("rosalind@franklin.example");
+    const { pass } = await passCookie("rosalind@franklin.example");
+    const row = accessRequestByEmail("rosalind@franklin.example", "fund-i")!;
+    expect(pass).toBe(accessPass(row));
+    expect(pass).toContain(row.id);
+    expect(pass).not.toContain(holder.token);
+    expect(pass).not.toContain(row.accessTokenHash);
+    expect(findAccessByCookieValue(pass, "fund-i")?.id).toBe(row.id);
+  });
+
+  it("a pass opens nothing outside the signed Fund I cookie: not Fund II, not the validate endpoint, not a link, not unsigned", async () => {
+    const doc = insertFundDoc("fund-i", DECK);
+    await fundIAccess("rosalind@franklin.example");
+    const { cookie, pass } = await passCookie("rosalind@franklin.example");
+    expect((await fundFile("view", doc.id, cookie)).status).toBe(200);
+
+    expect((await listFundDocs("fund-ii", await fundCookiePair("fund-ii", pass))).status).toBe(401);
+    expect(findAccessByCookieValue(pass, "fund-ii")).toBeNull();
+    expect(findAccessByToken(pass, "fund-i")).toBeNull();
+    await expectRefusedByEndpoint(pass);
+    const [name, value] = cookie.split("=") as [string, string];
+    expect((await listFundDocs("fund-i", `${name}=${value.split(".")[0]}`)).status).toBe(401);
+  });
+
+  it("a forged pass is refused: another row's id, another generation, a changed character", async () => {
+    await fundIAccess("rosalind@franklin.example");
+    await fundIAccess("lise@meitner.example");
+    const { pass } = await passCookie("rosalind@franklin.example");
+    const other = accessRequestByEmail("lise@meitner.example", "fund-i")!;
+    const [, id, generation] = pass.split(".") as [string, string, string];
+    const forged = [
+      `pass.${other.id}.${generation}`,
+      `pass.${id}.${createHash("sha256").update(hashToken(randomBytes(32).toString("base64url"))).digest("base64url")}`,
+      `pass.${id}.${generation.slice(0, 42)}${generation[42] === "A" ? "B" : "A"}`,
+      `pass.${id.toUpperCase()}.${generation}`,
+      `pass.${id}.${generation}.`,
+      `pass.${id}`,
+      "pass.",
+    ];
+    for (const value of forged) {
+      expect(findAccessByCookieValue(value, "fund-i")).toBeNull();
+      expect((await listFundDocs("fund-i", await fundCookiePair("fund-i", value))).status).toBe(401);
+    }
+  });
+
+  it("an admin's new link ends the passes (and the old token) as revoking does; the new link works", async () => {
+    const holder = await fundIAccess("rosalind@franklin.example");
+    const { cookie } = await passCookie("rosalind@franklin.example");
+    expect((await listFundDocs("fund-i", cookie)).status).toBe(200);
+    resendFundAccessLink(admin, accessRequestByEmail("rosalind@franklin.example", "fund-i")!.id);
+    expect((await listFundDocs("fund-i", cookie)).status).toBe(401);
+    expect((await listFundDocs("fund-i", holder.cookie)).status).toBe(401);
+  });
+});
+
 describe("no raw token in the database or the logs", () => {
   it("after sign-ups, a failed and a retried mail, validation, lists, views, downloads, revocation and a resend", async () => {
     const logged: string[] = [];
@@ -439,8 +513,11 @@ describe("no raw token in the database or the logs", () => {
     const first = tokenFromMailText(textsTo("grace@hopper.example")[0] ?? "");
     issued.push(first);
 
-    // A repeat request: a second link.
-    const second = await fundIIToken("grace@hopper.example");
+    // A repeat request mails a notice, no link (decision 012); an admin's "send new link" mails a second one.
+    expect((await registerFund({ name: "Grace Hopper", email: "grace@hopper.example", fundId: "fund-ii", accreditedConfirmation: true })).status).toBe(201);
+    resendFundAccessLink(admin, accessRequestByEmail("grace@hopper.example", "fund-ii")!.id);
+    await deliverMail();
+    const second = tokenFromMailText(textsTo("grace@hopper.example").at(-1) ?? "");
     issued.push(second);
 
     // Validate (a wrong one too), list, view and download with both cookies.
@@ -466,12 +543,12 @@ describe("no raw token in the database or the logs", () => {
     issued.push(third);
     expect(new Set(issued).size).toBe(4);
 
-    // Every mail went out with its link; the outbox kept only {{link}} and erased the sealed value.
+    // Every mail went out (three with their link); the outbox kept only {{link}} and erased the sealed value.
     const outbox = allOutbox();
-    expect(outbox).toHaveLength(3);
+    expect(outbox).toHaveLength(4);
+    expect(outbox.filter((row) => row.text.includes("{{link}}"))).toHaveLength(3);
     for (const row of outbox) {
       expect(row.status).toBe("sent");
-      expect(row.text).toContain("{{link}}");
       expect(row.secretsEnc).toBeNull();
     }
 

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { UNSAFE_DataWithResponseInit as DataWithResponseInit } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "../../db/client";
-import { auditEvents, recoveryCodes, sessions } from "../../db/schema";
+import { auditEvents, recoveryCodes, sessions, userTwoFactor } from "../../db/schema";
 import type { FormOutcome } from "~/components/portal/outcome";
 import { twoFactorCopy, twoFactorMessages } from "~/content/two-factor";
 import { countSessions } from "~/modules/auth/session.server";
@@ -13,7 +13,7 @@ import { requestPasswordReset, setUserStatus, type LpUser } from "~/modules/lp-u
 import { flushMailer } from "~/modules/mail/mail.server";
 import type { AccountAnswer } from "~/modules/auth/account-form";
 import { totpCode } from "~/modules/two-factor/totp.server";
-import { beginEnrolment, confirmEnrolment, hasTwoFactor, resetTwoFactor } from "~/modules/two-factor/two-factor.server";
+import { beginEnrolment, confirmEnrolment, hasTwoFactor, resealSecrets, resetTwoFactor } from "~/modules/two-factor/two-factor.server";
 import { action as adminAccountAction, loader as adminAccountLoader } from "~/routes/admin/account";
 import { loader as adminLayoutLoader } from "~/routes/admin/layout";
 import { action as adminLoginAction } from "~/routes/admin/login";
@@ -28,6 +28,7 @@ import { loader as lpLayoutLoader } from "~/routes/lp/layout";
 import { action as lpLoginAction, loader as lpLoginLoader } from "~/routes/lp/login";
 import { action as resetPasswordAction } from "~/routes/lp/reset-password";
 import { callRoute } from "../helpers/http";
+import { legacyRecoveryHash, sealV1 } from "../helpers/legacy-two-factor";
 import {
   FIXTURE_PASSWORD,
   ORIGIN,
@@ -52,10 +53,10 @@ const RESET_LINK = /http:\/\/localhost:3000\/lp\/reset-password\?token=([A-Za-z0
 
 type Enrolled = { user: LpUser; secret: string; codes: string[] };
 
-/** Turn two-factor on the way the account page does (a pending secret confirmed by its current code). */
-async function enrol(user: LpUser): Promise<Enrolled> {
-  const { secret } = await beginEnrolment(user);
-  const codes = await confirmEnrolment(user, totpCode(secret, now().getTime()), "192.0.2.200");
+/** Turn two-factor on the way the account page does (a session's pending secret confirmed by its current code). */
+async function enrol(user: LpUser, sessionId: string = randomUUID()): Promise<Enrolled> {
+  const { secret } = await beginEnrolment(user, sessionId);
+  const codes = await confirmEnrolment(user, totpCode(secret, now().getTime()), "192.0.2.200", sessionId);
   return { user, secret, codes };
 }
 
@@ -635,12 +636,110 @@ describe("the account page (/lp/account, /admin/account)", () => {
     expect((await signInWith(user, fresh[0]!)).status).toBe(200);
   });
 
+  it("a pending secret belongs to the session that started it: another session of the account neither sees it nor can confirm it", async () => {
+    const user = await insertUser({ status: "approved" });
+    const laptop = await sessionCookieFor(user);
+    const stolen = await sessionCookieFor(user);
+    const laptopPage = await callRoute(lpAccountLoader, getWith("/lp/account", laptop));
+    const secret = laptopPage.enrolment!.secret;
+
+    // The other session sends the laptop's current code (without opening the page): refused, two-factor stays off.
+    const taken = await accountPost("lp", stolen, { intent: "enable-2fa", code: totpCode(secret, now().getTime()) });
+    expect(taken.status).toBe(400);
+    expect(taken.data).toMatchObject({ intent: "enable-2fa", status: "error", message: twoFactorMessages.notEnrolling });
+    expect(taken.data.codes).toBeUndefined();
+    expect(hasTwoFactor(user.id)).toBe(false);
+
+    // Its page shows a secret of its own, never the laptop's (neither as text nor in the QR code's URI).
+    const stolenPage = await callRoute(lpAccountLoader, getWith("/lp/account", stolen));
+    expect(stolenPage.enrolment!.secret).not.toBe(secret);
+    expect(JSON.stringify(stolenPage)).not.toContain(secret);
+    // And the laptop, asking again, is not shown the other session's.
+    const again = await callRoute(lpAccountLoader, getWith("/lp/account", laptop));
+    expect(JSON.stringify(again)).not.toContain(stolenPage.enrolment!.secret);
+
+    // The laptop turns it on with the secret it is shown now; the other session ends.
+    const answer = await accountPost("lp", laptop, { intent: "enable-2fa", code: totpCode(again.enrolment!.secret, now().getTime()) });
+    expect(answer.status).toBe(200);
+    expect(await whoAmI(laptop)).toBe(200);
+    expect(await whoAmI(stolen)).toBe(401);
+  });
+
+  it("turning two-factor on ends every other session of the account (investor), and keeps this one", async () => {
+    const user = await insertUser({ status: "approved" });
+    const phone = await sessionCookieFor(user);
+    const tablet = await sessionCookieFor(user);
+    const { cookie, answer } = await enableThroughPage("lp", user);
+    expect(answer.status).toBe(200);
+    expect(await whoAmI(cookie)).toBe(200);
+    expect(await whoAmI(phone)).toBe(401);
+    expect(await whoAmI(tablet)).toBe(401);
+    expect(countSessions(user.id)).toBe(1);
+    expect(auditRows("auth.two_factor_enabled", user.id)[0]?.details).toMatchObject({ otherSessionsEnded: 2 });
+  });
+
+  it("an admin turning it on ends the admin's other (set-up-only) sessions, which would otherwise gain the portal", async () => {
+    const admin = await insertAdmin({ twoFactor: false });
+    const elsewhere = await sessionCookieFor(admin);
+    const { cookie, answer } = await enableThroughPage("admin", admin);
+    expect(answer.status).toBe(200);
+    expect((await callRouteWith(usersByStatusLoader, apiRequest("GET", "/api/auth/pending-users", { cookie }))).status).toBe(200);
+    expect((await callRouteWith(usersByStatusLoader, apiRequest("GET", "/api/auth/pending-users", { cookie: elsewhere }))).status).toBe(401);
+    expect(countSessions(admin.id)).toBe(1);
+  });
+
   it("the page and its action are for a full session only", async () => {
     const { user, secret } = await investorWith2fa();
     const { cookie: challenge } = await passwordStep(user);
     const gate = await thrown(callRoute(lpAccountAction, formPost("/lp/account", { intent: "disable-2fa", code: nextCode(secret) }, challenge!)));
     expect(gate.headers.get("Location")).toBe("/lp/login");
     expect(hasTwoFactor(user.id)).toBe(true);
+  });
+});
+
+describe("two-factor values at rest (sealed secrets bound to their account, keyed recovery codes)", () => {
+  const rowOf = (userId: string) => getDb().select().from(userTwoFactor).where(eq(userTwoFactor.userId, userId)).get()!;
+
+  it("a sealed secret copied to another account's row does not open there: no sign-in with the copied secret's codes", async () => {
+    const alice = await investorWith2fa();
+    const bob = await investorWith2fa();
+    getDb().update(userTwoFactor).set({ secretEnc: rowOf(alice.user.id).secretEnc, lastStep: null }).where(eq(userTwoFactor.userId, bob.user.id)).run();
+    const outcome = await signInWith(bob.user, nextCode(alice.secret)).then(
+      (response) => ({ status: response.status, cookie: sessionCookieOf(response) }),
+      (error: unknown) => ({ status: 500, cookie: null, error }),
+    );
+    // A secret that does not open is the server's error (logged), never a pass: as with a dropped key.
+    expect(outcome.status).toBe(500);
+    expect(outcome.cookie).toBeNull();
+    expect(countSessions(bob.user.id)).toBe(0);
+  });
+
+  it("resealSecrets turns secrets sealed before the binding (v1) into v2 and plain SHA-256 recovery codes into keyed ones; they keep working; a second run changes nothing", async () => {
+    const { user, secret, codes } = await investorWith2fa();
+    const pending = await insertUser({ status: "approved" });
+    // As the code before stored them.
+    getDb().update(userTwoFactor).set({ secretEnc: sealV1(secret) }).where(eq(userTwoFactor.userId, user.id)).run();
+    getDb().insert(userTwoFactor).values({ userId: pending.id, pendingEnc: sealV1("JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"), pendingAt: now() }).run();
+    getDb().delete(recoveryCodes).where(eq(recoveryCodes.userId, user.id)).run();
+    getDb().insert(recoveryCodes).values(codes.map((code) => ({ userId: user.id, codeHash: legacyRecoveryHash(code) }))).run();
+    // Before the reseal they still work.
+    expect((await signInWith(user, nextCode(secret))).status).toBe(200);
+    expect((await signInWith(user, codes[0]!)).status).toBe(200);
+
+    expect(resealSecrets()).toMatchObject({ total: 2, resealed: 1, pendingDropped: 1, recoveryCodesRehashed: 10, failed: 0 });
+    expect(rowOf(user.id).secretEnc).toMatch(/^v2\./);
+    expect(rowOf(pending.id).pendingEnc).toBeNull();
+    const stored = getDb().select().from(recoveryCodes).where(eq(recoveryCodes.userId, user.id)).all();
+    for (const row of stored) expect(row.codeHash).toMatch(/^h1\.[0-9a-f]{8}\.[0-9a-f]{64}$/);
+    expect(stored.filter((row) => row.usedAt !== null)).toHaveLength(1);
+
+    expect((await signInWith(user, nextCode(secret))).status).toBe(200);
+    expect((await signInWith(user, codes[1]!)).status).toBe(200);
+    expect((await signInWith(user, codes[0]!)).status).toBe(401);
+
+    const before = JSON.stringify([rowOf(user.id), getDb().select().from(recoveryCodes).where(eq(recoveryCodes.userId, user.id)).all()]);
+    expect(resealSecrets()).toMatchObject({ resealed: 0, pendingDropped: 0, recoveryCodesRehashed: 0, failed: 0 });
+    expect(JSON.stringify([rowOf(user.id), getDb().select().from(recoveryCodes).where(eq(recoveryCodes.userId, user.id)).all()])).toBe(before);
   });
 });
 

@@ -5,7 +5,7 @@ import { Secret, TOTP } from "otpauth";
  * Two-factor codes for the test suites (Vitest, Playwright, hardening, bench),
  * as an authenticator app makes them (RFC 6238: SHA-1, 6 digits, 30 s).
  *
- * Every test admin is enrolled (`admin:create --totp-secret`) with a secret
+ * Every test admin is enrolled (admin:create with ADMIN_TOTP_SECRET) with a secret
  * derived from its e-mail, so any process can compute its codes. The server
  * accepts each step once per account: `nextTotpCode` hands out each step at
  * most once in this process, using the next step (±1 drift is allowed) and

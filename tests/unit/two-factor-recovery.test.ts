@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../../db/client";
 import { recoveryCodes } from "../../db/schema";
 import type { LpUser } from "~/modules/lp-users/lp-users.server";
@@ -12,13 +12,31 @@ import {
   replaceRecoveryCodes,
   useRecoveryCode,
 } from "~/modules/two-factor/recovery-codes.server";
+import { resetEnvForTests } from "~/modules/config/env.server";
+import { legacyRecoveryHash } from "../helpers/legacy-two-factor";
 import { insertUser } from "../helpers/users";
 
 /**
  * Recovery codes (app/modules/two-factor/recovery-codes.server.ts) against this
  * file's own SQLite database: 10 per account, shaped `abcde-fghjk`, kept only
- * as SHA-256, each accepted once, replaced as a set.
+ * as an HMAC-SHA256 under a server key (`h1.<key id>.<hex>`; rows from before,
+ * plain SHA-256, still accepted), each accepted once, replaced as a set.
  */
+
+const KEY_A = "key-a-0123456789abcdef0123456789abcdef";
+const KEY_B = "key-b-0123456789abcdef0123456789abcdef";
+const savedKeys = process.env.TOTP_KEYS;
+
+/** Set TOTP_KEYS (undefined: unset, SESSION_SECRET is the key) and make getEnv() re-read it. */
+function setKeys(value: string | undefined) {
+  if (value === undefined) delete process.env.TOTP_KEYS;
+  else process.env.TOTP_KEYS = value;
+  resetEnvForTests();
+}
+
+afterEach(() => setKeys(savedKeys));
+
+const STORED = /^h1\.([0-9a-f]{8})\.([0-9a-f]{64})$/;
 
 const SHAPE = /^[a-z0-9]{5}-[a-z0-9]{5}$/;
 /** The alphabet without look-alikes (no i, l, o, 0, 1). */
@@ -61,21 +79,37 @@ describe("replaceRecoveryCodes", () => {
     expect(second.filter((code) => first.includes(code))).toEqual([]);
   });
 
-  it("stores only the SHA-256 of each code, never the code", () => {
+  it("stores only a keyed HMAC of each code (h1.<key id>.<hex>): not the code, not its plain SHA-256", () => {
     const codes = replaceRecoveryCodes(getDb(), alice.id);
     const rows = rowsOf(alice.id);
     expect(rows).toHaveLength(10);
-    expect(rows.map((row) => row.codeHash).sort()).toEqual(codes.map((code) => sha256(bare(code))).sort());
+    const keyIds = new Set<string>();
     for (const row of rows) {
-      expect(row.codeHash).toMatch(/^[0-9a-f]{64}$/);
+      const match = STORED.exec(row.codeHash);
+      expect(match, row.codeHash).not.toBeNull();
+      keyIds.add(match![1]!);
       expect(row.usedAt).toBeNull();
     }
-    // No column of any row holds a code, with or without its hyphen.
+    expect(keyIds.size).toBe(1);
+    // No column of any row holds a code (with or without its hyphen) or a plain hash of one.
     const dump = JSON.stringify(getDb().select().from(recoveryCodes).all());
     for (const code of codes) {
       expect(dump).not.toContain(code);
       expect(dump).not.toContain(bare(code));
+      expect(dump).not.toContain(sha256(bare(code)));
+      expect(dump).not.toContain(sha256(`${alice.id}:${bare(code)}`));
     }
+  });
+
+  it("the key id does not reveal the key, and differs from key to key", () => {
+    setKeys(KEY_A);
+    replaceRecoveryCodes(getDb(), alice.id);
+    const idOfA = STORED.exec(rowsOf(alice.id)[0]!.codeHash)![1]!;
+    expect(KEY_A).not.toContain(idOfA);
+    expect(sha256(KEY_A).slice(0, 8)).not.toBe(idOfA);
+    setKeys(KEY_B);
+    replaceRecoveryCodes(getDb(), alice.id);
+    expect(STORED.exec(rowsOf(alice.id)[0]!.codeHash)![1]).not.toBe(idOfA);
   });
 
   it("invalidates the previous set", () => {
@@ -123,7 +157,7 @@ describe("useRecoveryCode", () => {
     expect(useRecoveryCode(getDb(), alice.id, codes[3] as string)).toBe(true);
     const used = rowsOf(alice.id).filter((row) => row.usedAt !== null);
     expect(used).toHaveLength(1);
-    expect(used[0]?.codeHash).toBe(sha256(bare(codes[3] as string)));
+    expect(used[0]?.codeHash).toMatch(STORED);
     expect(used[0]?.usedAt?.getTime()).toBeGreaterThanOrEqual(before - 1000);
   });
 
@@ -164,6 +198,45 @@ describe("useRecoveryCode", () => {
   it("refuses everything for an account without codes", () => {
     expect(recoveryCodesLeft(getDb(), alice.id)).toBe(0);
     expect(useRecoveryCode(getDb(), alice.id, "abcde-fghjk")).toBe(false);
+  });
+});
+
+describe("keys and rows from before", () => {
+  it("a code stored as plain SHA-256 (before the keyed hash) is still accepted, once", () => {
+    const code = "abcde-fghjk";
+    getDb().insert(recoveryCodes).values({ userId: alice.id, codeHash: legacyRecoveryHash(code) }).run();
+    expect(recoveryCodesLeft(getDb(), alice.id)).toBe(1);
+    expect(useRecoveryCode(getDb(), alice.id, "ABCDE FGHJK")).toBe(true);
+    expect(useRecoveryCode(getDb(), alice.id, code)).toBe(false);
+    expect(recoveryCodesLeft(getDb(), alice.id)).toBe(0);
+  });
+
+  it("making new codes replaces the plain SHA-256 rows with keyed ones", () => {
+    getDb().insert(recoveryCodes).values({ userId: alice.id, codeHash: legacyRecoveryHash("abcde-fghjk") }).run();
+    replaceRecoveryCodes(getDb(), alice.id);
+    for (const row of rowsOf(alice.id)) expect(row.codeHash).toMatch(STORED);
+    expect(useRecoveryCode(getDb(), alice.id, "abcde-fghjk")).toBe(false);
+  });
+
+  it("after a rotation (TOTP_KEYS=B,A) codes made under A still work while A is listed; new codes use B; without A they stop", () => {
+    setKeys(KEY_A);
+    const underA = replaceRecoveryCodes(getDb(), alice.id);
+    const idOfA = STORED.exec(rowsOf(alice.id)[0]!.codeHash)![1];
+    setKeys(`${KEY_B},${KEY_A}`);
+    expect(useRecoveryCode(getDb(), alice.id, underA[0]!)).toBe(true);
+    const underB = replaceRecoveryCodes(getDb(), bob.id);
+    expect(STORED.exec(rowsOf(bob.id)[0]!.codeHash)![1]).not.toBe(idOfA);
+    setKeys(KEY_B);
+    expect(useRecoveryCode(getDb(), alice.id, underA[1]!)).toBe(false);
+    expect(useRecoveryCode(getDb(), bob.id, underB[0]!)).toBe(true);
+  });
+
+  it("a stored hash copied to another account's rows does not work there (the account is part of the hash)", () => {
+    const alices = replaceRecoveryCodes(getDb(), alice.id);
+    const stolen = rowsOf(alice.id).map((row) => ({ userId: bob.id, codeHash: row.codeHash }));
+    getDb().insert(recoveryCodes).values(stolen).run();
+    for (const code of alices) expect(useRecoveryCode(getDb(), bob.id, code)).toBe(false);
+    expect(useRecoveryCode(getDb(), alice.id, alices[0]!)).toBe(true);
   });
 });
 

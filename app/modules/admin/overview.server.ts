@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, sql } from "drizzle-orm";
 import { getDb, type Db } from "../../../db/client";
-import { documents, fundAccessUsers, lpUsers, newsletterSubscribers } from "../../../db/schema";
+import { documents, fundAccessUsers, lpUsers } from "../../../db/schema";
+import { countList } from "../email-lists/email-lists.server";
 import { now } from "../config/clock.server";
 import type { FundAccessRequest } from "../fund-access/fund-access.server";
 import type { LpUser } from "../lp-users/lp-users.server";
@@ -62,7 +63,11 @@ export function recentFundIiAccessRequests(
   return { requests, total };
 }
 
-/** The overview's figures: approved investors, published LP documents, newsletter subscribers. */
+/**
+ * The overview's figures: approved investors, published LP documents, and confirmed newsletter
+ * subscribers, counted as the e-mail lists count them (pending and unsubscribed rows are not
+ * subscribers; decision 010).
+ */
 export function portalCounts(db: Db = getDb()): { approvedInvestors: number; documents: number; subscribers: number } {
   return {
     approvedInvestors:
@@ -72,6 +77,6 @@ export function portalCounts(db: Db = getDb()): { approvedInvestors: number; doc
         .where(and(eq(lpUsers.status, "approved"), eq(lpUsers.isAdmin, false)))
         .get()?.n ?? 0,
     documents: db.select({ n: count() }).from(documents).get()?.n ?? 0,
-    subscribers: db.select({ n: count() }).from(newsletterSubscribers).get()?.n ?? 0,
+    subscribers: countList("newsletter", db),
   };
 }

@@ -19,6 +19,8 @@ export const AUDIT_EVENTS = [
   "auth.recovery_codes_regenerated",
   "auth.session_revoked",
   "user.status_changed",
+  /** An existing account made an admin on the server (admin:create --promote): its password, sessions and two-factor replaced. */
+  "user.promoted_to_admin",
   "document.uploaded",
   "document.deleted",
   /** A view or download that starts a file (what the access log records). */

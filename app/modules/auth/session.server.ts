@@ -1,4 +1,4 @@
-import { and, eq, lt, or } from "drizzle-orm";
+import { and, eq, lt, ne, or } from "drizzle-orm";
 import { createCookieSessionStorage, type SessionStorage } from "react-router";
 import { getDb, type Db } from "../../../db/client";
 import { lpUsers, sessions, userTwoFactor } from "../../../db/schema";
@@ -214,9 +214,18 @@ export async function currentSessionId(request: Request, db: Db = getDb()): Prom
   return db.select({ id: sessions.id }).from(sessions).where(eq(sessions.tokenHash, hashToken(token))).get()?.id ?? null;
 }
 
-/** End every session of a user (revocation, password change). */
-export function endAllSessions(userId: string, db: Pick<Db, "delete"> = getDb()) {
-  db.delete(sessions).where(eq(sessions.userId, userId)).run();
+/** End every session of a user (revocation, password reset, promotion); returns how many ended. */
+export function endAllSessions(userId: string, db: Pick<Db, "delete"> = getDb()): number {
+  return db.delete(sessions).where(eq(sessions.userId, userId)).run().changes;
+}
+
+/** End every session of a user but `keepId` (two-factor turned on from that session); returns how many ended. */
+export function endOtherSessions(userId: string, keepId: string, db: Pick<Db, "delete"> = getDb()): number {
+  return db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), ne(sessions.id, keepId)))
+    .returning({ id: sessions.id })
+    .all().length;
 }
 
 /** How many live sessions a user has (tests, diagnostics). */

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, lt } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, like, lt } from "drizzle-orm";
 import { getDb, type Db } from "../../../db/client";
 import { documentRecipients, documents, lpUsers, scheduledRuns } from "../../../db/schema";
 import { documentMails } from "../../content/document-mail";
@@ -23,9 +23,8 @@ import { isInvestor, mailedDocument, mailToInvestor, recipientColumns } from "./
 
 export type DigestRun = { key: string; slot: Date; claimed: boolean; queued: number };
 
-/** Run the digest of the latest slot at or before `at`, unless some process already has. */
-export function runDocumentDigest(db: Db = getDb(), at: Date = clockNow()): DigestRun {
-  const slot = latestDigestSlot(at);
+/** Run the digest of the latest slot at or before `at` (or of `slot`), unless some process already has. */
+export function runDocumentDigest(db: Db = getDb(), at: Date = clockNow(), slot: Date = latestDigestSlot(at)): DigestRun {
   const key = digestRunKey(slot);
   const skipped = { key, slot, claimed: false, queued: 0 };
   // Most checks find the week done: answer those without a write transaction.
@@ -73,20 +72,54 @@ function queueDigest(tx: Pick<Db, "select" | "insert">, since: Date, until: Date
   return mails.length;
 }
 
+/** At most this many missed weeks are caught up after downtime; older ones are logged and skipped. */
+export const MAX_CATCH_UP_WEEKS = 8;
+
+/**
+ * Every digest due at `at`, oldest first: the weeks missed since the last claimed one (the
+ * server was down over a whole Monday morning), each sent once and late, then the latest
+ * slot's. A database that never sent a digest starts with the latest slot only. Each week is
+ * claimed on its own, so two processes catching up at once still send each week once.
+ */
+export function runDueDigests(db: Db = getDb(), at: Date = clockNow()): DigestRun[] {
+  const latest = latestDigestSlot(at);
+  const slots = [latest];
+  const claimed = db
+    .select({ key: scheduledRuns.key })
+    .from(scheduledRuns)
+    .where(like(scheduledRuns.key, "document-digest:%"))
+    .orderBy(desc(scheduledRuns.key))
+    .limit(1)
+    .get();
+  if (claimed) {
+    for (let slot = previousDigestSlot(latest); digestRunKey(slot) > claimed.key; slot = previousDigestSlot(slot)) {
+      if (slots.length > MAX_CATCH_UP_WEEKS) {
+        log("warn", `Weekly document digest: weeks before ${digestRunKey(slot)} were missed and are not sent`, { lastSent: claimed.key });
+        break;
+      }
+      slots.unshift(slot);
+    }
+  }
+  return slots.map((slot) => runDocumentDigest(db, at, slot));
+}
+
 const CHECK_EVERY_MS = 5 * 60 * 1000;
 
 /**
- * Check at start and every few minutes whether this week's digest is due and
- * unclaimed, and if so send it (a process that was down on Monday morning
- * sends it when it comes back). Returns the stop function.
+ * Check at start and every few minutes whether a digest is due and unclaimed,
+ * and if so send it (a process that was down on Monday morning sends it when it
+ * comes back, and every whole week it missed, each once). Returns the stop function.
  */
 export function startDocumentDigest(intervalMs = CHECK_EVERY_MS): () => void {
   const check = () => {
     try {
-      const run = runDocumentDigest();
-      if (!run.claimed) return;
-      log("info", `Weekly document digest ${run.key}: ${run.queued} mail(s) queued`, { key: run.key, queued: run.queued });
-      if (run.queued > 0) kickMailer();
+      let queued = 0;
+      for (const run of runDueDigests()) {
+        if (!run.claimed) continue;
+        log("info", `Weekly document digest ${run.key}: ${run.queued} mail(s) queued`, { key: run.key, queued: run.queued });
+        queued += run.queued;
+      }
+      if (queued > 0) kickMailer();
     } catch (error) {
       logError(error, "weekly document digest failed");
     }

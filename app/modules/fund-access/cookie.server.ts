@@ -1,12 +1,15 @@
 import { createCookie, type Cookie } from "react-router";
 import { getEnv } from "../config/env.server";
 import type { FundId } from "./constants";
-import { findAccessByToken, type FundAccessRequest } from "./fund-access.server";
+import { findAccessByCookieValue, type FundAccessRequest } from "./fund-access.server";
 
 /**
  * A validated fund token lives in an HttpOnly cookie per fund (signed,
  * SameSite=Lax, `__Host-` over https). The server re-checks the token on every
- * request, so revoking the request ends the cookie's access at once.
+ * request, so revoking the request ends the cookie's access at once. A Fund I
+ * sign-up with the address of an existing request gets a pass for that request
+ * instead of a token (fund-access.server.ts accessPass; decision 012), checked
+ * the same way.
  */
 const COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 
@@ -30,7 +33,7 @@ function fundCookie(fundId: FundId): Cookie {
   return cookie;
 }
 
-/** The token in the fund's cookie, if any (not yet checked). */
+/** The token (or Fund I pass) in the fund's cookie, if any (not yet checked). */
 export async function readFundCookie(request: Request, fundId: FundId): Promise<string | null> {
   const header = request.headers.get("Cookie");
   if (!header) return null;
@@ -40,11 +43,12 @@ export async function readFundCookie(request: Request, fundId: FundId): Promise<
 
 /** The live access request behind the fund's cookie, or null. */
 export async function getFundAccess(request: Request, fundId: FundId): Promise<FundAccessRequest | null> {
-  return findAccessByToken(await readFundCookie(request, fundId), fundId);
+  return findAccessByCookieValue(await readFundCookie(request, fundId), fundId);
 }
 
-export function setFundCookie(fundId: FundId, token: string): Promise<string> {
-  return fundCookie(fundId).serialize(token);
+/** The Set-Cookie line for a validated token, or a Fund I pass. */
+export function setFundCookie(fundId: FundId, value: string): Promise<string> {
+  return fundCookie(fundId).serialize(value);
 }
 
 export function clearFundCookie(fundId: FundId): Promise<string> {

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import { getDb } from "../../../db/client";
 import { fundAccessUsers } from "../../../db/schema";
@@ -73,27 +73,40 @@ function queueWithdrawnMail(db: Pick<ReturnType<typeof getDb>, "insert">, row: F
   queueMail(db, { to: row.email, ...fundAccessMails.withdrawn(row, fundNames[row.fundId]) });
 }
 
+/** Someone asked again with the holder's address: the holder is told, by name as stored, and sent no link. */
+function queueAskedAgainMail(db: Pick<ReturnType<typeof getDb>, "insert">, row: FundAccessRequest) {
+  queueMail(db, { to: row.email, ...fundAccessMails.askedAgain(row, fundNames[row.fundId]) });
+}
+
 export type FundAccessOutcome = {
   fundId: FundId;
-  /** Fund I: the token to put in the access cookie. Fund II: null (the link goes by e-mail). */
-  cookieToken: string | null;
+  /**
+   * Fund I: what the access cookie holds — the new request's token, or a pass
+   * for a request that already existed (see accessPass). Fund II: null (access
+   * comes by e-mail).
+   */
+  cookieValue: string | null;
 };
 
 /**
  * POST /api/fund-access/register and both sign-up forms. One row per e-mail
- * and fund: a repeat request updates it and issues a new token (Fund II: a new
- * link by e-mail, the old one stops working). A revoked request stays revoked.
- * For Fund II the answer never tells whether the address was known; Fund I,
- * which grants access on the spot, has to say when access was withdrawn.
+ * and fund. Anyone can type anyone's address (issue 21, finding L7), so a
+ * request for an address and fund that already has a row changes nothing
+ * stored — name, company, phone, confirmation and token stay — and breaks no
+ * link or cookie of the holder's: Fund II mails the holder (at most 5 mails a
+ * day, links included) that someone asked again and that their link still
+ * works; Fund I, open to anyone, lets the visitor in with a pass for the row
+ * instead of a new token. A revoked request stays revoked. For Fund II the
+ * answer never tells whether the address was known; Fund I, which grants access
+ * on the spot, has to say when access was withdrawn. See decision 012.
  */
 export function requestFundAccess(input: FundAccessInput): FundAccessOutcome {
   const db = getDb();
-  const token = newToken();
   const mailCapped =
     input.fundId === "fund-ii" &&
     recentMailCount(db, input.email, fundAccessMails.subject(fundNames[input.fundId]), new Date(now().getTime() - DAY_MS)) >= LINK_MAILS_PER_DAY;
 
-  const granted = db.transaction((tx) => {
+  const cookieValue = db.transaction((tx): string | null => {
     const existing = tx
       .select()
       .from(fundAccessUsers)
@@ -107,33 +120,89 @@ export function requestFundAccess(input: FundAccessInput): FundAccessOutcome {
     if (existing?.revokedAt) {
       if (input.fundId === "fund-ii" && !mailCapped) queueWithdrawnMail(tx, existing);
       record("withdrawn", existing);
-      return false;
+      return null;
     }
     if (input.fundId === "fund-ii" && mailCapped) {
       record("daily mail cap", existing);
-      return false;
+      return null;
     }
-    const values = {
-      name: input.name,
-      company: input.company ?? existing?.company ?? null,
-      phone: input.phone ?? existing?.phone ?? null,
-      accreditedConfirmation: input.accreditedConfirmation || (existing?.accreditedConfirmation ?? false),
-      accessTokenHash: hashToken(token),
-    };
-    const row = existing
-      ? tx.update(fundAccessUsers).set(values).where(eq(fundAccessUsers.id, existing.id)).returning().get()
-      : tx.insert(fundAccessUsers).values({ ...values, email: input.email, fundId: input.fundId }).returning().get();
-    if (row.fundId === "fund-ii") queueLinkMail(tx, row, token);
-    record(input.fundId === "fund-i" ? "granted" : "link mailed", row);
-    return true;
+    if (existing) {
+      if (existing.fundId === "fund-ii") {
+        queueAskedAgainMail(tx, existing);
+        record("asked again: holder told", existing);
+        return null;
+      }
+      record("granted again (request unchanged)", existing);
+      return accessPass(existing);
+    }
+    const token = newToken();
+    const row = tx
+      .insert(fundAccessUsers)
+      .values({
+        email: input.email,
+        fundId: input.fundId,
+        name: input.name,
+        company: input.company,
+        phone: input.phone,
+        accreditedConfirmation: input.accreditedConfirmation,
+        accessTokenHash: hashToken(token),
+      })
+      .returning()
+      .get();
+    if (row.fundId === "fund-ii") {
+      queueLinkMail(tx, row, token);
+      record("link mailed", row);
+      return null;
+    }
+    record("granted", row);
+    return token;
   });
   kickMailer();
 
   if (input.fundId === "fund-i") {
-    if (!granted) throw new AppError("forbidden", fundAccessMessages.accessWithdrawn);
-    return { fundId: "fund-i", cookieToken: token };
+    if (cookieValue === null) throw new AppError("forbidden", fundAccessMessages.accessWithdrawn);
+    return { fundId: "fund-i", cookieValue };
   }
-  return { fundId: "fund-ii", cookieToken: null };
+  return { fundId: "fund-ii", cookieValue: null };
+}
+
+/**
+ * A Fund I pass: what the access cookie holds for a visitor who signed up with
+ * the address of an existing request (decision 012). It names the row and the
+ * generation of its token (a digest of the stored digest), so it needs no
+ * column, is no token (it opens nothing through a link or the validate
+ * endpoint), and dies with every token change: revoking the request or an
+ * admin's new link ends it, as they end the token. It is trusted only inside
+ * the signed access cookie.
+ */
+const PASS_SHAPE = /^pass\.([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/;
+
+function tokenGeneration(accessTokenHash: string): string {
+  return createHash("sha256").update(`fund-access-pass:v1:${accessTokenHash}`).digest("base64url");
+}
+
+export function accessPass(row: { id: string; accessTokenHash: string }): string {
+  return `pass.${row.id}.${tokenGeneration(row.accessTokenHash)}`;
+}
+
+/** The live Fund I request a pass (from the signed cookie) stands for; null for anything else. */
+function findAccessByPass(pass: string, fundId: FundId): FundAccessRequest | null {
+  const match = PASS_SHAPE.exec(pass);
+  if (!match || fundId !== "fund-i") return null;
+  const row = getDb().select().from(fundAccessUsers).where(eq(fundAccessUsers.id, match[1]!)).get();
+  if (!row) return null;
+  const same = timingSafeEqual(Buffer.from(tokenGeneration(row.accessTokenHash)), Buffer.from(match[2]!));
+  return same && row.fundId === fundId && !row.revokedAt ? row : null;
+}
+
+/**
+ * The live request behind a fund cookie's value: a token (findAccessByToken)
+ * or, for Fund I, a pass (accessPass). Only for values read from the signed
+ * cookie; links and the validate endpoint take tokens only.
+ */
+export function findAccessByCookieValue(value: unknown, fundId: FundId): FundAccessRequest | null {
+  if (typeof value === "string" && value.startsWith("pass.")) return findAccessByPass(value, fundId);
+  return findAccessByToken(value, fundId);
 }
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;

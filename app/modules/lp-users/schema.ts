@@ -75,7 +75,7 @@ const totpSecretField = z
   .transform((value) => value.replace(/\s+/g, "").toUpperCase().replace(/=+$/, ""))
   .pipe(z.string().regex(/^[A-Z2-7]{16,128}$/, twoFactorMessages.totpSecretInvalid));
 
-/** `npm run admin:create` arguments. */
+/** `npm run admin:create` arguments (the password and the TOTP secret come from a prompt, standard input, the environment or a file). */
 export const AdminCreateInput = z.object({
   email: emailField,
   name: nameField,
@@ -84,3 +84,7 @@ export const AdminCreateInput = z.object({
   totpSecret: totpSecretField.optional(),
 });
 export type AdminCreateInput = z.infer<typeof AdminCreateInput>;
+
+/** `npm run admin:create -- --promote`: the name is optional (given, it replaces the registered one). */
+export const AdminPromoteInput = AdminCreateInput.extend({ name: nameField.optional() });
+export type AdminPromoteInput = z.infer<typeof AdminPromoteInput>;

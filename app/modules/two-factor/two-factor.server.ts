@@ -4,14 +4,21 @@ import { userTwoFactor } from "../../../db/schema";
 import { securityMails } from "../../content/mail";
 import { twoFactorMessages } from "../../content/two-factor";
 import { audit, type AuditTarget } from "../audit/audit.server";
-import { endAllSessions, type LpUser } from "../auth/session.server";
+import { endAllSessions, endOtherSessions, type LpUser } from "../auth/session.server";
 import { now } from "../config/clock.server";
 import { getEnv } from "../config/env.server";
 import { AppError } from "../http/app-error";
 import { enforceRateLimit, type Reservation } from "../http/rate-limit.server";
 import { kickMailer, queueMail } from "../mail/mail.server";
-import { clearRecoveryCodes, recoveryCodesLeft, replaceRecoveryCodes, useRecoveryCode } from "./recovery-codes.server";
-import { isSealedWithCurrentKey, openSecret, sealSecret } from "./seal.server";
+import {
+  accountsWithCodesUnderOldKeys,
+  clearRecoveryCodes,
+  recoveryCodesLeft,
+  rehashLegacyRecoveryCodes,
+  replaceRecoveryCodes,
+  useRecoveryCode,
+} from "./recovery-codes.server";
+import { isCurrentSeal, openSecret, SealError, sealSecret } from "./seal.server";
 import { matchTotp, newTotpSecret, qrSvg, totpUri } from "./totp.server";
 
 /**
@@ -20,6 +27,10 @@ import { matchTotp, newTotpSecret, qrSvg, totpUri } from "./totp.server";
  * or a recovery code, rate limited per account and per address, each TOTP
  * step accepted once), turning it off, new recovery codes, and the
  * server-side reset. Every change is audited in its transaction and mailed.
+ *
+ * Secrets are sealed for their account (seal.server.ts): the secret in use for
+ * `user:<id>`, a pending one for `user:<id>` and the session that asked for it,
+ * so another session of the account is neither shown it nor able to confirm it.
  */
 
 type Account = Pick<LpUser, "id" | "email" | "name" | "isAdmin">;
@@ -31,6 +42,22 @@ function target(user: Account): AuditTarget {
   return { type: "user", id: user.id, label: user.email };
 }
 const actor = (user: Account) => ({ id: user.id, email: user.email });
+
+/** What the secret in use is sealed for: its account (a copy in another account's row does not open). */
+const secretContext = (userId: string) => `user:${userId}`;
+/** What a pending secret is sealed for: its account and the session that was shown it. */
+const pendingContext = (userId: string, sessionId: string) => `user:${userId}\nsession:${sessionId}`;
+
+/** The pending secret of this session, or null (none, another session's, or one that does not open). */
+function ownPending(pendingEnc: string | null, userId: string, sessionId: string | null): string | null {
+  if (!pendingEnc || !sessionId) return null;
+  try {
+    return openSecret(pendingEnc, pendingContext(userId, sessionId));
+  } catch (error) {
+    if (error instanceof SealError) return null;
+    throw error;
+  }
+}
 
 function row(userId: string, db: Db = getDb()) {
   return db.select().from(userTwoFactor).where(eq(userTwoFactor.userId, userId)).get();
@@ -49,17 +76,20 @@ export function twoFactorState(userId: string, db: Db = getDb()): TwoFactorState
 
 export type Enrolment = { secret: string; uri: string; qrSvg: string };
 
-/** The secret to set up (the pending one while it is fresh, else a new one), with its URI and QR code. */
-export async function beginEnrolment(user: Account, db: Db = getDb()): Promise<Enrolment> {
+/**
+ * The secret to set up for this session (its pending one while it is fresh,
+ * else a new one), with its URI and QR code. A session never gets another
+ * session's pending secret: it gets a new one, which replaces it (an account
+ * sets up one secret at a time).
+ */
+export async function beginEnrolment(user: Account, sessionId: string, db: Db = getDb()): Promise<Enrolment> {
   const current = row(user.id, db);
   if (current?.enabledAt) throw new AppError("conflict", twoFactorMessages.alreadyOn);
-  const fresh = current?.pendingEnc && current.pendingAt && now().getTime() - current.pendingAt.getTime() < PENDING_TTL_MS;
-  let secret: string;
-  if (fresh && current.pendingEnc) {
-    secret = openSecret(current.pendingEnc);
-  } else {
+  const fresh = current?.pendingAt && now().getTime() - current.pendingAt.getTime() < PENDING_TTL_MS;
+  let secret = fresh ? ownPending(current.pendingEnc, user.id, sessionId) : null;
+  if (!secret) {
     secret = newTotpSecret();
-    const pending = { pendingEnc: sealSecret(secret), pendingAt: now() };
+    const pending = { pendingEnc: sealSecret(secret, pendingContext(user.id, sessionId)), pendingAt: now() };
     db.insert(userTwoFactor)
       .values({ userId: user.id, ...pending })
       .onConflictDoUpdate({ target: userTwoFactor.userId, set: pending })
@@ -91,22 +121,35 @@ async function notAGuess(place: Reservation, error: AppError): Promise<never> {
   throw error;
 }
 
-/** Confirm the pending secret with a code from the app: two-factor is on; returns the 10 recovery codes (shown once). */
-export async function confirmEnrolment(user: Account, code: string, clientAddress: string, db: Db = getDb()): Promise<string[]> {
+/**
+ * Confirm this session's pending secret with a code from the app: two-factor
+ * is on, every other session of the account ends (this one goes on); returns
+ * the 10 recovery codes (shown once). Another session's pending secret is not
+ * this session's to confirm: 'Start the setup again'.
+ */
+export async function confirmEnrolment(
+  user: Account,
+  code: string,
+  clientAddress: string,
+  sessionId: string | null,
+  db: Db = getDb(),
+): Promise<string[]> {
   const place = await limitAttempt(user, clientAddress);
   const current = row(user.id, db);
   if (current?.enabledAt) return notAGuess(place, new AppError("conflict", twoFactorMessages.alreadyOn));
-  if (!current?.pendingEnc) return notAGuess(place, new AppError("bad_request", twoFactorMessages.notEnrolling));
-  const secretEnc = current.pendingEnc;
-  const step = matchTotp(openSecret(secretEnc), code, now().getTime(), null);
+  const secret = ownPending(current?.pendingEnc ?? null, user.id, sessionId);
+  if (!secret || !sessionId) return notAGuess(place, new AppError("bad_request", twoFactorMessages.notEnrolling));
+  const step = matchTotp(secret, code, now().getTime(), null);
   if (step === null) return refuse(user, "wrong code at enrolment", db);
   const codes = db.transaction((tx) => {
     tx.update(userTwoFactor)
-      .set({ secretEnc, enabledAt: now(), lastStep: step, pendingEnc: null, pendingAt: null })
+      .set({ secretEnc: sealSecret(secret, secretContext(user.id)), enabledAt: now(), lastStep: step, pendingEnc: null, pendingAt: null })
       .where(eq(userTwoFactor.userId, user.id))
       .run();
     const fresh = replaceRecoveryCodes(tx, user.id);
-    audit(tx, "auth.two_factor_enabled", { actor: actor(user), target: target(user), details: { userId: user.id } });
+    // Sessions started before the second factor existed (perhaps by whoever else knew the password) end here.
+    const otherSessionsEnded = endOtherSessions(user.id, sessionId, tx);
+    audit(tx, "auth.two_factor_enabled", { actor: actor(user), target: target(user), details: { userId: user.id, otherSessionsEnded } });
     queueMail(tx, { to: user.email, ...securityMails.twoFactorEnabled(user, getEnv().APP_URL) });
     return fresh;
   });
@@ -141,7 +184,7 @@ export async function verifySecondFactor(
   const place = await limitAttempt(user, clientAddress);
   const current = row(user.id, db);
   if (!current?.enabledAt || !current.secretEnc) return notAGuess(place, new AppError("bad_request", twoFactorMessages.notOn));
-  const step = matchTotp(openSecret(current.secretEnc), code, now().getTime(), current.lastStep);
+  const step = matchTotp(openSecret(current.secretEnc, secretContext(user.id)), code, now().getTime(), current.lastStep);
   if (step !== null && claimStep(user.id, step, db)) {
     await place.giveBack();
     return "totp";
@@ -191,7 +234,7 @@ export async function regenerateRecoveryCodes(user: Account, code: string, clien
 
 /** Pre-enrol with a known secret (admin:create --totp-secret): on, no recovery codes until the account makes them. */
 export function enrolWithSecret(userId: string, secret: string, db: Pick<Db, "insert"> = getDb()): void {
-  const values = { secretEnc: sealSecret(secret), enabledAt: now(), lastStep: null, pendingEnc: null, pendingAt: null };
+  const values = { secretEnc: sealSecret(secret, secretContext(userId)), enabledAt: now(), lastStep: null, pendingEnc: null, pendingAt: null };
   db.insert(userTwoFactor)
     .values({ userId, ...values })
     .onConflictDoUpdate({ target: userTwoFactor.userId, set: values })
@@ -215,22 +258,53 @@ export function resetTwoFactor(user: Account, db: Db = getDb()): boolean {
   return had;
 }
 
+export type ResealReport = {
+  /** Two-factor rows looked at. */
+  total: number;
+  /** Secrets in use sealed again (v1 to v2, or an older key to the first). */
+  resealed: number;
+  /** Pending set-ups not sealed as now: their session is not known here, so they are dropped (the page makes a new one). */
+  pendingDropped: number;
+  /** Recovery codes stored as plain SHA-256 that are now keyed hashes. */
+  recoveryCodesRehashed: number;
+  /** Secrets no configured key opens (left as they are: that account's codes fail until the key is back or two-factor is reset). */
+  failed: number;
+  /** Accounts whose unused recovery codes are hashed under an older key (they stop working when it is dropped). */
+  accountsWithCodesUnderOldKeys: number;
+};
+
 /**
- * After a TOTP key rotation (admin:reseal-2fa): every secret not sealed with the
- * first key of TOTP_KEYS is sealed again with it, so the old key can be dropped.
+ * Bring every stored two-factor value to the current form, idempotently: run
+ * at every server start and by `npm run admin:reseal-2fa` (after a TOTP key
+ * rotation). Secrets sealed before the binding (v1) or under a key that is not
+ * the first are sealed again (v2, first key); recovery codes stored as plain
+ * SHA-256 become keyed hashes. One transaction.
  */
-export function resealSecrets(db: Db = getDb()): { total: number; resealed: number } {
-  const rows = db.select().from(userTwoFactor).all();
-  let resealed = 0;
-  db.transaction((tx) => {
+export function resealSecrets(db: Db = getDb()): ResealReport {
+  return db.transaction((tx) => {
+    const rows = tx.select().from(userTwoFactor).all();
+    const report = { total: rows.length, resealed: 0, pendingDropped: 0, recoveryCodesRehashed: 0, failed: 0, accountsWithCodesUnderOldKeys: 0 };
     for (const current of rows) {
-      const reseal = (sealed: string | null) => (sealed && !isSealedWithCurrentKey(sealed) ? sealSecret(openSecret(sealed)) : sealed);
-      const secretEnc = reseal(current.secretEnc);
-      const pendingEnc = reseal(current.pendingEnc);
+      let secretEnc = current.secretEnc;
+      if (secretEnc && !isCurrentSeal(secretEnc)) {
+        try {
+          secretEnc = sealSecret(openSecret(secretEnc, secretContext(current.userId)), secretContext(current.userId));
+          report.resealed++;
+        } catch (error) {
+          if (!(error instanceof SealError)) throw error;
+          report.failed++;
+        }
+      }
+      const pendingEnc = current.pendingEnc && isCurrentSeal(current.pendingEnc) ? current.pendingEnc : null;
+      if (pendingEnc !== current.pendingEnc) report.pendingDropped++;
       if (secretEnc === current.secretEnc && pendingEnc === current.pendingEnc) continue;
-      tx.update(userTwoFactor).set({ secretEnc, pendingEnc }).where(eq(userTwoFactor.userId, current.userId)).run();
-      resealed++;
+      tx.update(userTwoFactor)
+        .set({ secretEnc, pendingEnc, pendingAt: pendingEnc ? current.pendingAt : null })
+        .where(eq(userTwoFactor.userId, current.userId))
+        .run();
     }
+    report.recoveryCodesRehashed = rehashLegacyRecoveryCodes(tx);
+    report.accountsWithCodesUnderOldKeys = accountsWithCodesUnderOldKeys(tx);
+    return report;
   });
-  return { total: rows.length, resealed };
 }

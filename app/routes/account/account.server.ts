@@ -22,13 +22,15 @@ import { beginEnrolment, confirmEnrolment, disableTwoFactor, regenerateRecoveryC
  */
 export async function accountLoader(request: Request, user: LpUser) {
   const twoFactor = twoFactorState(user.id);
+  const sessionId = await currentSessionId(request);
   return {
     email: user.email,
     isAdmin: user.isAdmin,
     documentMail: user.isAdmin ? null : user.documentMail,
     twoFactor,
-    enrolment: twoFactor.enabled ? null : await beginEnrolment(user),
-    sessions: listSessions(user, await currentSessionId(request)).map((session) => ({
+    // The pending secret is this session's own (another session of the account is never shown it).
+    enrolment: twoFactor.enabled || !sessionId ? null : await beginEnrolment(user, sessionId),
+    sessions: listSessions(user, sessionId).map((session) => ({
       ...session,
       started: accountPageCopy.sessions.at(adminDateTime(session.createdAt)),
       lastSeen: accountPageCopy.sessions.at(adminDateTime(session.lastSeenAt)),
@@ -48,7 +50,8 @@ type Done = Omit<AccountAnswer, "intent" | "status">;
 
 /**
  * The account page's action, shared by /lp/account and /admin/account. Two-factor:
- * turn it on (a code confirms the pending secret), off (a current code; never
+ * turn it on (a code confirms this session's pending secret; every other session
+ * of the account ends), off (a current code; never
  * for admins), new recovery codes (a current TOTP code). Password: change it
  * (the current one checked; every other session ends). Sessions: sign one
  * out, or all but this one. New-document e-mails (investors): each, weekly or none.
@@ -80,7 +83,7 @@ export async function accountAction(request: Request, user: LpUser, clientAddres
     const copy = twoFactorCopy.account;
     switch (form.intent) {
       case "enable-2fa":
-        return { message: copy.enabled, codes: await confirmEnrolment(user, form.code, clientAddress) };
+        return { message: copy.enabled, codes: await confirmEnrolment(user, form.code, clientAddress, currentId) };
       case "regenerate-codes":
         return { message: copy.regenerated, codes: await regenerateRecoveryCodes(user, form.code, clientAddress) };
       case "disable-2fa":

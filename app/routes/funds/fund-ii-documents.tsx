@@ -9,7 +9,7 @@ import { getSessionUser } from "~/modules/auth/session.server";
 import { fundDocuments } from "~/modules/documents/documents.server";
 import { fundAccessMessages } from "~/content/validation";
 import { clearFundCookie, readFundCookie, setFundCookie } from "~/modules/fund-access/cookie.server";
-import { checkFundToken, findAccessByToken } from "~/modules/fund-access/fund-access.server";
+import { checkFundToken, findAccessByCookieValue } from "~/modules/fund-access/fund-access.server";
 import { isAppError } from "~/modules/http/app-error";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
@@ -71,10 +71,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   try {
     const user = await getSessionUser(request);
     if (!user?.isAdmin) {
-      const cookieToken = await readFundCookie(request, "fund-ii");
-      if (!cookieToken) return denied("required", fundAccessMessages.tokenRequired, { status: 401 });
+      const cookieValue = await readFundCookie(request, "fund-ii");
+      if (!cookieValue) return denied("required", fundAccessMessages.tokenRequired, { status: 401 });
       // A cookie whose request was revoked or replaced: say so and drop it.
-      if (!findAccessByToken(cookieToken, "fund-ii")) {
+      if (!findAccessByCookieValue(cookieValue, "fund-ii")) {
         return denied("invalid", fundAccessMessages.tokenInvalid, { status: 403, clearCookie: true });
       }
     }

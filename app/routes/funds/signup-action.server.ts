@@ -36,11 +36,11 @@ export async function answerFundSignup(request: Request, clientAddress: string, 
     const outcome: FormOutcome = { status: "error", toast: null, result: submission.reply() };
     return data(outcome, { status: 400 });
   }
-  let cookieToken: string | null;
+  let cookieValue: string | null;
   try {
     await enforceRateLimit("fundAccess", clientAddress);
-    cookieToken = requestFundAccess(submission.value).cookieToken;
-    if (fundId === "fund-i" && !cookieToken) throw new Error("Fund I access came without a token");
+    cookieValue = requestFundAccess(submission.value).cookieValue;
+    if (fundId === "fund-i" && !cookieValue) throw new Error("Fund I access came without a cookie value");
   } catch (error) {
     return conformFailure(formData, error, {
       title: fundAccessCopy.registrationFailed.title,
@@ -48,7 +48,7 @@ export async function answerFundSignup(request: Request, clientAddress: string, 
       reply: (formErrors) => submission.reply({ formErrors }),
     });
   }
-  const headers = cookieToken ? { "Set-Cookie": await setFundCookie(fundId, cookieToken) } : undefined;
+  const headers = cookieValue ? { "Set-Cookie": await setFundCookie(fundId, cookieValue) } : undefined;
   const { toast, next, goesOn } = AFTER[fundId];
   if (!isEnhanced(formData)) return redirectWithFlash(next, { toast: { ...toast } }, headers ? { headers } : {});
   const outcome: FormOutcome = {

@@ -16,7 +16,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await enforceRateLimit("fundAccess", context.clientAddress);
     const outcome = requestFundAccess(input);
     const headers = new Headers();
-    if (outcome.cookieToken) headers.append("Set-Cookie", await setFundCookie(outcome.fundId, outcome.cookieToken));
+    if (outcome.cookieValue) headers.append("Set-Cookie", await setFundCookie(outcome.fundId, outcome.cookieValue));
     return Response.json({ success: true, fundId: outcome.fundId }, { status: 201, headers });
   });
 }
