@@ -4,8 +4,14 @@
  * copied), answer 429 with Retry-After, and cannot be reset by a forged
  * X-Forwarded-For. Two servers: one without TRUST_PROXY (the header must be
  * ignored; separate clients are separate local source addresses), one with
- * TRUST_PROXY=1 (the last hop is the client: a new hop is a new client for the
- * per-address limits, but the per-account limit still holds).
+ * TRUST_PROXY=1 (the harness connects over loopback, the trusted proxy: the last
+ * hop is the client, a new hop a new client for the per-address limits, but the
+ * per-account limit still holds).
+ *
+ * Bursts (DESIGN.md §4: an attempt reserves its place before bcrypt): 40 wrong
+ * passwords for one account sent at once, and 40 sign-ins from 40 addresses of
+ * one IPv6 /64 (X-Forwarded-For through the trusted proxy: this machine cannot
+ * bind them). A 401 is an attempt that reached bcrypt, a 429 one refused before.
  */
 import { RATE_LIMITS } from "../app/modules/http/rate-limit.server";
 import { confirmRegistration, formBody, jsonBody, startServer, Tally, type AppServer, type HttpAnswer, type Section } from "./harness";
@@ -55,12 +61,13 @@ async function expectAll(attempts: Array<[string, () => Promise<HttpAnswer>]>, l
   return wrong;
 }
 
-function client(server: AppServer, from: { localAddress?: string; hop?: string }) {
+function client(server: AppServer, from: { localAddress?: string; hop?: string; timeoutMs?: number }) {
   return (method: string, path: string, body: Body = { headers: {} }, extra: Record<string, string> = {}) =>
     send(server.url, method, path, {
       headers: { ...body.headers, ...(from.hop ? { "x-forwarded-for": from.hop } : {}), ...extra },
       body: body.body,
       localAddress: from.localAddress,
+      ...(from.timeoutMs ? { timeoutMs: from.timeoutMs } : {}),
     });
 }
 
@@ -197,6 +204,56 @@ async function withProxy(server: AppServer, full: boolean): Promise<Tally> {
   return t;
 }
 
+/** Send every attempt at once (each on its own connection); the statuses, counted. */
+async function burst(attempts: Array<() => Promise<HttpAnswer>>): Promise<{ reached: number; refused: number; other: string[]; retry: number[] }> {
+  const answers = await Promise.all(attempts.map((go) => go()));
+  const other = answers.filter((a) => a.status !== 401 && a.status !== 429).map((a) => `${a.status} ${a.text.slice(0, 80)}`);
+  return {
+    reached: answers.filter((a) => a.status === 401).length,
+    refused: answers.filter((a) => a.status === 429).length,
+    other,
+    retry: answers.filter((a) => a.status === 429).map(retryAfterSeconds),
+  };
+}
+
+/** Parallel guesses: at most the configured number reach bcrypt, the rest get 429 (with Retry-After). */
+async function bursts(server: AppServer): Promise<Tally> {
+  const t = new Tally();
+  const size = 40;
+  // 40 bcrypt hashes queue behind each other on a loaded machine: patience, not a figure.
+  const hop = (address: string) => client(server, { hop: address, timeoutMs: 300_000 });
+
+  // One account, 40 wrong passwords at once, each from an address of its own (only the account's limit applies).
+  const victim = `burst-${unique()}@example.com`;
+  const registered = await hop("198.51.102.1")("POST", "/api/auth/register", jsonBody({ email: victim, password: PASSWORD, name: "Burst Victim" }));
+  if (registered.status !== 201) throw new Error(`register ${victim}: ${registered.status} ${registered.text.slice(0, 200)}`);
+  const account = await burst(
+    Array.from({ length: size }, (_, i) => () => hop(`198.51.103.${i + 1}`)("POST", "/api/auth/login", jsonBody({ email: victim, password: `wrong-burst-${i}` }))),
+  );
+  const perAccount = RATE_LIMITS.loginAccount.points;
+  t.atMost(`burst · ${size} wrong passwords for one account at once: reached bcrypt (401)`, account.reached, perAccount);
+  t.count(`burst · one account: refused before bcrypt (429)`, account.refused, size - perAccount);
+  t.count("burst · one account: answers other than 401/429", account.other.length, 0, account.other.slice(0, 3).join("; "));
+  t.check(
+    "burst · one account: every 429 has a Retry-After",
+    account.retry.every((s) => s >= 1 && s <= RATE_LIMITS.loginAccount.duration),
+    `Retry-After values: ${[...new Set(account.retry)].join(", ")}`,
+  );
+
+  // One IPv6 /64, 40 addresses in it, 40 different accounts at once (only the per-address limit applies).
+  const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:7`;
+  const block = await burst(
+    Array.from({ length: size }, (_, i) => () => hop(`${prefix}::${(i + 1).toString(16)}`)("POST", "/api/auth/login", jsonBody(guessLogin(500 + i)))),
+  );
+  const perAddress = RATE_LIMITS.login.points;
+  t.atMost(`burst · ${size} sign-ins from ${size} addresses of one IPv6 /64 at once: reached bcrypt (401)`, block.reached, perAddress);
+  t.count(`burst · one /64: refused before bcrypt (429)`, block.refused, size - perAddress);
+  t.count("burst · one /64: answers other than 401/429", block.other.length, 0, block.other.slice(0, 3).join("; "));
+  const neighbour = await hop(`${prefix.replace(/:7$/, ":8")}::1`)("POST", "/api/auth/login", jsonBody(guessLogin(600)));
+  t.check("burst · the next /64 is another client (not refused)", neighbour.status === 401, `sign-in from the next /64 → ${neighbour.status} (expected 401)`);
+  return t;
+}
+
 export const section: Section = {
   name: "brute-force",
   run: async (ctx) => {
@@ -208,7 +265,9 @@ export const section: Section = {
     try {
       // The two servers are independent: run their halves side by side.
       const [a, b] = await Promise.all([withoutProxy(plain, ctx.full), withProxy(proxied, ctx.full)]);
-      for (const part of [a, b]) {
+      // Alone: 40 bcrypt hashes at once would slow the sequential trips above.
+      const c = await bursts(proxied);
+      for (const part of [a, b, c]) {
         t.figures.push(...part.figures);
         t.failures.push(...part.failures);
         t.notes.push(...part.notes);

@@ -21,6 +21,11 @@
  * address), never a session. The effect checks below post the one-click body
  * with no Origin and no cookie, as a provider does, and see it take effect.
  *
+ * Last, a flood: 5,000 cross-site posts with a 7 KB Origin and a 1 KB path
+ * each, then a graceful stop (SIGTERM writes the counts still in memory). The
+ * audit trail must have grown by at most 2 rows a minute for that address and
+ * 200 KB in all, and the rows' counts must add up to every refusal.
+ *
  * The admin (two-factor on, as the portal requires) signs in once; the
  * sign-ins repeated per kind of client are an investor's (a password alone),
  * and the admin's own form sign-in must go on to the code step.
@@ -52,6 +57,22 @@ const SETUP_IP = "127.0.0.2";
 const SWEEP_IP = "127.0.0.3";
 const EFFECT_IP = "127.0.0.4";
 const ROUTES_IP = "127.0.0.5";
+/** The flood of refusals comes from an address of its own. */
+const FLOOD_IP = "127.0.0.6";
+/** 5,000 cross-site posts, each with a 7 KB Origin and a 1 KB path: under node's 16 KB header limit, so they reach the check. */
+const FLOOD_POSTS = 5_000;
+const FLOOD_ORIGIN_BYTES = 7 * 1024;
+const FLOOD_PATH_BYTES = 1024;
+const FLOOD_WORKERS = 16;
+/** What the flood may add to the audit trail in all. */
+const FLOOD_BYTES_BUDGET = 200 * 1024;
+/** The stored bytes of an audit_events row (its text columns). */
+const ROW_BYTES =
+  "length(event) + length(coalesce(ip, '')) + length(coalesce(user_agent, '')) + length(coalesce(request_id, '')) + length(details)" +
+  " + length(coalesce(actor_email, '')) + length(coalesce(target_type, '')) + length(coalesce(target_id, '')) + length(coalesce(target_label, ''))";
+
+/** How many clock minutes (UTC) a span of time touches. */
+const minutesTouched = (from: number, to: number) => Math.floor(to / 60_000) - Math.floor(from / 60_000) + 1;
 
 type Variant = { name: string; headers: Record<string, string>; body?: (target: Target, original: Body) => Body };
 
@@ -118,6 +139,7 @@ export const section: Section = {
       const before = dbFingerprint(server);
       const auditFrom = dbValue<number>(server, "select coalesce(max(id), 0) from audit_events") ?? 0;
       const filesBefore = listFiles(server.storageDir).sort().join("\n");
+      const sweepStarted = Date.now();
       let tried = 0;
       let accepted = 0;
       const acceptedSamples: string[] = [];
@@ -151,10 +173,13 @@ export const section: Section = {
       t.info("cross-site requests tried (routes × variants)", `${targets.length} × ${variants.length} = ${tried}`);
       t.count("cross-site requests accepted", accepted, 0, acceptedSamples.slice(0, 3).join("; "));
       t.count("tables changed by the cross-site requests (audit_events apart)", changed.length, 0, changed.join(", "));
+      // Refusals are aggregated per address and minute (decision 030): their counts are checked once the server has stopped.
+      const sweepRefused = tried - accepted;
+      const sweepMinutes = minutesTouched(sweepStarted, Date.now());
       t.check(
-        "audit_events: a request.cross_site_refused row per refusal, nothing else",
-        refusalsAudited === tried - accepted && otherAudited.length === 0,
-        `${refusalsAudited} refusal rows for ${tried - accepted} refusals; other events: ${otherAudited.map(([e, n]) => `${e} ×${n}`).join(", ") || "none"}`,
+        "audit_events: request.cross_site_refused rows only, at most 2 per minute for the sweep's address",
+        otherAudited.length === 0 && refusalsAudited <= 2 * sweepMinutes,
+        `${refusalsAudited} refusal rows for ${sweepRefused} refusals in ${sweepMinutes} minute(s); other events: ${otherAudited.map(([e, n]) => `${e} ×${n}`).join(", ") || "none"}`,
       );
       t.check("storage files unchanged", filesBefore === filesAfter, "files appeared or vanished under STORAGE_DIR");
       const batchStaged = listFiles(server.storageDir).some((f) => f.includes(ids.batchId));
@@ -308,6 +333,57 @@ export const section: Section = {
       }
       t.info("legit requests on every route (same-origin, Origin = Host)", `${targets.length} × 2 = ${routeTried}`);
       t.count("legit requests refused by a cross-site check", routeRefused, 0);
+
+      ctx.progress(`route checks done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      // ── a flood of refusals: the audit trail stays small, every refusal is still counted ──
+      const floodFrom = dbValue<number>(server, "select coalesce(max(id), 0) from audit_events") ?? 0;
+      const floodStarted = Date.now();
+      const floodOrigin = `https://${"o".repeat(FLOOD_ORIGIN_BYTES - "https://.example".length)}.example`;
+      const floodPath = `/api/newsletter/${"p".repeat(FLOOD_PATH_BYTES - "/api/newsletter/".length)}`;
+      let floodSent = 0;
+      let floodRefused = 0;
+      const floodOther: string[] = [];
+      await Promise.all(
+        Array.from({ length: FLOOD_WORKERS }, async () => {
+          while (floodSent < FLOOD_POSTS) {
+            floodSent += 1;
+            const answer = await send(server.url, "POST", floodPath, {
+              headers: { "content-type": "application/json", origin: floodOrigin },
+              body: "{}",
+              localAddress: FLOOD_IP,
+            });
+            if (isCrossSiteRefusal(answer)) floodRefused += 1;
+            else if (floodOther.length < 3) floodOther.push(`${answer.status} ${answer.text.slice(0, 80)}`);
+          }
+        }),
+      );
+      const floodMinutes = minutesTouched(floodStarted, Date.now());
+      // A graceful stop writes the minute's counts still held in memory.
+      const exit = await server.stop();
+      t.check("SIGTERM: the server stops with exit code 0", exit.code === 0, `exit code ${exit.code}, signal ${exit.signal}`);
+      t.count(`flood: cross-site posts (${FLOOD_ORIGIN_BYTES / 1024} KB Origin, ${FLOOD_PATH_BYTES / 1024} KB path) not refused`, FLOOD_POSTS - floodRefused, 0, floodOther.join("; "));
+      // The flood's rows: its address's, and a budget row if it came to that (the sweep's last counts land here too, by their own address).
+      const floodRows = dbRows(
+        server,
+        `select count(*) as rows, coalesce(sum(${ROW_BYTES}), 0) as bytes,
+                coalesce(sum(case when event = 'request.cross_site_refused' then coalesce(json_extract(details, '$.count'), 1) else 0 end), 0) as counted
+           from audit_events where id > ? and (ip = ? or event = 'audit.flood_budget_reached')`,
+        floodFrom,
+        FLOOD_IP,
+      )[0] as { rows: number; bytes: number; counted: number };
+      t.info(`flood: audit_events bytes added by ${FLOOD_POSTS} refusals`, floodRows.bytes);
+      t.info("flood: audit_events rows added", `${floodRows.rows} in ${floodMinutes} minute(s)`);
+      t.atMost("flood: audit_events bytes added", floodRows.bytes, FLOOD_BYTES_BUDGET);
+      t.atMost("flood: audit_events rows added (2 a minute for one address)", floodRows.rows, 2 * floodMinutes);
+      t.count("flood: refusals counted by the rows (sum of count)", floodRows.counted, floodRefused);
+      const sweepCounted =
+        dbValue<number>(
+          server,
+          "select coalesce(sum(coalesce(json_extract(details, '$.count'), 1)), 0) from audit_events where id > ? and event = 'request.cross_site_refused' and ip = ?",
+          auditFrom,
+          SWEEP_IP,
+        ) ?? 0;
+      t.count("sweep: refusals counted by the rows (sum of count)", sweepCounted, sweepRefused);
       t.count("server crashes", server.unexpectedExits(), 0);
     } finally {
       await server.stop();

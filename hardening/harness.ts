@@ -54,6 +54,12 @@ export class Tally {
     this.figures.push({ label, value, budget: `= ${expected}`, ok });
     if (!ok) this.failures.push(`${label}: ${value}, expected ${expected}${why ? ` (${why})` : ""}`);
   }
+  /** A figure that must not exceed `max` (e.g. attempts that reached bcrypt). */
+  atMost(label: string, value: number, max: number, why?: string) {
+    const ok = value <= max;
+    this.figures.push({ label, value, budget: `≤ ${max}`, ok });
+    if (!ok) this.failures.push(`${label}: ${value}, at most ${max} allowed${why ? ` (${why})` : ""}`);
+  }
   /** A check that must hold. */
   check(label: string, ok: boolean, detail: string) {
     this.figures.push({ label, value: ok ? "yes" : "no", budget: "yes", ok });

@@ -1,19 +1,21 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { Readable } from "node:stream";
 import compression from "compression";
 import type { ServerBuild } from "react-router";
 import { createRequestHandler } from "react-router";
 import { BULK_UPLOAD_BODY_LIMIT, BULK_UPLOAD_PATH } from "../app/modules/bulk-upload/constants";
 import type { Env } from "../app/modules/config/env.server";
-import { audit } from "../app/modules/audit/audit.server";
-import { log, logError, USER_AGENT_MAX, withRequestContext } from "../app/modules/logging/log.server";
+import { auditRefusal } from "../app/modules/audit/audit.server";
+import { addressKey } from "../app/modules/http/address-key.server";
+import { cutText, log, logError, USER_AGENT_MAX, withRequestContext } from "../app/modules/logging/log.server";
 import { getDb } from "../db/client";
 import { AUDIENCE_BODY_BYTES } from "../app/modules/documents/constants";
 import { PITCH_DECK_MAX_BYTES } from "../app/modules/pitches/constants";
 import { PageCache, negotiateEncoding, type CachedPage } from "./page-cache";
-import { clientAddress, isCrossOriginRequest, loggablePath, securityHeaders, setSecurityHeaders } from "./security";
+import { clientAddress, fromTrustedProxy, isCrossOriginRequest, isTrustedProxy, loggablePath, securityHeaders, setSecurityHeaders, type TrustedProxies } from "./security";
 
 /** Largest request body for forms and JSON (uploads get their own, larger limits). */
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -39,17 +41,31 @@ const UPLOAD_PATHS = new Map<string, number>([
   ["/api/pitch", PITCH_BODY_LIMIT],
 ]);
 
+/** An upload: a multipart body to an upload path (the only requests allowed a long body and the long timeout). */
+export function isUpload(pathname: string, contentType: string | undefined): boolean {
+  return (contentType ?? "").toLowerCase().startsWith("multipart/form-data") && UPLOAD_PATHS.has(pathname);
+}
+
 /**
  * The body limit of a request: the upload ceiling for a multipart body to an
  * upload path, the form and JSON limit for anything else (the documents page
  * also takes plain form posts, which never need more).
  */
 export function bodyLimitFor(pathname: string, contentType: string | undefined): number {
-  const multipart = (contentType ?? "").toLowerCase().startsWith("multipart/form-data");
-  const upload = multipart ? UPLOAD_PATHS.get(pathname) : undefined;
-  if (upload !== undefined) return upload;
+  if (isUpload(pathname, contentType)) return UPLOAD_PATHS.get(pathname)!;
   return AUDIENCE_PATHS.test(pathname) ? AUDIENCE_BODY_BYTES : DEFAULT_BODY_LIMIT;
 }
+
+/**
+ * How long a request other than an upload may take to send its body, from its
+ * headers (which node's headersTimeout bounds to 30 s). A slower body is cut
+ * (the socket is closed): a form or JSON body of 64 KB needs well under a second.
+ */
+export const BODY_TIMEOUT_MS = 30_000;
+/** How long an upload may take in all (node's requestTimeout, server-wide): large files on slow links. */
+export const UPLOAD_TIMEOUT_MS = 10 * 60_000;
+/** Open connections per client address (an IPv6 /64 is one); more are closed as they open (decision 030). */
+export const MAX_CONNECTIONS_PER_CLIENT = 64;
 
 /** A document's audience change (PATCH /api/documents/{id}, the access page's form) may name up to 2,000 investors. */
 const AUDIENCE_PATHS = /^\/(api\/documents\/[^/]+|admin\/documents\/[^/]+\/access)$/;
@@ -64,6 +80,10 @@ export type AppOptions = {
   bodyLimit?: (pathname: string, contentType: string | undefined) => number;
   /** For /readyz: false until start-up is done and again while draining. */
   isReady?: () => boolean;
+  /** How long a body other than an upload may take (default BODY_TIMEOUT_MS). */
+  bodyTimeoutMs?: number;
+  /** Open connections per client address (default MAX_CONNECTIONS_PER_CLIENT); used by createAppServer. */
+  maxConnectionsPerClient?: number;
 };
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -81,11 +101,14 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
   const cacheEnabled = mode === "production";
   const compress = compression({ threshold: 1024 });
   const bodyLimit = options.bodyLimit ?? bodyLimitFor;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   const baseHeaders = securityHeaders({ hsts: env.SECURE_COOKIES });
 
   const listener: Listener = (req, res) => {
     const started = process.hrtime.bigint();
-    const requestId = requestIdFor(req, env.TRUST_PROXY);
+    // X-Forwarded-* and X-Request-Id count only from a proxy TRUST_PROXY names.
+    const proxied = fromTrustedProxy(req, env.TRUST_PROXY);
+    const requestId = requestIdFor(req, proxied);
     const ip = clientAddress(req, env.TRUST_PROXY);
     res.setHeader("x-request-id", requestId);
     if (env.LOG_LEVEL !== "silent") {
@@ -95,7 +118,7 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
         withRequestContext({ requestId, ip }, () =>
           log(status >= 500 ? "error" : "info", "request", {
             method: req.method,
-            path: loggablePath(req.url),
+            path: cutText(loggablePath(req.url)),
             status,
             ms: Math.round(ms * 10) / 10,
             ip,
@@ -114,6 +137,8 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
 
     setSecurityHeaders(res, baseHeaders);
     const pathname = (req.url ?? "/").split("?")[0] ?? "/";
+    // A body other than an upload's has BODY_TIMEOUT_MS to arrive; node's requestTimeout is the uploads' long one.
+    if (!isUpload(pathname, req.headers["content-type"])) cutSlowBody(req, res, bodyTimeoutMs);
     if (pathname === "/healthz") return healthz(res);
     if (pathname === "/readyz") return readyz(res, options.isReady, env.STORAGE_DIR);
 
@@ -121,7 +146,7 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
     withRequestContext({ requestId, ip, userAgent }, () => {
       compress(req as never, res as never, () => {
         options.serveStatic(req, res, () => {
-          handleApp(req, res, pathname, cacheKey).catch((error) => {
+          handleApp(req, res, pathname, cacheKey, ip, proxied).catch((error) => {
             logError(error, "request failed");
             if (!res.headersSent) sendPlain(res, 500, "Internal Server Error");
             else res.destroy();
@@ -131,15 +156,14 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
     });
   };
 
-  async function handleApp(req: IncomingMessage, res: ServerResponse, pathname: string, cacheKey: string | null) {
+  async function handleApp(req: IncomingMessage, res: ServerResponse, pathname: string, cacheKey: string | null, ip: string, proxied: boolean) {
     if (isCrossOriginRequest(req, appOrigin)) {
-      audit(getDb(), "request.cross_site_refused", {
-        details: {
-          method: req.method,
-          path: pathname,
-          origin: req.headers.origin ?? null,
-          secFetchSite: req.headers["sec-fetch-site"] ?? null,
-        },
+      // Anyone can send these at will: aggregated per address and minute, values cut (decision 030).
+      auditRefusal("request.cross_site_refused", {
+        method: req.method,
+        path: pathname,
+        origin: req.headers.origin ?? null,
+        secFetchSite: req.headers["sec-fetch-site"] ?? null,
       });
       req.resume();
       return sendError(res, pathname, 403, "Cross-site requests are not allowed.");
@@ -154,8 +178,8 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
     }
 
     const body: BodyState = { tooLarge: false, drain: () => {} };
-    const request = toRequest(req, res, limit, body, env.TRUST_PROXY);
-    const response = await handleRequest(request, { clientAddress: clientAddress(req, env.TRUST_PROXY) });
+    const request = toRequest(req, res, limit, body, proxied);
+    const response = await handleRequest(request, { clientAddress: ip });
     // The app may answer before reading the whole body (e.g. an upload refused mid-way because
     // the disk is full): read and discard the rest, so the client gets to see the answer. Only a
     // body of a declared length within the limit is drained; any other is left unread, as before.
@@ -177,6 +201,64 @@ export function createAppListener(options: AppOptions): Listener & { pageCache: 
   }
 
   return Object.assign(listener, { pageCache });
+}
+
+/** Close the connection of a request whose body has not all arrived `ms` after its headers. */
+function cutSlowBody(req: IncomingMessage, res: ServerResponse, ms: number) {
+  if (req.complete) return;
+  const timer = setTimeout(() => {
+    if (!req.complete) req.socket.destroy();
+  }, ms);
+  timer.unref();
+  res.once("close", () => clearTimeout(timer));
+}
+
+/**
+ * The node:http server of the site: the pipeline's listener, node's timeouts
+ * (headers 30 s; requestTimeout the uploads' 10 minutes, the short body
+ * timeout of every other request being the listener's), and a cap on open
+ * connections per client address. A connection beyond the cap is closed as it
+ * opens, before a byte is read (a client holding 64 connections is not a
+ * browser); connections from a trusted proxy are not capped: they carry many
+ * clients, and the proxy limits them.
+ */
+export function createAppServer(options: AppOptions): http.Server & { pageCache: PageCache } {
+  const listener = createAppListener(options);
+  const server = http.createServer(listener);
+  server.headersTimeout = 30_000;
+  server.requestTimeout = UPLOAD_TIMEOUT_MS;
+  server.keepAliveTimeout = 5_000;
+  limitConnections(server, options.env.TRUST_PROXY, options.maxConnectionsPerClient ?? MAX_CONNECTIONS_PER_CLIENT);
+  return Object.assign(server, { pageCache: listener.pageCache });
+}
+
+function limitConnections(server: http.Server, trusted: TrustedProxies, max: number) {
+  const open = new Map<string, number>();
+  let refused = 0;
+  let lastLogged = 0;
+  server.on("connection", (socket: Socket) => {
+    const peer = socket.remoteAddress;
+    if (!peer || isTrustedProxy(peer, trusted)) return;
+    const key = addressKey(peer);
+    const count = (open.get(key) ?? 0) + 1;
+    if (count > max) {
+      socket.destroy();
+      refused += 1;
+      // One line a minute at most: a flood of connections does not become a flood of lines.
+      if (Date.now() - lastLogged >= 60_000) {
+        log("warn", "connections refused: too many open from one client", { client: key, open: max, refused });
+        lastLogged = Date.now();
+        refused = 0;
+      }
+      return;
+    }
+    open.set(key, count);
+    socket.once("close", () => {
+      const left = (open.get(key) ?? 1) - 1;
+      if (left <= 0) open.delete(key);
+      else open.set(key, left);
+    });
+  });
 }
 
 /** Liveness: 200 when the database answers a query. */
@@ -217,8 +299,8 @@ function sendStatus(res: ServerResponse, status: number, body: unknown) {
 }
 
 /** A request id: the trusted proxy's X-Request-Id when it looks like one, else a fresh UUID. */
-function requestIdFor(req: IncomingMessage, trustProxy: boolean): string {
-  const incoming = trustProxy ? req.headers["x-request-id"] : undefined;
+function requestIdFor(req: IncomingMessage, fromProxy: boolean): string {
+  const incoming = fromProxy ? req.headers["x-request-id"] : undefined;
   if (typeof incoming === "string" && /^[A-Za-z0-9._-]{8,64}$/.test(incoming)) return incoming;
   return randomUUID();
 }
@@ -255,7 +337,7 @@ function sendCached(req: IncomingMessage, res: ServerResponse, page: CachedPage,
 type BodyState = { tooLarge: boolean; drain: () => void };
 
 /** Build a Fetch Request from Node's, counting body bytes against the limit as they stream. */
-function toRequest(req: IncomingMessage, res: ServerResponse, limit: number, state: BodyState, trustProxy: boolean): Request {
+function toRequest(req: IncomingMessage, res: ServerResponse, limit: number, state: BodyState, fromProxy: boolean): Request {
   const controller = new AbortController();
   res.on("close", () => {
     if (!res.writableFinished) controller.abort();
@@ -264,7 +346,7 @@ function toRequest(req: IncomingMessage, res: ServerResponse, limit: number, sta
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   }
-  const forwardedProto = trustProxy ? headers.get("x-forwarded-proto") : null;
+  const forwardedProto = fromProxy ? headers.get("x-forwarded-proto") : null;
   const protocol = forwardedProto === "https" ? "https" : "http";
   const url = new URL(req.url ?? "/", `${protocol}://${headers.get("host") ?? "localhost"}`);
   const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };

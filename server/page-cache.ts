@@ -3,6 +3,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { IncomingMessage } from "node:http";
 import { isSector } from "../app/content/portfolio";
 import { publicPages } from "../app/content/sitemap";
+import { THEME_COOKIE, themeFromCookieHeader } from "../app/modules/theme/theme";
 
 /**
  * Public pages are the same for every anonymous visitor (per theme), so their
@@ -54,15 +55,10 @@ export class PageCache {
       params.sort(([a], [b]) => a.localeCompare(b));
       query = new URLSearchParams(params).toString();
     }
-    let theme = "system";
     const cookie = req.headers.cookie;
-    if (cookie) {
-      const cookies = parseCookieNames(cookie);
-      for (const name of cookies.keys()) if (name !== "theme") return null;
-      const value = cookies.get("theme");
-      if (value === "light" || value === "dark") theme = value;
-    }
-    return `${pathname}?${query}|${theme}`;
+    if (cookie && parseCookieNames(cookie).some((name) => name !== THEME_COOKIE)) return null;
+    // The theme the page renders in (the root loader reads the cookie with the same function).
+    return `${pathname}?${query}|${themeFromCookieHeader(cookie)}`;
   }
 
   get(key: string): CachedPage | undefined {
@@ -121,15 +117,15 @@ export class PageCache {
   }
 }
 
-function parseCookieNames(header: string | undefined): Map<string, string> {
-  const out = new Map<string, string>();
-  if (!header) return out;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    const name = (eq === -1 ? part : part.slice(0, eq)).trim();
-    if (name) out.set(name, eq === -1 ? "" : part.slice(eq + 1).trim());
-  }
-  return out;
+/** The names of a Cookie header's pairs (a part without "=" counts as a name). */
+function parseCookieNames(header: string): string[] {
+  return header
+    .split(";")
+    .map((part) => {
+      const eq = part.indexOf("=");
+      return (eq === -1 ? part : part.slice(0, eq)).trim();
+    })
+    .filter(Boolean);
 }
 
 /** Pick the best encoding the client accepts. */

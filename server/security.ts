@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import proxyaddr from "proxy-addr";
 import { STRICT_CSP } from "../app/modules/http/csp";
 
 /**
@@ -50,14 +51,41 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The client's address: the socket's, or the last X-Forwarded-For hop when a trusted proxy sets it. */
-export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = header(req, "x-forwarded-for");
-    const last = forwarded?.split(",").map((s) => s.trim()).filter(Boolean).pop();
-    if (last) return last;
+/** TRUST_PROXY as parsed by the environment: the proxies' addresses and CIDR ranges ([] for none). */
+export type TrustedProxies = readonly string[];
+
+const compiled = new WeakMap<TrustedProxies, (address: string, hop: number) => boolean>();
+
+function trustOf(trusted: TrustedProxies) {
+  let trust = compiled.get(trusted);
+  if (!trust) {
+    trust = proxyaddr.compile([...trusted]);
+    compiled.set(trusted, trust);
   }
-  return req.socket.remoteAddress ?? "unknown";
+  return trust;
+}
+
+/** Whether a socket's peer is one of the trusted proxies. */
+export function isTrustedProxy(peer: string | undefined, trusted: TrustedProxies): boolean {
+  return trusted.length > 0 && peer !== undefined && trustOf(trusted)(peer, 0);
+}
+
+/** Whether the request came straight from a trusted proxy (only then do its X-Forwarded-* and X-Request-Id count). */
+export function fromTrustedProxy(req: IncomingMessage, trusted: TrustedProxies): boolean {
+  return isTrustedProxy(req.socket.remoteAddress, trusted);
+}
+
+/**
+ * The client's address: the socket's; behind trusted proxies, the right-most
+ * X-Forwarded-For hop that is not one of them (proxy-addr's rule, as in
+ * Express), so a hop a client wrote itself never counts. Full, as given: logs
+ * and audit rows keep it; rate limits group it (app/modules/http/address-key.server.ts).
+ */
+export function clientAddress(req: IncomingMessage, trusted: TrustedProxies): string {
+  const peer = req.socket.remoteAddress;
+  if (!peer) return "unknown";
+  if (!fromTrustedProxy(req, trusted)) return peer;
+  return proxyaddr(req, trustOf(trusted)) || peer;
 }
 
 /** A request path fit for logs: secrets in the query (token, password) are masked. */

@@ -1,6 +1,5 @@
 import fs from "node:fs";
-import http from "node:http";
-import { startAuditRetention } from "../app/modules/audit/audit.server";
+import { flushAuditFloods, startAuditRetention } from "../app/modules/audit/audit.server";
 import { removeStaleBulkBatches } from "../app/modules/bulk-upload/batch.server";
 import { EnvError, getEnv } from "../app/modules/config/env.server";
 import { startDocumentDigest } from "../app/modules/document-mail/digest.server";
@@ -15,7 +14,7 @@ import { log } from "../app/modules/logging/log.server";
 import { reconcileStorage } from "../app/modules/storage/reconcile.server";
 import { clearIncoming } from "../app/modules/storage/storage.server";
 import { closeDb, getDb } from "../db/client";
-import { createAppListener, type AppOptions } from "./app";
+import { createAppServer, type AppOptions } from "./app";
 
 export type StartOptions = Pick<AppOptions, "build" | "mode" | "serveStatic">;
 
@@ -83,11 +82,8 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
   const stopPitchSummary = startPitchSummary();
 
   let ready = false;
-  const listener = createAppListener({ env, build, mode, serveStatic, isReady: () => ready });
-  const server = http.createServer(listener);
-  server.headersTimeout = 30_000;
-  server.requestTimeout = 10 * 60_000; // large uploads on slow links
-  server.keepAliveTimeout = 5_000;
+  // Timeouts (a short one for bodies other than uploads) and the per-client connection cap: server/app.ts.
+  const server = createAppServer({ env, build, mode, serveStatic, isReady: () => ready });
 
   server.listen(env.PORT, env.HOST, () => {
     ready = true;
@@ -109,6 +105,8 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
     force.unref();
     server.close(() => {
+      // The refusals of the current minute, still counted in memory (decision 030).
+      flushAuditFloods();
       void flushMailer()
         .catch(() => {})
         .finally(() => {

@@ -27,6 +27,8 @@ export const activityCopy = {
   none: "—",
   notRecorded: "Not recorded",
   requestId: "Request",
+  /** An aggregated row (decision 030): how many more refusals of its kind came from its address in that minute. */
+  repeated: (count: number) => (count === 1 ? "1 more like it from this address in the same minute" : `${count.toLocaleString("en-US")} more like it from this address in the same minute`),
   empty: "No activity has been recorded yet.",
   noMatch: "No activity matches these filters.",
   paging: { label: "Activity pages", newest: "Newest events" },
@@ -80,6 +82,7 @@ export const auditEventLabels: Record<AuditEventName, string> = {
   "pitch.exported": "Exported the pitches",
   "request.cross_site_refused": "Cross-site request refused",
   "request.rate_limited": "Rate limit reached",
+  "audit.flood_budget_reached": "Refusals over the hourly budget (log only)",
   "pitch.deck_opened": "Opened a pitch deck",
 };
 

@@ -106,6 +106,10 @@ export const requestMessages = {
 export const rateLimitMessages = {
   newsletter: "Too many subscription attempts. Please try again later.",
   pitch: "Too many pitch submissions. Please try again later.",
+  /** Pitch decks from one network (an IPv6 /64, or an IPv4 address) in a day. */
+  pitchDeck: "Too many pitch decks from your network today. Please try again tomorrow, or send a link to your deck instead.",
+  /** Pitch decks from everyone in a day. */
+  pitchDeckAll: "We cannot take more pitch deck uploads today. Please try again tomorrow, or send a link to your deck instead.",
   login: accountMessages.tooManyLogins,
   register: accountMessages.tooManyRegistrations,
   reset: accountMessages.tooManyResets,

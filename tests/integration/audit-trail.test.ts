@@ -127,6 +127,17 @@ describe("GET /admin/activity", () => {
     expect(answer.rows[0]).toMatchObject({ eventLabel: "Deleted a document", actor: admin.email, target: { label: "Q3 Letter" } });
   });
 
+  it("shows an aggregated refusal row with its count; a first refusal row without one (decision 030)", async () => {
+    const at = Date.now() + 60_000;
+    insertRow(at, { event: "request.cross_site_refused", ip: "203.0.113.9", requestId: "first-of-the-minute", details: JSON.stringify({ method: "POST", path: "/x" }) });
+    insertRow(at + 1, { event: "request.cross_site_refused", ip: "203.0.113.9", details: JSON.stringify({ count: 1234, from: "a", to: "b" }) });
+    const answer = (await page("?event=request.cross_site_refused")) as unknown as { rows: { eventLabel: string; repeated: string | null; ip: string }[] };
+    expect(answer.rows.slice(0, 2)).toMatchObject([
+      { eventLabel: "Cross-site request refused", repeated: "1,234 more like it from this address in the same minute", ip: "203.0.113.9" },
+      { eventLabel: "Cross-site request refused", repeated: null },
+    ]);
+  });
+
   it("answers 400 with a message per bad field", async () => {
     const { data, status } = expectData<{ errors: Record<string, string[]> }>(await page("?from=2026-11-20&to=2026-11-01&event=nope&before=x"));
     expect(status).toBe(400);

@@ -26,7 +26,7 @@ describe("parseEnv", () => {
       STORAGE_DIR: path.resolve("storage/uploads"),
       MAIL_FROM: "Lumen Ridge Ventures <no-reply@lumenridge.example>",
       FIRM_INBOX: "hello@lumenridge.example",
-      TRUST_PROXY: false,
+      TRUST_PROXY: [],
       LOG_LEVEL: "info",
       SECURE_COOKIES: false,
     });
@@ -54,7 +54,8 @@ describe("parseEnv", () => {
     expect(env.PORT).toBe(8080);
     expect(env.APP_URL).toBe("https://www.lumenridge.example");
     expect(env.SECURE_COOKIES).toBe(true);
-    expect(env.TRUST_PROXY).toBe(true);
+    // 1 trusts the loopback addresses only (a proxy on the same machine).
+    expect(env.TRUST_PROXY).toEqual(["127.0.0.0/8", "::1/128"]);
     expect(env.SESSION_SECRET).toBe(SECRET);
     expect(env.DATABASE_PATH).toBe("/var/lib/lumen/data.sqlite");
   });
@@ -89,6 +90,21 @@ describe("parseEnv", () => {
   ])("refuses %s=%j, naming the variable", (key, value) => {
     const problems = problemsOf({ SESSION_SECRET: SECRET, [key]: value });
     expect(problems.some((p) => p.startsWith(`${key}: `))).toBe(true);
+  });
+
+  it.each([
+    ["0", []],
+    ["false", []],
+    ["true", ["127.0.0.0/8", "::1/128"]],
+    ["10.0.0.5", ["10.0.0.5"]],
+    ["10.0.0.0/8, 192.168.1.2 ,2001:db8::/32", ["10.0.0.0/8", "192.168.1.2", "2001:db8::/32"]],
+  ])("TRUST_PROXY=%j: the trusted proxy addresses are %j", (value, list) => {
+    expect(parseEnv({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(list);
+  });
+
+  it.each(["10.0.0.0/33", "10.0.0.1/8/9", "proxy.example", "10.0.0.1,,yes", "::1/129"])("refuses TRUST_PROXY=%j, naming the variable", (value) => {
+    const problems = problemsOf({ SESSION_SECRET: SECRET, TRUST_PROXY: value });
+    expect(problems.some((p) => p.startsWith("TRUST_PROXY: ") && p.includes("address"))).toBe(true);
   });
 
   it("lists every bad variable at once (production with a bad APP_URL and no SESSION_SECRET)", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { themeFromCookieHeader } from "~/modules/theme/theme";
 import { PageCache } from "../../server/page-cache";
 import { incoming } from "../helpers/incoming";
 
@@ -63,4 +64,44 @@ describe("PageCache.keyFor", () => {
       expect(keyFor("/", { cookie })).toBeNull();
     },
   );
+});
+
+describe("PageCache.keyFor and the page's theme agree (one parse of the theme cookie)", () => {
+  // What the root loader renders for the same Cookie header.
+  const rendered = (cookie: string) => themeFromCookieHeader(cookie);
+  const keyTheme = (cookie: string) => keyFor("/", { cookie })?.split("|")[1] ?? null;
+
+  it.each([
+    "theme=dark.",
+    "theme=dark%00",
+    "theme=darkish",
+    "theme=light-",
+    "theme=Dark",
+    "theme=dark x",
+    'theme="dark"',
+    "theme=",
+    "theme",
+    "theme=purple",
+    "theme=light; theme=dark",
+    "theme=dark;theme=light",
+    " theme=dark ",
+    "theme=system",
+  ])("%j is cached only under the theme it renders as (or not at all)", (cookie) => {
+    const key = keyTheme(cookie);
+    if (key !== null) expect(key).toBe(rendered(cookie));
+  });
+
+  it("a trailing dot does not make a page cached as 'system' render dark", () => {
+    const key = keyTheme("theme=dark.");
+    expect(key === null || key === rendered("theme=dark.")).toBe(true);
+    expect([null, "system"]).toContain(key);
+    expect(rendered("theme=dark.")).toBe("system");
+  });
+
+  it("light and dark still have their own keys and render as themselves", () => {
+    expect(keyTheme("theme=dark")).toBe("dark");
+    expect(rendered("theme=dark")).toBe("dark");
+    expect(keyTheme("theme=light")).toBe("light");
+    expect(rendered("theme=light")).toBe("light");
+  });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseEnv } from "~/modules/config/env.server";
 import { clientAddress, isCrossOriginRequest, loggablePath } from "../../server/security";
 import { incoming } from "../helpers/incoming";
 
@@ -64,28 +65,63 @@ describe("isCrossOriginRequest", () => {
 });
 
 describe("clientAddress", () => {
+  /** TRUST_PROXY as the environment gives it. */
+  const trust = (value: string | undefined) => parseEnv({ TRUST_PROXY: value }).TRUST_PROXY;
   const behindProxy = incoming({
     headers: { "x-forwarded-for": "10.0.0.1, 203.0.113.7" },
     remoteAddress: "127.0.0.1",
   });
 
   it("ignores X-Forwarded-For unless the proxy is trusted", () => {
-    expect(clientAddress(behindProxy, false)).toBe("127.0.0.1");
+    expect(clientAddress(behindProxy, trust(undefined))).toBe("127.0.0.1");
+    expect(clientAddress(behindProxy, trust("0"))).toBe("127.0.0.1");
   });
 
   it("uses the last X-Forwarded-For hop when the proxy is trusted", () => {
-    expect(clientAddress(behindProxy, true)).toBe("203.0.113.7");
+    expect(clientAddress(behindProxy, trust("1"))).toBe("203.0.113.7");
   });
 
   it("falls back to the socket address when a trusted proxy sets no header", () => {
-    expect(clientAddress(incoming({ remoteAddress: "198.51.100.9" }), true)).toBe("198.51.100.9");
-    expect(clientAddress(incoming({ headers: { "x-forwarded-for": " , " }, remoteAddress: "198.51.100.9" }), true)).toBe(
-      "198.51.100.9",
-    );
+    expect(clientAddress(incoming({ remoteAddress: "127.0.0.1" }), trust("1"))).toBe("127.0.0.1");
+    expect(clientAddress(incoming({ headers: { "x-forwarded-for": " , " }, remoteAddress: "127.0.0.1" }), trust("1"))).toBe("127.0.0.1");
   });
 
   it("says 'unknown' when the socket has no address", () => {
-    expect(clientAddress(incoming({ remoteAddress: undefined }), false)).toBe("unknown");
+    expect(clientAddress(incoming({ remoteAddress: undefined }), trust(undefined))).toBe("unknown");
+  });
+
+  describe("trusts X-Forwarded-For only from the peers TRUST_PROXY names (L9)", () => {
+    const from = (remoteAddress: string, forwardedFor: string) => incoming({ headers: { "x-forwarded-for": forwardedFor }, remoteAddress });
+
+    it.each([
+      ["1", "198.51.100.20"],
+      ["true", "192.0.2.77"],
+      ["1", "::ffff:198.51.100.20"],
+      ["1", "2001:db8::5"],
+      ["10.0.0.0/8", "192.0.2.77"],
+      ["192.0.2.1", "192.0.2.2"],
+      ["10.0.0.0/8, 2001:db8:1::/48", "2001:db8:2::1"],
+    ])("TRUST_PROXY=%j: a peer at %s cannot set the client address", (value, peer) => {
+      expect(clientAddress(from(peer, "203.0.113.99"), trust(value))).toBe(peer);
+    });
+
+    it.each([
+      ["1", "127.0.0.1"],
+      ["1", "127.8.9.10"],
+      ["1", "::1"],
+      ["1", "::ffff:127.0.0.1"],
+      ["10.0.0.0/8", "10.20.30.40"],
+      ["192.0.2.1, 2001:db8:1::/48", "2001:db8:1::9"],
+    ])("TRUST_PROXY=%j: a peer at %s sets it", (value, peer) => {
+      expect(clientAddress(from(peer, "203.0.113.99"), trust(value))).toBe("203.0.113.99");
+    });
+
+    it("the client is the right-most hop that is not a trusted proxy", () => {
+      const chain = from("10.0.0.2", "198.51.100.1, 203.0.113.5, 10.9.8.7, 127.0.0.1");
+      expect(clientAddress(chain, trust("10.0.0.0/8, 127.0.0.0/8"))).toBe("203.0.113.5");
+      // With loopback alone trusted, the hop 10.9.8.7 is not ours: the socket peer (10.0.0.2) is not trusted either.
+      expect(clientAddress(chain, trust("1"))).toBe("10.0.0.2");
+    });
   });
 });
 

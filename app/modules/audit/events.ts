@@ -60,8 +60,11 @@ export const AUDIT_EVENTS = [
   "pitch.note_added",
   "pitch.replied",
   "pitch.exported",
+  /** Refusals anyone can cause at will: the first per address and minute is a row, the rest one row with `count` (decision 030). */
   "request.cross_site_refused",
   "request.rate_limited",
+  /** The hourly budget of refusal rows was used up: more refusals that hour are in the log only. */
+  "audit.flood_budget_reached",
   /** An admin opened a pitch's uploaded deck (also on the pitch's timeline). */
   "pitch.deck_opened",
 ] as const;

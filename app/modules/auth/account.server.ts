@@ -8,7 +8,7 @@ import { audit } from "../audit/audit.server";
 import { now } from "../config/clock.server";
 import { getEnv } from "../config/env.server";
 import { AppError } from "../http/app-error";
-import { assertNotLimited, clearFailures, recordFailure } from "../http/rate-limit.server";
+import { enforceRateLimit } from "../http/rate-limit.server";
 import { kickMailer, queueMail } from "../mail/mail.server";
 import { hashPassword, verifyPassword } from "../lp-users/password.server";
 import type { ChangePasswordInput } from "../lp-users/schema";
@@ -97,18 +97,18 @@ export function revokeOtherSessions(user: Account, currentId: string | null, db:
 }
 
 /**
- * Change the password: the current one must match (wrong guesses count against
- * the account like sign-in failures); the new hash is stored, every other
- * session ends, and the change is audited and mailed.
+ * Change the password: the current one must match (each check reserves a
+ * place in the account's sign-in window before bcrypt runs, as a sign-in does,
+ * and a right one gives it back); the new hash is stored, every other session
+ * ends, and the change is audited and mailed.
  */
 export async function changePassword(user: LpUser, input: ChangePasswordInput, currentId: string | null, db: Db = getDb()): Promise<void> {
-  await assertNotLimited("loginAccount", user.email);
+  const place = await enforceRateLimit("loginAccount", user.email);
   if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
     audit(db, "auth.sign_in_failed", { ...who(user), details: { userId: user.id, email: user.email, reason: "wrong current password at password change" } });
-    await recordFailure("loginAccount", user.email);
     throw new AppError("unauthorized", accountPageMessages.wrongPassword, { fields: { currentPassword: [accountPageMessages.wrongPassword] } });
   }
-  await clearFailures("loginAccount", user.email);
+  await place.giveBack();
   const passwordHash = await hashPassword(input.password);
   db.transaction((tx) => {
     tx.update(lpUsers).set({ passwordHash }).where(eq(lpUsers.id, user.id)).run();

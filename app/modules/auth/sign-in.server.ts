@@ -2,10 +2,10 @@ import { Authenticator } from "remix-auth";
 import { requestMessages } from "~/content/validation";
 import { FormStrategy } from "remix-auth-form";
 import { AppError, isAppError } from "../http/app-error";
-import { assertNotLimited, clearFailures, enforceRateLimit, recordFailure } from "../http/rate-limit.server";
+import { enforceRateLimit } from "../http/rate-limit.server";
 import { assertMaySignIn, isConfirmationRequired, verifyCredentials, type LpUser } from "../lp-users/lp-users.server";
-import { accountMessages } from "~/content/accounts";
 import { LoginInput } from "../lp-users/schema";
+import { accountMessages } from "~/content/accounts";
 import { createTwoFactorChallenge, createUserSession, getTwoFactorChallenge } from "./session.server";
 import { twoFactorCopy, twoFactorMessages } from "~/content/two-factor";
 import { hasTwoFactor, verifySecondFactor } from "../two-factor/two-factor.server";
@@ -14,8 +14,10 @@ import { audit } from "../audit/audit.server";
 
 /**
  * Sign-in through remix-auth's FormStrategy: the form's e-mail and password
- * are checked by verifyCredentials, with a limit per client address and a limit on
- * failures per account.
+ * are checked by verifyCredentials, with a limit per client address and one
+ * per account. Each attempt reserves its place in both before bcrypt runs
+ * (decision 030), so parallel guesses cannot pass together; a right password
+ * gives back the account's place only (the address counts every attempt).
  */
 const authenticator = new Authenticator<LpUser>();
 authenticator.use(
@@ -27,10 +29,10 @@ authenticator.use(
       throw new AppError("bad_request", parsed.error.issues[0]?.message ?? requestMessages.invalidRequest, { fields });
     }
     const account = parsed.data.email;
-    await assertNotLimited("loginAccount", account);
+    const place = await enforceRateLimit("loginAccount", account);
     try {
       const user = await verifyCredentials(parsed.data);
-      await clearFailures("loginAccount", account);
+      await place.giveBack();
       return user;
     } catch (error) {
       if (isAppError(error) && error.code === "unauthorized") {
@@ -38,10 +40,9 @@ authenticator.use(
           target: { type: "user", label: account },
           details: { email: account, reason: "wrong e-mail or password" },
         });
-        await recordFailure("loginAccount", account);
       } else if (isConfirmationRequired(error)) {
         // The right password of a registration whose address is not confirmed yet (decision 028).
-        await clearFailures("loginAccount", account);
+        await place.giveBack();
         audit(getDb(), "auth.sign_in_failed", {
           target: { type: "user", label: account },
           details: { email: account, reason: "address not confirmed" },

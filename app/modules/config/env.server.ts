@@ -1,4 +1,5 @@
 import path from "node:path";
+import proxyaddr from "proxy-addr";
 import { z } from "zod";
 
 /**
@@ -17,10 +18,37 @@ function sessionSecretProblem(secret: string | undefined, nodeEnv: string | unde
   return secret.length < 32 ? "SESSION_SECRET must be at least 32 characters long" : null;
 }
 
-const booleanish = z
-  .enum(["0", "1", "true", "false", ""])
+/** TRUST_PROXY=1: a proxy on the same machine (nginx, Caddy), the loopback addresses only. */
+export const LOOPBACK_PROXIES = ["127.0.0.0/8", "::1/128"] as const;
+
+/**
+ * TRUST_PROXY: the proxies whose X-Forwarded-For, X-Forwarded-Proto and
+ * X-Request-Id count (decision 030). Empty, `0` or `false`: none. `1` or
+ * `true`: loopback. Otherwise a comma-separated list of addresses and CIDR
+ * ranges (IPv4 and IPv6), each checked as proxy-addr reads it.
+ */
+const trustedProxies = z
+  .string()
   .optional()
-  .transform((v) => v === "1" || v === "true");
+  .transform((value, ctx): string[] => {
+    const raw = (value ?? "").trim();
+    if (raw === "" || raw === "0" || raw === "false") return [];
+    if (raw === "1" || raw === "true") return [...LOOPBACK_PROXIES];
+    const list = raw.split(",").map((entry) => entry.trim());
+    for (const entry of list) {
+      try {
+        if (entry === "") throw new Error("empty");
+        proxyaddr.compile(entry);
+      } catch {
+        ctx.addIssue({
+          code: "custom",
+          message: `${JSON.stringify(entry)} is not an IP address or CIDR range (use 1 for a proxy on this machine, 0 for none, or a list such as 10.0.0.5,192.168.0.0/16)`,
+        });
+        return z.NEVER;
+      }
+    }
+    return list;
+  });
 
 export const envSchema = z
   .object({
@@ -40,8 +68,8 @@ export const envSchema = z
       .refine((v) => !v || /^smtps?:\/\//.test(v), "SMTP_URL must start with smtp:// or smtps://"),
     MAIL_FROM: z.string().min(3).default("Lumen Ridge Ventures <no-reply@lumenridge.example>"),
     FIRM_INBOX: z.email({ message: "FIRM_INBOX must be an e-mail address" }).default("hello@lumenridge.example"),
-    /** Set when a reverse proxy in front of the app sets X-Forwarded-For. */
-    TRUST_PROXY: booleanish,
+    /** The reverse proxies in front of the app whose X-Forwarded-* headers count; [] for none. */
+    TRUST_PROXY: trustedProxies,
     /** Log level: "silent" turns request logs off (used by tests and the benchmark). */
     LOG_LEVEL: z.enum(["info", "silent"]).default("info"),
     /**

@@ -1,43 +1,61 @@
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { rateLimitMessages } from "~/content/validation";
 import { AppError } from "./app-error";
-import { getDb } from "../../../db/client";
-import { audit } from "../audit/audit.server";
+import { addressKey } from "./address-key.server";
+import { auditRefusal } from "../audit/audit.server";
 
 /**
- * Per-client limits on the endpoints that strangers can hit. One process on
- * one VPS, so memory is the right store. Keys are the client address.
+ * Limits on what strangers can make the server do. One process on one VPS, so
+ * memory is the right store. Each bucket counts per client address (an IPv6
+ * /64 is one address: address-key.server.ts), per account, or for everyone.
+ *
+ * An attempt reserves its place before the expensive work (DESIGN.md §4,
+ * decision 030): `enforceRateLimit` consumes a point first and refuses with
+ * 429 when none is left, so parallel requests cannot pass together. A caller
+ * whose attempt turned out not to count (a right password, a post without a
+ * deck) gives its own point back; nothing wipes a window early.
  */
 export const RATE_LIMITS = {
-  newsletter: { points: 20, duration: 15 * 60, message: rateLimitMessages.newsletter },
-  pitch: { points: 10, duration: 15 * 60, message: rateLimitMessages.pitch },
-  /** Sign-in attempts per client address. */
-  login: { points: 20, duration: 15 * 60, message: rateLimitMessages.login },
+  newsletter: { per: "address", points: 20, duration: 15 * 60, message: rateLimitMessages.newsletter },
+  pitch: { per: "address", points: 10, duration: 15 * 60, message: rateLimitMessages.pitch },
   /**
-   * Failed sign-ins per account. The window slides, so a stranger can hold an
-   * account for at most 15 minutes after they stop: never a permanent lockout.
+   * Pitch decks per address a day: a multipart pitch reserves a deck's place
+   * before its body is read (a deck is written to disk while it streams).
    */
-  loginAccount: { points: 10, duration: 15 * 60, message: rateLimitMessages.login },
-  register: { points: 10, duration: 60 * 60, message: rateLimitMessages.register },
-  reset: { points: 5, duration: 60 * 60, message: rateLimitMessages.reset },
+  pitchDeck: { per: "address", points: 20, duration: 24 * 60 * 60, message: rateLimitMessages.pitchDeck },
+  /** Pitch decks from everyone a day: 80 × 25 MB = at most 2 GB of decks written a day. */
+  pitchDeckAll: { per: "all", points: 80, duration: 24 * 60 * 60, message: rateLimitMessages.pitchDeckAll },
+  /** Sign-in attempts per client address (every attempt counts, before the password is read). */
+  login: { per: "address", points: 20, duration: 15 * 60, message: rateLimitMessages.login },
+  /**
+   * Sign-in attempts per account (a right password gives its place back, so
+   * this counts wrong ones). The window is fixed from its first attempt, so a
+   * stranger can hold an account for at most 15 minutes: never a permanent lockout.
+   */
+  loginAccount: { per: "account", points: 10, duration: 15 * 60, message: rateLimitMessages.login },
+  register: { per: "address", points: 10, duration: 60 * 60, message: rateLimitMessages.register },
+  reset: { per: "address", points: 5, duration: 60 * 60, message: rateLimitMessages.reset },
   /** Setting a new password with a reset link (each attempt costs a bcrypt hash). */
-  resetSubmit: { points: 10, duration: 15 * 60, message: rateLimitMessages.resetSubmit },
+  resetSubmit: { per: "address", points: 10, duration: 15 * 60, message: rateLimitMessages.resetSubmit },
   /** Fund I and Fund II sign-ups. */
-  fundAccess: { points: 10, duration: 60 * 60, message: rateLimitMessages.fundAccess },
+  fundAccess: { per: "address", points: 10, duration: 60 * 60, message: rateLimitMessages.fundAccess },
   /** Fund token checks (the page with a token, and the validate endpoint): guessing is hopeless, and stays slow. */
-  tokenCheck: { points: 30, duration: 15 * 60, message: rateLimitMessages.tokenCheck },
+  tokenCheck: { per: "address", points: 30, duration: 15 * 60, message: rateLimitMessages.tokenCheck },
   /**
-   * Wrong two-factor codes per account: 10 an hour, so at most 240 guesses a day,
-   * each with about 3 in 1,000,000 (±1 step): at most 0.072 % a day (hardening prints it).
+   * Two-factor code attempts per account (a right code gives its place back): 10 an hour, so at most
+   * 240 wrong guesses a day, each with about 3 in 1,000,000 (±1 step): at most 0.072 % a day (hardening prints it).
    */
-  twoFactorAccount: { points: 10, duration: 60 * 60, message: rateLimitMessages.twoFactor },
+  twoFactorAccount: { per: "account", points: 10, duration: 60 * 60, message: rateLimitMessages.twoFactor },
   /** Two-factor code attempts per client address. */
-  twoFactorAddress: { points: 30, duration: 15 * 60, message: rateLimitMessages.twoFactor },
+  twoFactorAddress: { per: "address", points: 30, duration: 15 * 60, message: rateLimitMessages.twoFactor },
   /** Confirming a registration's mailed link with its password (each attempt with a live link costs a bcrypt compare). */
-  registerConfirm: { points: 10, duration: 15 * 60, message: rateLimitMessages.registerConfirm },
-} as const;
+  registerConfirm: { per: "address", points: 10, duration: 15 * 60, message: rateLimitMessages.registerConfirm },
+} as const satisfies Record<string, { per: "address" | "account" | "all"; points: number; duration: number; message: string }>;
 
 export type RateLimitBucket = keyof typeof RATE_LIMITS;
+
+/** An attempt's place in a window; `giveBack` returns it (once) when the attempt turned out not to count. */
+export type Reservation = { giveBack: () => Promise<void> };
 
 const limiters = new Map<RateLimitBucket, RateLimiterMemory>();
 
@@ -51,41 +69,61 @@ function limiter(bucket: RateLimitBucket): RateLimiterMemory {
   return found;
 }
 
-/** Count one attempt; over the limit throws a 429 AppError with Retry-After. */
-export async function enforceRateLimit(bucket: RateLimitBucket, clientKey: string): Promise<void> {
+/** The one key function of every bucket: per address (IPv6 by /64), per account, or one key for all. */
+function keyFor(bucket: RateLimitBucket, key: string): string {
+  const { per } = RATE_LIMITS[bucket];
+  if (per === "all") return "all";
+  if (per === "address") return addressKey(key || "unknown");
+  return key || "unknown";
+}
+
+/** No place left: `refusal()` audits the refusal and makes the 429 AppError (with Retry-After). */
+export type Refused = { refusal: () => AppError };
+
+/**
+ * Reserve one attempt's place if there is one, without refusing: for a caller
+ * that learns only later whether the refusal applies (a pitch that may or may
+ * not carry a deck). Nothing is audited until `refusal()` is called.
+ */
+export async function tryReserve(bucket: RateLimitBucket, key: string): Promise<Reservation | Refused> {
+  const limitKey = keyFor(bucket, key);
   try {
-    await limiter(bucket).consume(clientKey || "unknown");
+    await limiter(bucket).consume(limitKey);
   } catch (error) {
-    if (error instanceof RateLimiterRes) throw rateLimited(bucket, error.msBeforeNext);
+    if (error instanceof RateLimiterRes) {
+      const { msBeforeNext } = error;
+      return { refusal: () => rateLimited(bucket, msBeforeNext) };
+    }
     throw error;
   }
+  let given = false;
+  return {
+    giveBack: async () => {
+      if (given) return;
+      given = true;
+      // Only into the window it came from: a window that ended meanwhile is not credited in advance.
+      const state = await limiter(bucket).get(limitKey);
+      if (state && state.consumedPoints > 0) await limiter(bucket).reward(limitKey, 1);
+    },
+  };
+}
+
+/**
+ * Reserve one attempt's place before doing the work; over the limit throws a
+ * 429 AppError with Retry-After (and the refusal is audited, aggregated).
+ * `key` is the client address for per-address buckets, the account for
+ * per-account ones, and ignored for everyone's.
+ */
+export async function enforceRateLimit(bucket: RateLimitBucket, key: string): Promise<Reservation> {
+  const reserved = await tryReserve(bucket, key);
+  if ("refusal" in reserved) throw reserved.refusal();
+  return reserved;
 }
 
 function rateLimited(bucket: RateLimitBucket, msBeforeNext: number): AppError {
-  audit(getDb(), "request.rate_limited", { details: { bucket, retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)) } });
-  return new AppError("rate_limited", RATE_LIMITS[bucket].message, {
-    retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)),
-  });
-}
-
-/** Refuse when the key has used up its points, without counting this attempt. */
-export async function assertNotLimited(bucket: RateLimitBucket, key: string): Promise<void> {
-  const state = await limiter(bucket).get(key || "unknown");
-  if (state && state.msBeforeNext > 0 && state.consumedPoints >= RATE_LIMITS[bucket].points) {
-    throw rateLimited(bucket, state.msBeforeNext);
-  }
-}
-
-/** Count a failure against the key (e.g. a wrong password for an account). */
-export async function recordFailure(bucket: RateLimitBucket, key: string): Promise<void> {
-  await limiter(bucket)
-    .consume(key || "unknown")
-    .catch(() => undefined);
-}
-
-/** Forget the key's failures (e.g. after a successful sign-in). */
-export async function clearFailures(bucket: RateLimitBucket, key: string): Promise<void> {
-  await limiter(bucket).delete(key || "unknown");
+  const retryAfterSeconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  auditRefusal("request.rate_limited", { bucket, retryAfterSeconds }, { bucket });
+  return new AppError("rate_limited", RATE_LIMITS[bucket].message, { retryAfterSeconds });
 }
 
 /** For tests: start every bucket afresh. */

@@ -18,6 +18,17 @@ export type LogLevel = "info" | "warn" | "error";
 type Fields = Record<string, unknown>;
 /** The longest user agent kept (longer ones are cut). */
 export const USER_AGENT_MAX = 512;
+/**
+ * The longest header or path value kept in a log line or audit row of the
+ * events a stranger can cause (a refused post's Origin, a request's path):
+ * longer ones are cut and end in "…" (decision 030).
+ */
+export const LOGGED_TEXT_MAX = 200;
+
+/** `value` cut at `max` characters, with "…" when something was cut. */
+export function cutText(value: string, max = LOGGED_TEXT_MAX): string {
+  return value.length > max ? `${value.slice(0, max)}…` : value;
+}
 
 /** What every line and audit row written during a request knows about it. */
 export type RequestContext = { requestId: string; ip: string; userAgent?: string };

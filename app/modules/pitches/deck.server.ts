@@ -1,6 +1,7 @@
 import { pitchMessages } from "~/content/validation";
 import { AppError } from "../http/app-error";
 import { parseJsonInput, readJsonBody } from "../http/json.server";
+import { tryReserve, type Refused, type Reservation } from "../http/rate-limit.server";
 import { checkFileType } from "../storage/file-type.server";
 import { cleanFileName } from "../storage/file-name";
 import { commitIncoming, removeQuietly } from "../storage/storage.server";
@@ -32,19 +33,53 @@ function deckTooLarge(values?: Record<string, string>): AppError {
   });
 }
 
-/** Read a multipart pitch. A deck over 25 MB is a 413 with the deck's message; nothing is kept. */
-export async function receivePitchPost(request: Request): Promise<PitchPost> {
+/**
+ * A deck's place, reserved before the body is read (decision 030): one of its
+ * network's (RATE_LIMITS.pitchDeck, an IPv6 /64 is one network) and one of
+ * everyone's (pitchDeckAll), or the refusal of the first that has none left.
+ */
+async function reserveDeckPlace(clientAddress: string): Promise<Reservation[] | Refused> {
+  const network = await tryReserve("pitchDeck", clientAddress);
+  if ("refusal" in network) return network;
+  const all = await tryReserve("pitchDeckAll", clientAddress);
+  if ("refusal" in all) {
+    await network.giveBack();
+    return all;
+  }
+  return [network, all];
+}
+
+/** The 429 of a deck without a place, under the deck field (the form shows it there). */
+function deckRefused(refused: Refused): AppError {
+  const error = refused.refusal();
+  return new AppError("rate_limited", error.message, { ...error.options, fields: { [PITCH_DECK_FIELD]: [error.message] } });
+}
+
+/**
+ * Read a multipart pitch. Its deck's place is reserved before the body is
+ * read, so the decks written to disk are bounded per network and in all a day;
+ * without a place the fields are still read but a deck's bytes are not written,
+ * and a post carrying one is a 429 with Retry-After (a pitch without a deck
+ * goes on: the form always posts multipart). A post that carried no deck gives
+ * its place back. A deck over 25 MB is a 413 with the deck's message; nothing is kept.
+ */
+export async function receivePitchPost(request: Request, clientAddress: string): Promise<PitchPost> {
+  const places = await reserveDeckPlace(clientAddress);
+  const refused = "refusal" in places ? places : null;
   try {
     const upload = await receiveUpload(request, {
       fileField: PITCH_DECK_FIELD,
       maxFileBytes: PITCH_DECK_MAX_BYTES,
       fieldNames: FORM_FIELDS,
+      ...(refused ? { refuseFile: () => deckRefused(refused) } : {}),
     });
     // A file input left empty is sent as a part with no name and no bytes: no deck.
     const deck = upload.file && !(upload.file.size === 0 && upload.file.clientName === "") ? upload.file : null;
     if (upload.file && !deck) await removeQuietly(upload.file.tmpPath);
+    if (!deck && !refused) await Promise.all((places as Reservation[]).map((place) => place.giveBack()));
     return { fields: upload.fields, deck };
   } catch (error) {
+    // A post that failed keeps its place: it may have written a deck's bytes before failing.
     if (error instanceof AppError && error.code === "payload_too_large") throw deckTooLarge();
     throw error;
   }
@@ -72,12 +107,12 @@ export async function commitDeck(deck: ReceivedFile): Promise<StoredDeck> {
 
 /**
  * POST /api/pitch's body: JSON as ever, or the same fields as multipart/form-data
- * with an optional deck. Bad fields or a deck that is not a PDF: 400 with field
- * messages, and the deck is dropped.
+ * with an optional deck (its place reserved first: receivePitchPost). Bad fields
+ * or a deck that is not a PDF: 400 with field messages, and the deck is dropped.
  */
-export async function readApiPitch(request: Request): Promise<{ input: PitchInput; deck: ReceivedFile | null }> {
+export async function readApiPitch(request: Request, clientAddress: string): Promise<{ input: PitchInput; deck: ReceivedFile | null }> {
   if (!isMultipart(request)) return { input: parseJsonInput(PitchInput, await readJsonBody(request)), deck: null };
-  const { fields, deck } = await receivePitchPost(request);
+  const { fields, deck } = await receivePitchPost(request, clientAddress);
   try {
     const problem = deck ? await deckProblem(deck) : null;
     const parsed = PitchInput.safeParse(fields);

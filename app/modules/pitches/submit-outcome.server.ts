@@ -48,15 +48,15 @@ function failureOutcome(error: unknown, reply: (options: { formErrors: string[];
 }
 
 /** Refusals of a multipart post the form shows in place; any other failure to read it is an unreadable form. */
-const KEPT_REFUSALS = new Set(["payload_too_large", "insufficient_storage"]);
+const KEPT_REFUSALS = new Set(["payload_too_large", "insufficient_storage", "rate_limited"]);
 
 function unreadable(error: unknown): unknown {
   return isAppError(error) ? data({ error: requestMessages.formUnreadable }, { status: 400 }) : error;
 }
 
 /** The form's fields: urlencoded (no deck) or multipart (with an optional deck). */
-async function readPitchForm(request: Request): Promise<PitchPost> {
-  if (isMultipart(request)) return receivePitchPost(request);
+async function readPitchForm(request: Request, clientAddress: string): Promise<PitchPost> {
+  if (isMultipart(request)) return receivePitchPost(request, clientAddress);
   const form = await readFormData(request);
   const fields: Record<string, string> = {};
   for (const [name, value] of form) if (typeof value === "string" && !(name in fields)) fields[name] = value;
@@ -72,11 +72,11 @@ async function readPitchForm(request: Request): Promise<PitchPost> {
 export async function handlePitchForm(request: Request, clientAddress: string): Promise<PitchFormAnswer> {
   let post: PitchPost;
   try {
-    post = await readPitchForm(request);
+    post = await readPitchForm(request, clientAddress);
   } catch (error) {
     // A body that is not a readable form answers as every page form's does (400, thrown).
     if (!isAppError(error) || !KEPT_REFUSALS.has(error.code)) throw unreadable(error);
-    // A deck over 25 MB, a full disk: nothing was read that could be shown again.
+    // A deck over 25 MB, a full disk, no deck's place left today (429): nothing was kept that could be shown again.
     const outcome = failureOutcome(error, ({ formErrors, fieldErrors }) => ({
       status: "error",
       initialValue: null,

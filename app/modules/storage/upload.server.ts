@@ -35,6 +35,12 @@ export type ReceiveOptions = {
   fieldNames: readonly string[];
   /** Fields that may repeat (e.g. `recipientIds`), kept in `lists`, and how many values they may have in all. */
   repeated?: { names: readonly string[]; max: number };
+  /**
+   * When set, the file is not taken: its bytes are read past without a byte
+   * written, and a file with any bytes fails the upload with this error (the
+   * text fields are still read; a part with no bytes is no file).
+   */
+  refuseFile?: () => AppError;
 };
 
 /** Room for the multipart framing and the text fields around the file. */
@@ -99,6 +105,14 @@ export async function receiveUpload(request: Request, options: ReceiveOptions): 
   });
 
   parser.on("file", (name, stream, info) => {
+    const { refuseFile } = options;
+    if (name === options.fileField && !file && refuseFile) {
+      stream.on("error", () => {});
+      stream.on("data", () => {
+        if (!failure) fail(refuseFile());
+      });
+      return;
+    }
     if (name !== options.fileField || file) {
       // Skipped, but still a stream: a body cut off mid-part errors it, and an
       // error without a listener would take the process down.

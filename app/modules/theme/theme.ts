@@ -8,11 +8,21 @@ export function parseTheme(value: unknown): Theme {
   return THEMES.includes(value as Theme) ? (value as Theme) : "system";
 }
 
-/** Read the theme cookie from a Cookie header. */
-export function themeFromCookieHeader(header: string | null): Theme {
+/**
+ * Read the theme cookie from a Cookie header: the first `theme` pair, its
+ * whole value (trimmed) exactly `light`, `dark` or `system`; anything else is
+ * "system". The one parse: the root loader renders with it and the public page
+ * cache (server/page-cache.ts) keys with it, so a page is never cached under a
+ * theme it was not rendered in.
+ */
+export function themeFromCookieHeader(header: string | null | undefined): Theme {
   if (!header) return "system";
-  const match = /(?:^|;\s*)theme=([a-z]+)/.exec(header);
-  return parseTheme(match?.[1]);
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq === -1 || part.slice(0, eq).trim() !== THEME_COOKIE) continue;
+    return parseTheme(part.slice(eq + 1).trim());
+  }
+  return "system";
 }
 
 /** The Set-Cookie value that stores a theme for a year (readable by the page script too). */

@@ -8,7 +8,7 @@ import { endAllSessions, endOtherSessions, type LpUser } from "../auth/session.s
 import { now } from "../config/clock.server";
 import { getEnv } from "../config/env.server";
 import { AppError } from "../http/app-error";
-import { assertNotLimited, clearFailures, enforceRateLimit, recordFailure } from "../http/rate-limit.server";
+import { enforceRateLimit, type Reservation } from "../http/rate-limit.server";
 import { kickMailer, queueMail } from "../mail/mail.server";
 import {
   accountsWithCodesUnderOldKeys,
@@ -100,18 +100,25 @@ export async function beginEnrolment(user: Account, sessionId: string, db: Db = 
 }
 
 /**
- * Count one code attempt for the account and the address; refuse when either
- * limit is reached. Wrong codes are counted against the account separately.
+ * Reserve one code attempt's place for the address (every attempt counts) and
+ * then the account, before the code is checked, so parallel guesses cannot
+ * pass together (decision 030). The caller gives the account's place back when
+ * the attempt was no guess (a right code, nothing to check); a wrong code keeps it.
  */
-async function limitAttempt(user: Account, clientAddress: string): Promise<void> {
-  await assertNotLimited("twoFactorAccount", user.id);
+async function limitAttempt(user: Account, clientAddress: string): Promise<Reservation> {
   await enforceRateLimit("twoFactorAddress", clientAddress);
+  return enforceRateLimit("twoFactorAccount", user.id);
 }
 
-async function refuse(user: Account, reason: string, db: Db): Promise<never> {
+function refuse(user: Account, reason: string, db: Db): never {
   audit(db, "auth.two_factor_failed", { target: target(user), details: { userId: user.id, email: user.email, reason } });
-  await recordFailure("twoFactorAccount", user.id);
   throw new AppError("unauthorized", twoFactorMessages.invalidCode, { fields: { code: [twoFactorMessages.invalidCode] } });
+}
+
+/** Nothing to check: the attempt's place goes back before the error. */
+async function notAGuess(place: Reservation, error: AppError): Promise<never> {
+  await place.giveBack();
+  throw error;
 }
 
 /**
@@ -127,11 +134,11 @@ export async function confirmEnrolment(
   sessionId: string | null,
   db: Db = getDb(),
 ): Promise<string[]> {
-  await limitAttempt(user, clientAddress);
+  const place = await limitAttempt(user, clientAddress);
   const current = row(user.id, db);
-  if (current?.enabledAt) throw new AppError("conflict", twoFactorMessages.alreadyOn);
+  if (current?.enabledAt) return notAGuess(place, new AppError("conflict", twoFactorMessages.alreadyOn));
   const secret = ownPending(current?.pendingEnc ?? null, user.id, sessionId);
-  if (!secret || !sessionId) throw new AppError("bad_request", twoFactorMessages.notEnrolling);
+  if (!secret || !sessionId) return notAGuess(place, new AppError("bad_request", twoFactorMessages.notEnrolling));
   const step = matchTotp(secret, code, now().getTime(), null);
   if (step === null) return refuse(user, "wrong code at enrolment", db);
   const codes = db.transaction((tx) => {
@@ -146,7 +153,7 @@ export async function confirmEnrolment(
     queueMail(tx, { to: user.email, ...securityMails.twoFactorEnabled(user, getEnv().APP_URL) });
     return fresh;
   });
-  await clearFailures("twoFactorAccount", user.id);
+  await place.giveBack();
   kickMailer();
   return codes;
 }
@@ -174,12 +181,12 @@ export async function verifySecondFactor(
   { recovery = true }: { recovery?: boolean } = {},
   db: Db = getDb(),
 ): Promise<"totp" | "recovery"> {
-  await limitAttempt(user, clientAddress);
+  const place = await limitAttempt(user, clientAddress);
   const current = row(user.id, db);
-  if (!current?.enabledAt || !current.secretEnc) throw new AppError("bad_request", twoFactorMessages.notOn);
+  if (!current?.enabledAt || !current.secretEnc) return notAGuess(place, new AppError("bad_request", twoFactorMessages.notOn));
   const step = matchTotp(openSecret(current.secretEnc, secretContext(user.id)), code, now().getTime(), current.lastStep);
   if (step !== null && claimStep(user.id, step, db)) {
-    await clearFailures("twoFactorAccount", user.id);
+    await place.giveBack();
     return "totp";
   }
   if (recovery) {
@@ -192,7 +199,7 @@ export async function verifySecondFactor(
     });
     if (used) {
       kickMailer();
-      await clearFailures("twoFactorAccount", user.id);
+      await place.giveBack();
       return "recovery";
     }
   }

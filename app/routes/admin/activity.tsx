@@ -24,9 +24,12 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: c.titl
 /** A row as the table shows it. */
 function view(row: AuditRow) {
   let details: [string, string][] = [];
+  let count: number | null = null;
   try {
     const parsed = JSON.parse(row.details) as Record<string, unknown>;
     details = Object.entries(parsed).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)]);
+    // A refusal row that stands for more of them (decision 030).
+    if (typeof parsed.count === "number" && (row.event === "request.cross_site_refused" || row.event === "request.rate_limited")) count = parsed.count;
   } catch {
     details = [["details", row.details]];
   }
@@ -36,6 +39,7 @@ function view(row: AuditRow) {
     when: adminTimestamp(row.at),
     event: row.event,
     eventLabel: isAuditEvent(row.event) ? auditEventLabels[row.event] : row.event,
+    repeated: count === null ? null : c.repeated(count),
     actor: row.actorEmail,
     target: row.targetType ? { type: row.targetType, id: row.targetId, label: row.targetLabel } : null,
     ip: row.ip,
@@ -195,6 +199,7 @@ function ActivityTable({ rows }: { rows: ViewRow[] }) {
               </td>
               <td className="px-4 py-3">
                 <span className="block font-medium">{row.eventLabel}</span>
+                {row.repeated ? <span className="block text-xs font-medium">{row.repeated}</span> : null}
                 <code className="block text-xs text-slate-600 dark:text-slate-300">{row.event}</code>
               </td>
               <td className="px-4 py-3 break-all">{row.actor ?? <span className="italic">{c.visitor}</span>}</td>

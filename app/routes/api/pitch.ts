@@ -7,12 +7,13 @@ import { storePitch } from "~/modules/pitches/pitches.server";
 /**
  * POST /api/pitch { name, email, company, stage, deckUrl?, message } → 201 { id, createdAt }; errors → { error, fields? }.
  * The same fields as multipart/form-data may carry a PDF deck (file field `deck`, at most 25 MB: 413;
- * not a PDF: 400 under `deck`). No spam traps here: rate-limited, and no form to carry them (decision 026).
+ * not a PDF: 400 under `deck`; over the day's deck quota: 429 before a byte of it is written, decision 030).
+ * No spam traps here: rate-limited, and no form to carry them (decision 026).
  */
 export async function action({ request, context }: Route.ActionArgs) {
   return handleJson(async () => {
     if (request.method !== "POST") throw methodNotAllowed("POST");
-    const { input, deck } = await readApiPitch(request);
+    const { input, deck } = await readApiPitch(request, context.clientAddress);
     try {
       await enforceRateLimit("pitch", context.clientAddress);
     } catch (error) {
