@@ -267,6 +267,13 @@ export const fundAccessUsers = sqliteTable(
       .default(false),
     /** SHA-256 (hex) of the 32-byte access token; the token itself is never stored. */
     accessTokenHash: text("access_token_hash").notNull().unique(),
+    /**
+     * SHA-256 of a fresh Fund II link mailed to the holder's stored address when the
+     * address asks again (decision 012): it works beside the current token, so a stranger
+     * typing the holder's address breaks nothing; the first use makes it the current
+     * token. Null when none is out.
+     */
+    reissuedTokenHash: text("reissued_token_hash").unique(),
     revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },

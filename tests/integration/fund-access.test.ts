@@ -210,7 +210,7 @@ describe("POST /api/fund-access/register: Fund II", () => {
     expect((await listFundDocs("fund-ii", cookiePair(cookie))).status).toBe(200);
   });
 
-  it("a repeat request for the same e-mail (any case or spacing) keeps one unchanged row and the first link; the holder is told, without a new link", async () => {
+  it("a repeat request for the same e-mail (any case or spacing) keeps one unchanged row and the first link; the holder's address gets a fresh link beside it", async () => {
     expect((await registerFund(fundII({ email: "grace@hopper.example" }))).status).toBe(201);
     await deliverMail();
     const [first] = deliveredTokens("grace@hopper.example");
@@ -229,9 +229,44 @@ describe("POST /api/fund-access/register: Fund II", () => {
     expect(mails).toHaveLength(2);
     expect(mails[1]!.subject).toBe(FUND_II_SUBJECT);
     expect(mails[1]!.text).toContain("Someone (perhaps you) asked again for access to the Deeptech Fund II documents");
-    expect(mails[1]!.text).toContain("The link we sent you before still works.");
-    expect(mails[1]!.text).not.toMatch(/token=/);
+    expect(mails[1]!.text).toContain("The link we sent you before keeps working too.");
+    expect(mails[1]!.text).not.toContain("Rear Admiral");
+    const [, fresh] = deliveredTokens("grace@hopper.example");
+    expect(fresh).toBeDefined();
+    expect(fresh).not.toBe(first);
+    // Both work: a stranger who types the holder's address breaks nothing, and a holder who lost the link has one.
     await expectValid(first!, true);
+    await expectValid(fresh!, true);
+  });
+
+  it("a reissued link, once used, is the current one: later asks (from anyone) cannot end the access it opened", async () => {
+    expect((await registerFund(fundII({ email: "ada@lovelace.example" }))).status).toBe(201);
+    await deliverMail();
+    expect((await registerFund(fundII({ email: "ada@lovelace.example", name: "Mallory" }))).status).toBe(201);
+    await deliverMail();
+    const [first, second] = deliveredTokens("ada@lovelace.example");
+    const opened = await validateToken(second!);
+    expect(await opened.json()).toEqual({ valid: true });
+    const cookie = cookiePair(opened.headers.get("Set-Cookie"));
+    // Another ask replaces only the reissued link; the access the holder opened stays.
+    expect((await registerFund(fundII({ email: "ada@lovelace.example", name: "Mallory" }))).status).toBe(201);
+    await deliverMail();
+    const [, , third] = deliveredTokens("ada@lovelace.example");
+    expect((await listFundDocs("fund-ii", cookie)).status).toBe(200);
+    await expectValid(second!, true);
+    await expectValid(third!, true);
+    // The first link was replaced by the one the holder used.
+    await expectValid(first!, false);
+  });
+
+  it("revoking a request ends its reissued link too", async () => {
+    expect((await registerFund(fundII({ email: "rosalind@franklin.example" }))).status).toBe(201);
+    expect((await registerFund(fundII({ email: "rosalind@franklin.example" }))).status).toBe(201);
+    await deliverMail();
+    const [, fresh] = deliveredTokens("rosalind@franklin.example");
+    const [row] = allAccessRequests().filter((r) => r.email === "rosalind@franklin.example");
+    revokeFundAccess(admin, row!.id);
+    await expectValid(fresh!, false);
   });
 
   // The requester's name is part of the mail text: a name shaped like a placeholder stays as typed.
@@ -251,7 +286,7 @@ describe("POST /api/fund-access/register: Fund II", () => {
     ).toEqual(["fund-i", "fund-ii"]);
   });
 
-  it("sends at most 5 mails per address a day (the link, then notices); further requests get the same answer, and the link keeps working", async () => {
+  it("sends at most 5 mails per address a day (the link, then fresh links); further requests get the same answer, and the first link keeps working", async () => {
     const answers: string[] = [];
     for (let i = 0; i < 8; i++) {
       const response = await registerFund(fundII({ email: i % 2 ? "Grace@Hopper.example" : "grace@hopper.example" }));
@@ -263,10 +298,13 @@ describe("POST /api/fund-access/register: Fund II", () => {
     expect(smtp.to("grace@hopper.example")).toHaveLength(5);
     expect(allOutbox()).toHaveLength(5);
     expect(allAccessRequests()).toHaveLength(1);
-    // One link, then notices; no request rotates the token: the link mailed first still works.
-    const tokens = smtp.to("grace@hopper.example").flatMap((m) => (m.text.includes("token=") ? [tokenFromMailText(m.text)] : []));
-    expect(tokens).toHaveLength(1);
+    // The link, then fresh links beside it; no request rotates the token: the link mailed first still works,
+    // and so does the latest fresh one (each ask replaced the one before it).
+    const tokens = smtp.to("grace@hopper.example").map((m) => tokenFromMailText(m.text));
+    expect(new Set(tokens).size).toBe(5);
     await expectValid(tokens[0]!, true);
+    await expectValid(tokens[3]!, false);
+    await expectValid(tokens[4]!, true);
   });
 });
 
@@ -281,7 +319,7 @@ describe("POST /api/fund-access/register: Fund II", () => {
 describe("POST /api/fund-access/register: someone else asks with the holder's e-mail", () => {
   const DOC = samplePdf("Fund letter", 2000);
 
-  it("Fund II: the holder's name, company, phone and link stay; the mail goes to the holder's address only, with no new link and not the other name", async () => {
+  it("Fund II: the holder's name, company, phone and link stay; the mail goes to the holder's address only, with a fresh link and not the other name", async () => {
     const doc = insertFundDoc("fund-ii", DOC);
     expect((await registerFund(fundII({ company: "US Navy", phone: "+1 202 555 0100" }))).status).toBe(201);
     await deliverMail();
@@ -298,7 +336,9 @@ describe("POST /api/fund-access/register: someone else asks with the holder's e-
     await deliverMail();
 
     const after = accessRequestByEmail("grace@hopper.example", "fund-ii")!;
-    expect(after).toEqual(before);
+    // Nothing of the holder's changed; only a second, fresh link is out (to the holder's address).
+    expect({ ...after, reissuedTokenHash: null }).toEqual(before);
+    expect(after.reissuedTokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(after).toMatchObject({ name: "Grace Hopper", company: "US Navy", phone: "+1 202 555 0100" });
     expect(allAccessRequests()).toHaveLength(1);
 
@@ -308,13 +348,13 @@ describe("POST /api/fund-access/register: someone else asks with the holder's e-
     expect((await listFundDocs("fund-ii", cookie)).status).toBe(200);
     expect((await fundFile("download", doc.id, cookie)).status).toBe(200);
 
-    // Two mails in all, both to the holder's address; the second carries no link and not the other name.
+    // Two mails in all, both to the holder's address; the second carries a fresh link and not the other name.
     expect(smtp.received.map((m) => m.envelopeTo)).toEqual([["grace@hopper.example"], ["grace@hopper.example"]]);
     const notice = smtp.received[1]!;
     expect(notice.subject).toBe(FUND_II_SUBJECT);
     expect(notice.text).toContain("Dear Grace Hopper,");
-    expect(notice.text).toContain("The link we sent you before still works.");
-    expect(notice.text).not.toMatch(/token=/);
+    expect(notice.text).toContain("The link we sent you before keeps working too.");
+    expect(tokenFromMailText(notice.text)).not.toBe(link);
     expect(notice.text).not.toContain("Mallory");
     expect(notice.text).not.toContain("Mallet");
   });

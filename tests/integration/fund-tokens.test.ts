@@ -513,8 +513,10 @@ describe("no raw token in the database or the logs", () => {
     const first = tokenFromMailText(textsTo("grace@hopper.example")[0] ?? "");
     issued.push(first);
 
-    // A repeat request mails a notice, no link (decision 012); an admin's "send new link" mails a second one.
+    // A repeat request mails a fresh link beside the first (decision 012); an admin's "send new link" mails another.
     expect((await registerFund({ name: "Grace Hopper", email: "grace@hopper.example", fundId: "fund-ii", accreditedConfirmation: true })).status).toBe(201);
+    await deliverMail();
+    issued.push(tokenFromMailText(textsTo("grace@hopper.example").at(-1) ?? ""));
     resendFundAccessLink(admin, accessRequestByEmail("grace@hopper.example", "fund-ii")!.id);
     await deliverMail();
     const second = tokenFromMailText(textsTo("grace@hopper.example").at(-1) ?? "");
@@ -541,12 +543,12 @@ describe("no raw token in the database or the logs", () => {
     const texts = textsTo("grace@hopper.example");
     const third = tokenFromMailText(texts[texts.length - 1] ?? "");
     issued.push(third);
-    expect(new Set(issued).size).toBe(4);
+    expect(new Set(issued).size).toBe(5);
 
-    // Every mail went out (three with their link); the outbox kept only {{link}} and erased the sealed value.
+    // Every mail went out, each with its link; the outbox kept only {{link}} and erased the sealed value.
     const outbox = allOutbox();
     expect(outbox).toHaveLength(4);
-    expect(outbox.filter((row) => row.text.includes("{{link}}"))).toHaveLength(3);
+    expect(outbox.filter((row) => row.text.includes("{{link}}"))).toHaveLength(4);
     for (const row of outbox) {
       expect(row.status).toBe("sent");
       expect(row.secretsEnc).toBeNull();

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, or, sql } from "drizzle-orm";
 import { getDb } from "../../../db/client";
 import { fundAccessUsers } from "../../../db/schema";
 import { fundAccessMails } from "../../content/mail";
@@ -73,9 +73,19 @@ function queueWithdrawnMail(db: Pick<ReturnType<typeof getDb>, "insert">, row: F
   queueMail(db, { to: row.email, ...fundAccessMails.withdrawn(row, fundNames[row.fundId]) });
 }
 
-/** Someone asked again with the holder's address: the holder is told, by name as stored, and sent no link. */
-function queueAskedAgainMail(db: Pick<ReturnType<typeof getDb>, "insert">, row: FundAccessRequest) {
-  queueMail(db, { to: row.email, ...fundAccessMails.askedAgain(row, fundNames[row.fundId]) });
+/**
+ * The holder's stored address asked again (Fund II): a fresh link goes to that address, beside
+ * the one sent before, which keeps working (decision 012). Only its digest is kept, as the
+ * second live token of the row; a later ask replaces it, its first use makes it the current one.
+ */
+function reissueLink(tx: Pick<ReturnType<typeof getDb>, "insert" | "update">, row: FundAccessRequest) {
+  const token = newToken();
+  tx.update(fundAccessUsers).set({ reissuedTokenHash: hashToken(token) }).where(eq(fundAccessUsers.id, row.id)).run();
+  queueMail(tx, {
+    to: row.email,
+    ...fundAccessMails.askedAgain(row, fundNames[row.fundId]),
+    secrets: { link: `${documentsUrl(row.fundId)}?token=${token}` },
+  });
 }
 
 export type FundAccessOutcome = {
@@ -93,9 +103,9 @@ export type FundAccessOutcome = {
  * and fund. Anyone can type anyone's address (issue 21, finding L7), so a
  * request for an address and fund that already has a row changes nothing
  * stored — name, company, phone, confirmation and token stay — and breaks no
- * link or cookie of the holder's: Fund II mails the holder (at most 5 mails a
- * day, links included) that someone asked again and that their link still
- * works; Fund I, open to anyone, lets the visitor in with a pass for the row
+ * link or cookie of the holder's: Fund II mails the holder's stored address (at
+ * most 5 mails a day) a fresh link that works beside the one sent before
+ * (reissueLink); Fund I, open to anyone, lets the visitor in with a pass for the row
  * instead of a new token. A revoked request stays revoked. For Fund II the
  * answer never tells whether the address was known; Fund I, which grants access
  * on the spot, has to say when access was withdrawn. See decision 012.
@@ -128,8 +138,8 @@ export function requestFundAccess(input: FundAccessInput): FundAccessOutcome {
     }
     if (existing) {
       if (existing.fundId === "fund-ii") {
-        queueAskedAgainMail(tx, existing);
-        record("asked again: holder told", existing);
+        reissueLink(tx, existing);
+        record("asked again: fresh link to the holder", existing);
         return null;
       }
       record("granted again (request unchanged)", existing);
@@ -215,10 +225,32 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 export function findAccessByToken(token: unknown, fundId: FundId): FundAccessRequest | null {
   if (typeof token !== "string" || !TOKEN_SHAPE.test(token)) return null;
   const digest = hashToken(token);
-  const row = getDb().select().from(fundAccessUsers).where(eq(fundAccessUsers.accessTokenHash, digest)).get();
+  const row = getDb()
+    .select()
+    .from(fundAccessUsers)
+    .where(or(eq(fundAccessUsers.accessTokenHash, digest), eq(fundAccessUsers.reissuedTokenHash, digest)))
+    .get();
   if (!row) return null;
-  const same = timingSafeEqual(Buffer.from(row.accessTokenHash, "hex"), Buffer.from(digest, "hex"));
+  const stored = row.accessTokenHash === digest ? row.accessTokenHash : row.reissuedTokenHash;
+  const same = !!stored && timingSafeEqual(Buffer.from(stored, "hex"), Buffer.from(digest, "hex"));
   return same && row.fundId === fundId && !row.revokedAt ? row : null;
+}
+
+/**
+ * A reissued link was used: it becomes the row's current token (the cookie will hold it), so
+ * a later ask from anyone, which replaces only the reissued digest, cannot end this access.
+ */
+function adoptReissuedToken(row: FundAccessRequest, token: string): FundAccessRequest {
+  const digest = hashToken(token);
+  if (row.reissuedTokenHash !== digest) return row;
+  return (
+    getDb()
+      .update(fundAccessUsers)
+      .set({ accessTokenHash: digest, reissuedTokenHash: null })
+      .where(and(eq(fundAccessUsers.id, row.id), eq(fundAccessUsers.reissuedTokenHash, digest)))
+      .returning()
+      .get() ?? row
+  );
 }
 
 /**
@@ -227,7 +259,8 @@ export function findAccessByToken(token: unknown, fundId: FundId): FundAccessReq
  * security event (the request id, never the token).
  */
 export function checkFundToken(token: unknown, fundId: FundId, via: "link" | "api"): FundAccessRequest | null {
-  const request = findAccessByToken(token, fundId);
+  const found = findAccessByToken(token, fundId);
+  const request = found && typeof token === "string" ? adoptReissuedToken(found, token) : found;
   if (request) {
     audit(getDb(), "fund.token_validated", {
       target: requestTarget(request),
@@ -308,7 +341,7 @@ export function revokeFundAccess(admin: LpUser, id: string): FundAccessRequest {
   return getDb().transaction((tx) => {
     const revoked = tx
       .update(fundAccessUsers)
-      .set({ revokedAt: row.revokedAt ?? now(), accessTokenHash: hashToken(newToken()) })
+      .set({ revokedAt: row.revokedAt ?? now(), accessTokenHash: hashToken(newToken()), reissuedTokenHash: null })
       .where(eq(fundAccessUsers.id, row.id))
       .returning()
       .get();
@@ -329,7 +362,7 @@ export function resendFundAccessLink(admin: LpUser, id: string): FundAccessReque
   const updated = db.transaction((tx) => {
     const next = tx
       .update(fundAccessUsers)
-      .set({ revokedAt: null, accessTokenHash: hashToken(token) })
+      .set({ revokedAt: null, accessTokenHash: hashToken(token), reissuedTokenHash: null })
       .where(eq(fundAccessUsers.id, row.id))
       .returning()
       .get();

@@ -1,0 +1,2 @@
+ALTER TABLE `fund_access_users` ADD `reissued_token_hash` text;--> statement-breakpoint
+CREATE UNIQUE INDEX `fund_access_users_reissued_token_hash_unique` ON `fund_access_users` (`reissued_token_hash`);
