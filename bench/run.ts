@@ -20,8 +20,11 @@
  *      1,000 (fresh seeded databases), ≤ 1.5× each, and the overview's HTML
  *      ≤ 60 KB; the full newsletter TSV as information.
  *   7. Lighthouse (bench/lighthouse.ts): mobile, system Chromium, on every
- *      public page: performance score ≥ 99 and CLS ≤ 0.05 (median of
- *      --lighthouse-runs runs), with FCP, LCP, TBT and the other categories.
+ *      page of the site frame (the public pages, sign-in, registration and
+ *      fund sign-up pages, and the newsletter's mailed-link pages with real
+ *      tokens): performance score ≥ 99 and CLS ≤ 0.05 (median of
+ *      --lighthouse-runs runs), with FCP, LCP, TBT and the other categories
+ *      (SEO exempt on noindex pages, decision 032).
  *   8. admin activity (bench/activity.ts): /admin/activity at 1,000,000
  *      audit_events rows (a fresh seeded database, no ANALYZE): server time
  *      of the first page and of a filtered page (one actor, one event, one
@@ -30,7 +33,8 @@
  *   9. watermark (bench/watermark.ts): a 50 MB, 500-page PDF uploaded with
  *      watermark=on: stamp + whole download time (median of 3), the server's
  *      and server + qpdf RSS growth while stamping ≤ 2.5× the file, GET / p99
- *      while stamping in a loop ≤ 2× idle, and publishing to 1,000 investors.
+ *      (µs, bench/latency.ts) while stamping in a loop ≤ 2× idle, and
+ *      publishing to 1,000 investors.
  *  10. pitches (bench/pitches.ts): the pitch inbox at 100,000 pitches (a fresh
  *      seeded database, due times from the clock): server time of GET
  *      /api/pitches and GET /api/pitches?overdue=1 as an admin ≤ 50 ms each;
@@ -45,8 +49,9 @@
  * downloads per server), --concurrency=N (downloads at once), --requests=N
  * (measured requests per admin, activity and pitches page and database),
  * --lighthouse-runs=N (runs per page, median reported; default 3),
- * --pages=/a,/b (Lighthouse on these public pages only, for quick trials),
- * --ports=N (first of the 11 ports the servers use: N … N+10; default 3400).
+ * --pages=/a,/b (Lighthouse on these pages only, for quick trials; a
+ * mailed-link page is named without its token: --pages=/newsletter/confirm),
+ * --ports=N (first of the 12 ports the servers use: N … N+11; default 3400).
  */
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -59,7 +64,7 @@ import { cpuSeconds, machineBusySeconds } from "./cpu";
 import { benchActivity } from "./activity";
 import { benchAdmin } from "./admin";
 import { benchFiles, type Check } from "./files";
-import { benchLighthouse } from "./lighthouse";
+import { benchLighthouse, LIGHTHOUSE_PAGES } from "./lighthouse";
 import { benchPitches } from "./pitches";
 import { benchWatermark } from "./watermark";
 import { kb, mb, num, passFail, ratio, table } from "./format";
@@ -75,10 +80,21 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BUILD_DIR_NAME = process.env.BENCH_BUILD_DIR || "build-bench";
 const BUILD_DIR = path.join(ROOT, BUILD_DIR_NAME);
 const HOST = "127.0.0.1";
-/** The ports, from --ports=N: pages N, N+1; documents N+2, N+3; admin N+4, N+5; Lighthouse N+6 (Chromium N+7); activity N+8; watermark N+9; pitches N+10. */
-type Ports = { ours: number; base: number; filesOurs: number; filesBase: number; admin: [number, number]; lighthouse: number; activity: number; watermark: number; pitches: number };
+/** The ports, from --ports=N: pages N, N+1; documents N+2, N+3; admin N+4, N+5; Lighthouse N+6 (Chromium N+7, SMTP catcher N+11); activity N+8; watermark N+9; pitches N+10. */
+type Ports = { ours: number; base: number; filesOurs: number; filesBase: number; admin: [number, number]; lighthouse: number; lighthouseMail: number; activity: number; watermark: number; pitches: number };
 function portsFrom(first: number): Ports {
-  return { ours: first, base: first + 1, filesOurs: first + 2, filesBase: first + 3, admin: [first + 4, first + 5], lighthouse: first + 6, activity: first + 8, watermark: first + 9, pitches: first + 10 };
+  return {
+    ours: first,
+    base: first + 1,
+    filesOurs: first + 2,
+    filesBase: first + 3,
+    admin: [first + 4, first + 5],
+    lighthouse: first + 6,
+    lighthouseMail: first + 11,
+    activity: first + 8,
+    watermark: first + 9,
+    pitches: first + 10,
+  };
 }
 
 const LOAD_PATHS = ["/", "/portfolio"];
@@ -110,7 +126,7 @@ type Options = {
 };
 
 function parseOptions(argv: string[]): Options {
-  const opts: Options = { build: true, strict: false, only: null, duration: 5, warmup: 2, rounds: 3, rate: 0, connections: 50, runs: 9, concurrency: 8, requests: 15, lighthouseRuns: 3, lighthousePages: [...publicPages], ports: portsFrom(3400) };
+  const opts: Options = { build: true, strict: false, only: null, duration: 5, warmup: 2, rounds: 3, rate: 0, connections: 50, runs: 9, concurrency: 8, requests: 15, lighthouseRuns: 3, lighthousePages: [...LIGHTHOUSE_PAGES], ports: portsFrom(3400) };
   for (const arg of argv) {
     const [name, value] = arg.split("=", 2) as [string, string | undefined];
     const positive = (label: string) => {
@@ -132,8 +148,8 @@ function parseOptions(argv: string[]): Options {
     else if (name === "--ports") opts.ports = portsFrom(Math.round(positive(name)));
     else if (name === "--pages") {
       const wanted = (value ?? "").split(",").filter(Boolean);
-      const unknown = wanted.filter((p) => !PUBLIC_PAGES.includes(p));
-      if (!wanted.length || unknown.length) fatal(`--pages needs public pages (${PUBLIC_PAGES.join(",")}), e.g. --pages=/,/team`);
+      const unknown = wanted.filter((p) => !LIGHTHOUSE_PAGES.includes(p));
+      if (!wanted.length || unknown.length) fatal(`--pages needs pages of the site frame (${LIGHTHOUSE_PAGES.join(",")}), e.g. --pages=/,/team`);
       opts.lighthousePages = wanted;
     }
     else if (name === "--only") {
@@ -853,6 +869,7 @@ async function main() {
       root: ROOT,
       host: HOST,
       port: opts.ports.lighthouse,
+      mailPort: opts.ports.lighthouseMail,
       pages: opts.lighthousePages,
       workDir,
       serverEnv,

@@ -18,13 +18,14 @@
  *      VmRSS, and the server's plus its children's (qpdf) VmRSS at the same
  *      moment, growth over the server's RSS before the request; the worst of
  *      RUNS. Budget: each ≤ 2.5 × the file's size.
- *   c. p99 latency of GET / (autocannon, CONNECTIONS connections, ROUND_S
- *      seconds) while idle and while the investor's stamped download runs in
- *      a loop (curl in its own process, so the load generator is not slowed
- *      by 50 MB downloads); ROUNDS rounds alternating, median p99 of each.
- *      Budget: busy ≤ 2 × idle. As a control (information), the same loop
- *      of the admin's download of the stored file, unstamped: what moving
- *      50 MB costs GET / without qpdf.
+ *   c. p99 latency of GET / in µs (bench/latency.ts: CONNECTIONS keep-alive
+ *      request loops in this process, ROUND_S seconds) while idle and while
+ *      the investor's stamped download runs in a loop (curl in its own
+ *      process, so the load generator is not slowed by 50 MB downloads);
+ *      ROUNDS rounds alternating, median p99 of each. Budget: busy ≤ 2 ×
+ *      idle. As a control (information), the same loop of the admin's
+ *      download of the stored file, unstamped: what moving 50 MB costs GET /
+ *      without qpdf.
  *   d. Publishing to many: INVESTORS approved investors inserted straight
  *      into the database, then POST /api/documents (a small PDF, audience
  *      all) timed, median of RUNS, with the e-mail_outbox rows each publish
@@ -35,12 +36,12 @@ import { execFileSync, spawn } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { concatTransformationMatrix, drawObject, PageSizes, PDFDocument, popGraphicsState, pushGraphicsState, StandardFonts } from "pdf-lib";
 import type { Check } from "./files";
 import { num, table } from "./format";
+import { measureLatency, msOf, type Latency } from "./latency";
 import { assertPortFree, benchAdminLogin, createBenchAdmin, readMemory, sleep, startServer, stopChild, waitForHttp, type PartContext } from "./proc";
 import { MAX_UPLOAD_BYTES } from "../app/modules/documents/constants";
 import { openDatabase } from "../db/client";
@@ -198,16 +199,11 @@ async function withRss<T>(pid: number, fn: () => Promise<T>): Promise<{ value: T
   }
 }
 
-// ─── autocannon ─────────────────────────────────────────────────────────────
+// ─── GET / latency ──────────────────────────────────────────────────────────
 
-type CannonResult = { latency: { p50: number; p99: number; mean: number }; requests: { total: number }; non2xx: number; errors: number; timeouts: number };
-type Autocannon = (opts: Record<string, unknown>, cb: (err: Error | null, result: CannonResult) => void) => unknown;
-const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
-
-function cannon(url: string, seconds: number): Promise<CannonResult> {
-  return new Promise((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration: seconds, pipelining: 1, headers: { "accept-encoding": "br, gzip" } }, (err, result) => (err ? reject(err) : resolve(result)));
-  });
+/** GET / for `seconds` from CONNECTIONS keep-alive loops, latency in µs (bench/latency.ts). */
+function latencyOf(origin: string, seconds: number): Promise<Latency> {
+  return measureLatency(`${origin}/`, { seconds, connections: CONNECTIONS, headers: { "accept-encoding": "br, gzip" } });
 }
 
 /** A download in a loop, by curl in its own process, until stopped; each finished download's status and time. */
@@ -262,7 +258,7 @@ export async function benchWatermark(ctx: WatermarkContext): Promise<WatermarkRe
   const runs: { ms: number; bytes: number; status: number; peak: RssPeak }[] = [];
   let upload: { status: number; ms: number } = { status: 0, ms: NaN };
   let warm: { ms: number; bytes: number; pages: number; emailFirst: boolean; emailLast: boolean } | null = null;
-  const rounds: { idle: CannonResult[]; busy: CannonResult[]; stamps: { status: number; seconds: number }[][]; plain: CannonResult[]; plainRuns: { status: number; seconds: number }[][] } = {
+  const rounds: { idle: Latency[]; busy: Latency[]; stamps: { status: number; seconds: number }[][]; plain: Latency[]; plainRuns: { status: number; seconds: number }[][] } = {
     idle: [],
     busy: [],
     stamps: [],
@@ -340,20 +336,20 @@ export async function benchWatermark(ctx: WatermarkContext): Promise<WatermarkRe
     }
 
     // c: GET / idle and while stamping in a loop.
-    ctx.progress(`watermark: GET / with autocannon (${CONNECTIONS} connections), ${ROUNDS} × ${ROUND_S} s each: idle, while stamping in a loop, while the admin's unstamped download loops`);
-    await cannon(`${origin}/`, 2);
+    ctx.progress(`watermark: GET / latency (${CONNECTIONS} keep-alive loops, µs), ${ROUNDS} × ${ROUND_S} s each: idle, while stamping in a loop, while the admin's unstamped download loops`);
+    await latencyOf(origin, 2);
     for (let r = 0; r < ROUNDS; r++) {
-      rounds.idle.push(await cannon(`${origin}/`, ROUND_S));
+      rounds.idle.push(await latencyOf(origin, ROUND_S));
       const loop = downloadLoop(downloadUrl, investorCookie);
       await sleep(300);
-      rounds.busy.push(await cannon(`${origin}/`, ROUND_S));
+      rounds.busy.push(await latencyOf(origin, ROUND_S));
       await loop.stop();
       rounds.stamps.push(loop.runs);
       await sleep(500);
       // Control (information): the admin's download of the same stored file, unstamped, in the same loop.
       const plain = downloadLoop(downloadUrl, adminCookie);
       await sleep(300);
-      rounds.plain.push(await cannon(`${origin}/`, ROUND_S));
+      rounds.plain.push(await latencyOf(origin, ROUND_S));
       await plain.stop();
       rounds.plainRuns.push(plain.runs);
       await sleep(500);
@@ -448,12 +444,12 @@ export async function benchWatermark(ctx: WatermarkContext): Promise<WatermarkRe
 
   lines.push("");
   lines.push(
-    `   c. GET / latency (autocannon, ${CONNECTIONS} connections, ${ROUND_S} s a round; rounds alternate: idle / while the investor's stamped download runs in a loop (curl) / ` +
-      "control: while the admin's unstamped download of the same file runs in the same loop). autocannon gives whole milliseconds",
+    `   c. GET / latency (bench/latency.ts: ${CONNECTIONS} keep-alive request loops in this process, timed in µs, ${ROUND_S} s a round; rounds alternate: idle / while the investor's stamped download runs in a loop (curl) / ` +
+      "control: while the admin's unstamped download of the same file runs in the same loop)",
   );
-  const latency = (x: CannonResult | undefined) => (x ? `${x.latency.p50} / ${x.latency.p99}` : "—");
+  const latency = (x: Latency | undefined) => (x ? `${msOf(x.p50Us)} / ${msOf(x.p99Us)} (${num(x.requests)})` : "—");
   const finished = (list: { status: number }[] | undefined) => `${(list ?? []).filter((s) => s.status === 200).length} × 200, ${(list ?? []).filter((s) => s.status !== 200).length} other`;
-  const faults = (x: CannonResult | undefined) => (x ? x.non2xx + x.errors + x.timeouts : 0);
+  const faults = (x: Latency | undefined) => (x ? x.non2xx + x.errors : 0);
   const roundRows = rounds.idle.map((idle, r) => [
     String(r + 1),
     latency(idle),
@@ -465,24 +461,24 @@ export async function benchWatermark(ctx: WatermarkContext): Promise<WatermarkRe
   ]);
   lines.push(
     table(
-      ["round", ">idle p50 / p99 ms", ">stamping p50 / p99 ms", "stamped downloads", ">(control) unstamped p50 / p99 ms", "unstamped downloads", ">errors/non-2xx"],
+      ["round", ">idle p50 / p99 ms (requests)", ">stamping p50 / p99 ms (requests)", "stamped downloads", ">(control) unstamped p50 / p99 ms (requests)", "unstamped downloads", ">errors/non-2xx"],
       roundRows,
       "   ",
     ),
   );
-  const idleP99 = median(rounds.idle.map((x) => x.latency.p99));
-  const busyP99 = median(rounds.busy.map((x) => x.latency.p99));
+  const idleP99 = median(rounds.idle.map((x) => x.p99Us));
+  const busyP99 = median(rounds.busy.map((x) => x.p99Us));
   const latencyRatio = busyP99 / idleP99;
   const everyRoundStamped = rounds.stamps.length === ROUNDS && rounds.stamps.every((s) => s.some((x) => x.status === 200));
-  const clean = [...rounds.idle, ...rounds.busy].every((x) => x.non2xx + x.errors + x.timeouts === 0);
-  const plainP99 = median(rounds.plain.map((x) => x.latency.p99));
+  const clean = [...rounds.idle, ...rounds.busy].every((x) => x.requests > 0 && x.non2xx + x.errors === 0);
+  const plainP99 = median(rounds.plain.map((x) => x.p99Us));
   lines.push(
-    `   median p99: idle ${idleP99} ms, while stamping ${busyP99} ms → ${f2(latencyRatio)}× (budget ≤ ${WATERMARK_BUDGET.p99Ratio}×); ` +
-      `control, while the same 50 MB file is downloaded unstamped in the same loop: ${plainP99} ms (${f2(plainP99 / idleP99)}×, information)`,
+    `   median p99: idle ${msOf(idleP99)} ms, while stamping ${msOf(busyP99)} ms → ${f2(latencyRatio)}× (budget ≤ ${WATERMARK_BUDGET.p99Ratio}×); ` +
+      `control, while the same 50 MB file is downloaded unstamped in the same loop: ${msOf(plainP99)} ms (${f2(plainP99 / idleP99)}×, information)`,
   );
   checks.push({
     name: "watermark: GET / p99 while stamping ÷ idle",
-    figure: `${f2(latencyRatio)} (${busyP99} ÷ ${idleP99} ms)`,
+    figure: `${f2(latencyRatio)} (${msOf(busyP99)} ÷ ${msOf(idleP99)} ms)`,
     budget: `≤ ${WATERMARK_BUDGET.p99Ratio}×`,
     ok: everyRoundStamped && clean && latencyRatio <= WATERMARK_BUDGET.p99Ratio,
   });
@@ -522,7 +518,7 @@ export async function benchWatermark(ctx: WatermarkContext): Promise<WatermarkRe
     downloads: runs.map((r) => ({ status: r.status, ms: round2(r.ms), bytes: r.bytes, serverGrowthKb: r.peak.serverPeakKb - r.peak.baseKb, childPeakKb: r.peak.childPeakKb, sumGrowthKb: r.peak.sumPeakKb - r.peak.baseKb })),
     medianDownloadMs: round2(medianMs),
     rssRatio: { server: round2(worstServerKb / (fileBytes / 1024)), withChildren: round2(worstSumKb / (fileBytes / 1024)) },
-    p99: { idle: idleP99, stamping: busyP99, ratio: round2(latencyRatio), unstampedControl: plainP99 },
+    p99Us: { idle: round2(idleP99), stamping: round2(busyP99), ratio: round2(latencyRatio), unstampedControl: round2(plainP99) },
     publish: { investors: approved, medianMs: round2(publishMs), outboxRows },
   };
   return { lines, checks, summary };

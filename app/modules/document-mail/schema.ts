@@ -15,8 +15,5 @@ export const DocumentMailInput = z.object({
 });
 export type DocumentMailInput = z.infer<typeof DocumentMailInput>;
 
-/** Where a List-Unsubscribe link points; the token goes in `?token=`, which request logs mask. */
-export const UNSUBSCRIBE_PATH = "/unsubscribe/documents";
-
 /** The body of an RFC 8058 one-click unsubscribe, sent by mail providers and by the page's button alike (the newsletter's link too). */
 export const OneClickUnsubscribe = z.object({ "List-Unsubscribe": z.literal("One-Click") });

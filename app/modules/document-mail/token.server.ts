@@ -1,6 +1,6 @@
 import { getEnv } from "../config/env.server";
 import { idFromSignedToken, signedId } from "../mail/signed-id.server";
-import { UNSUBSCRIBE_PATH } from "./schema";
+import { UNSUBSCRIBE_PATH } from "./paths";
 
 /**
  * The unsubscribe token in every new-document e-mail: per investor, no expiry

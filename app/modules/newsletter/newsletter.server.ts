@@ -10,7 +10,8 @@ import { getEnv } from "../config/env.server";
 import { AppError } from "../http/app-error";
 import { kickMailer, queueMail, recentMailCount } from "../mail/mail.server";
 import { idFromSignedToken, signedId } from "../mail/signed-id.server";
-import { CONFIRM_PATH, ConfirmToken, NEWSLETTER_UNSUBSCRIBE_PATH, type NewsletterInput } from "./schema";
+import { CONFIRM_PATH, NEWSLETTER_UNSUBSCRIBE_PATH } from "./paths";
+import { ConfirmToken, type NewsletterInput } from "./schema";
 
 /**
  * The newsletter with double opt-in (issue 16):

@@ -13,10 +13,5 @@ export const emailField = z
 export const NewsletterInput = z.object({ email: emailField });
 export type NewsletterInput = z.infer<typeof NewsletterInput>;
 
-/** The confirmation link's page (GET: one button; POST: confirms). The token goes in `?token=`, which request logs mask. */
-export const CONFIRM_PATH = "/newsletter/confirm";
-/** A subscriber's signed unsubscribe link (GET: one button; POST and RFC 8058 one-click: unsubscribes). */
-export const NEWSLETTER_UNSUBSCRIBE_PATH = "/unsubscribe/newsletter";
-
 /** A confirmation token as the server makes it: 32 random bytes, base64url. */
 export const ConfirmToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/);

@@ -18,7 +18,8 @@ import { keepRetryAfter } from "~/modules/http/keep-retry-after";
 import { pageMeta } from "~/modules/seo/meta";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
-import { CODE_MAX, CodeInput } from "~/modules/two-factor/schema";
+import { CODE_MAX } from "~/modules/two-factor/constants";
+import { CodeInput } from "~/modules/two-factor/schema";
 import { TWO_FACTOR_PATH } from "~/modules/auth/paths";
 import { portalHome } from "./sign-in-action.server";
 

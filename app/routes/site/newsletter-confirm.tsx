@@ -5,7 +5,7 @@ import { MailLinkCard } from "~/components/layout/mail-link-card";
 import { newsletterConfirmCopy } from "~/content/newsletter";
 import { tokenParam } from "~/modules/http/token-param";
 import { confirmSubscription, isConfirmTokenValid } from "~/modules/newsletter/newsletter.server";
-import { CONFIRM_PATH } from "~/modules/newsletter/schema";
+import { CONFIRM_PATH } from "~/modules/newsletter/paths";
 import { pageMeta } from "~/modules/seo/meta";
 
 export const meta: Route.MetaFunction = (args) =>

@@ -7,7 +7,7 @@ import { OneClickUnsubscribe } from "~/modules/document-mail/schema";
 import { readFormData } from "~/modules/http/form-data.server";
 import { tokenParam } from "~/modules/http/token-param";
 import { isNewsletterUnsubscribeTokenValid, unsubscribeFromNewsletter } from "~/modules/newsletter/newsletter.server";
-import { NEWSLETTER_UNSUBSCRIBE_PATH } from "~/modules/newsletter/schema";
+import { NEWSLETTER_UNSUBSCRIBE_PATH } from "~/modules/newsletter/paths";
 import { pageMeta } from "~/modules/seo/meta";
 
 export const meta: Route.MetaFunction = (args) =>
