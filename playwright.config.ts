@@ -50,7 +50,8 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,
   workers: 2,
-  reporter: "list",
+  // The timing reporter writes each project's figures for `npm test`'s table (scripts/test.mjs).
+  reporter: [["list"], ["./tests/e2e/timing-reporter.ts"]],
   timeout: 30_000,
   expect: { timeout: 5_000 },
   use: {
