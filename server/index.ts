@@ -29,7 +29,6 @@ if (process.env.NODE_ENV === "production") {
 }
 
 async function startDevServer() {
-  quietUpstreamDeprecation();
   const { createServer } = await import("vite");
   const vite: ViteDevServer = await createServer({ server: { middlewareMode: true }, appType: "custom" });
   const { startServer } = (await vite.ssrLoadModule("/server/start.ts")) as typeof import("./start");
@@ -40,17 +39,3 @@ async function startDevServer() {
   });
 }
 
-/**
- * @react-router/dev 7.18 creates its internal Vite servers with `envFile: false`,
- * which Vite 8.1+ reports as deprecated, three times per start (an upstream
- * matter: remix-run/react-router#15229, fixed on the 8.x line by passing
- * `envDir: false`). It asks nothing of this project, so the dev server drops
- * exactly that line; remove this with the @react-router/dev upgrade.
- */
-function quietUpstreamDeprecation() {
-  const warn = console.warn.bind(console);
-  console.warn = (...args: unknown[]) => {
-    if (typeof args[0] === "string" && args[0].includes("The `envFile` option is deprecated")) return;
-    warn(...args);
-  };
-}

@@ -1,25 +1,26 @@
 import fs from "node:fs";
 import path from "node:path";
 import { startSmtpServer } from "../helpers/smtp";
+import { recipientFile } from "./helpers/mail-files";
 
 /**
  * The e2e run's mail server (started by playwright.config.ts next to the app):
- * the app sends over real SMTP, and each message lands as a JSON file in
- * $E2E_RUN_DIR/mail for the specs to read (tests/e2e/helpers/accounts.ts).
+ * the app sends over real SMTP, and each message is appended as a JSON line to
+ * the file of each of its recipients, $E2E_RUN_DIR/mail/to/<address>.jsonl,
+ * for the specs to read (tests/e2e/helpers/mail-files.ts).
  */
 const port = Number(process.env.E2E_SMTP_PORT);
 const runDir = process.env.E2E_RUN_DIR;
 if (!port || !runDir) throw new Error("E2E_SMTP_PORT and E2E_RUN_DIR must be set");
-const dir = path.join(runDir, "mail");
-fs.mkdirSync(dir, { recursive: true });
+fs.mkdirSync(path.dirname(recipientFile(runDir, "x@example.com")), { recursive: true });
 
-let count = 0;
+let seq = 0;
 await startSmtpServer({
   port,
   onMail(mail) {
-    count += 1;
-    const file = path.join(dir, `${Date.now()}-${String(count).padStart(6, "0")}.json`);
-    fs.writeFileSync(`${file}.tmp`, JSON.stringify(mail));
-    fs.renameSync(`${file}.tmp`, file);
+    seq += 1;
+    // One write per line, so a reader sees whole lines (it ignores an unfinished last one).
+    const line = `${JSON.stringify({ seq, envelopeTo: mail.envelopeTo, headers: mail.headers, subject: mail.subject, text: mail.text })}\n`;
+    for (const address of new Set(mail.envelopeTo)) fs.appendFileSync(recipientFile(runDir, address), line);
   },
 });

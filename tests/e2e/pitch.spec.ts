@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import { samplePdf } from "../helpers/sample-files";
 import { latestMailTo } from "./helpers/accounts";
+import { mailsTo } from "./helpers/mail";
 import { expect, expectToast, test, toast, uniqueEmail } from "./helpers/fixtures";
 import { fillPitch, holdPosts, pitchForm, recordWrites, type PitchValues } from "./helpers/forms";
 
@@ -172,15 +171,7 @@ test("when the server refuses (rate limit), a destructive 'Error' toast gives it
 const FIRM_INBOX = "hello@lumenridge.example";
 
 /** Every mail the run's SMTP sink holds for an address whose subject matches, read once. */
-function mailsIn(to: string, subject: RegExp): Array<{ subject: string; text: string }> {
-  const dir = path.join(process.env.E2E_RUN_DIR ?? "", "mail");
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir)
-    .filter((file) => file.endsWith(".json"))
-    .map((file) => JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as { envelopeTo: string[]; subject: string; text: string })
-    .filter((mail) => mail.envelopeTo.includes(to.toLowerCase()) && subject.test(mail.subject));
-}
+const mailsIn = (to: string, subject: RegExp) => mailsTo(to, subject);
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 

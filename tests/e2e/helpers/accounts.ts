@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
 import { expect, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { nextTotpCode, skipStep, testTotpSecret } from "../../support/totp";
 import { E2E_SESSION_SECRET } from "./secrets";
+import { latestMailTo } from "./mail";
 
 /** The e2e server's database (playwright.config.ts puts it in E2E_RUN_DIR). */
 function databasePath(): string {
@@ -15,11 +15,16 @@ function databasePath(): string {
 /** Admins made by this process: their sign-ins send a code at once (others learn it from the answer). */
 const enrolledAdmins = new Set<string>();
 
+/** The compiled admin:create of the build under test (what `npm run admin:create` runs on a server). */
+const ADMIN_CREATE = path.resolve(process.env.BUILD_DIR ?? "build", "server/admin-create.js");
+
 /**
  * Create an approved admin with the real CLI (npm run admin:create), as an
  * operator would, with two-factor on (the admin portal requires it): its
  * secret is testTotpSecret(email), so the tests compute its codes.
- * `twoFactor: false` makes an admin who has not set it up yet.
+ * `twoFactor: false` makes an admin who has not set it up yet. It runs the
+ * build's compiled script with plain node, as on a server (no TypeScript
+ * compiler at each call).
  */
 export function createAdmin(
   email: string,
@@ -31,7 +36,7 @@ export function createAdmin(
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_PATH: database, SESSION_SECRET: sessionSecret, LOG_LEVEL: "silent", ADMIN_PASSWORD: password };
   if (twoFactor) env.ADMIN_TOTP_SECRET = testTotpSecret(email);
   else delete env.ADMIN_TOTP_SECRET;
-  execFileSync(process.execPath, ["--import", "tsx", "scripts/admin-create.ts", "--email", email, "--name", name], { env, stdio: "pipe" });
+  execFileSync(process.execPath, [ADMIN_CREATE, "--email", email, "--name", name], { env, stdio: "pipe" });
   if (twoFactor) enrolledAdmins.add(email.toLowerCase());
 }
 
@@ -59,56 +64,10 @@ export async function postLogin(
   return response!;
 }
 
-type Mail = { to: string; subject: string; text: string };
+type Mail = { subject: string; text: string };
 
-/**
- * The newest e-mail the site sent to this address, as the run's SMTP server
- * received it (tests/e2e/mail-sink.ts writes each one to $E2E_RUN_DIR/mail);
- * with `textIncludes`, the newest whose text holds it (e.g. a server's own links).
- */
-export async function latestMailTo(to: string, subjectPattern: RegExp, textIncludes = ""): Promise<Mail> {
-  const dir = path.join(process.env.E2E_RUN_DIR ?? "", "mail");
-  const address = to.toLowerCase();
-  let found: Mail | undefined;
-  await expect
-    .poll(
-      () => {
-        const files = fs.existsSync(dir)
-          ? fs
-              .readdirSync(dir)
-              .filter((f) => f.endsWith(".json"))
-              .sort()
-              .reverse()
-          : [];
-        for (const file of files) {
-          const mail = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as Mail & { envelopeTo: string[] };
-          if (mail.envelopeTo.includes(address) && subjectPattern.test(mail.subject) && mail.text.includes(textIncludes)) {
-            found = { to: address, subject: mail.subject, text: mail.text };
-            return true;
-          }
-        }
-        return false;
-      },
-      {
-        message: `an e-mail to ${to} matching ${subjectPattern}`,
-        timeout: 15_000,
-      },
-    )
-    .toBe(true);
-  return found!;
-}
-
-/** How many e-mails the run's SMTP server has received for this address with a matching subject, so far. */
-export function mailCountTo(to: string, subjectPattern: RegExp): number {
-  const dir = path.join(process.env.E2E_RUN_DIR ?? "", "mail");
-  if (!fs.existsSync(dir)) return 0;
-  const address = to.toLowerCase();
-  return fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith(".json"))
-    .map((file) => JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as Mail & { envelopeTo: string[] })
-    .filter((mail) => mail.envelopeTo.includes(address) && subjectPattern.test(mail.subject)).length;
-}
+// Mail is read through one module (one file per recipient: helpers/mail.ts); these names stay for the specs.
+export { latestMailTo, mailCountTo } from "./mail";
 
 /** The first link in a mail's text that starts with `prefix`. */
 export function linkIn(mail: Mail, prefix: string): string {

@@ -253,7 +253,8 @@ export async function startIsolatedServer(): Promise<IsolatedServer> {
     // The run's mail sink (one port above the run's server), so specs can follow links in mails (newsletter confirmation).
     SMTP_URL: `smtp://127.0.0.1:${Number(process.env.E2E_PORT ?? 3210) + 1}`,
   };
-  const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], { env, stdio: ["ignore", "ignore", "pipe"] });
+  // The build's compiled server with plain node, as `npm start` runs it.
+  const child = spawn(process.execPath, [path.resolve(env.BUILD_DIR, "server/index.js")], { env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString("utf8")).slice(-4000);

@@ -1,8 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
+import { mailsTo } from "./mail";
 import { expect, type APIRequestContext } from "@playwright/test";
-import { randomClientIp, rawRequest, runDir, withDb } from "./documents";
+import { randomClientIp, rawRequest, withDb } from "./documents";
 import { BASE_URL } from "./origin";
 
 /**
@@ -129,13 +128,9 @@ export const MAIL_TIMEOUT_MS = 90_000;
 
 /** The tokens of every Fund II link mailed to this address so far, oldest first (tests/e2e/mail-sink.ts writes one JSON file per mail). */
 export function mailedLinkTokens(email: string): string[] {
-  const dir = path.join(runDir(), "mail");
-  const address = email.toLowerCase();
   const prefix = `${BASE_URL}/fund-ii/documents?token=`;
   const tokens: string[] = [];
-  for (const file of fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort() : []) {
-    const mail = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as { envelopeTo: string[]; subject: string; text: string };
-    if (!mail.envelopeTo.includes(address) || !FUND_II_LINK_SUBJECT.test(mail.subject)) continue;
+  for (const mail of mailsTo(email, FUND_II_LINK_SUBJECT)) {
     for (const link of mail.text.match(/https?:\/\/\S+/g) ?? []) {
       if (link.startsWith(prefix)) tokens.push(new URL(link).searchParams.get("token") ?? "");
     }

@@ -1,8 +1,6 @@
-import fs from "node:fs";
-import path from "node:path";
+import type { SinkMail } from "./mail";
 import { expect, type APIRequestContext, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import type { SampleDocument } from "./document-ui";
-import { runDir } from "./documents";
 
 /**
  * The fund sign-ups, the fund document pages and the admin's 'Potential
@@ -62,32 +60,8 @@ export type FundId = "fund-i" | "fund-ii";
 /* Mail                                                                     */
 /* ------------------------------------------------------------------------ */
 
-export type Mail = { to: string; subject: string; text: string; file: string };
-
-/** Every mail the run's SMTP server received for this address with a matching subject, oldest first. */
-export function mailsTo(to: string, subjectPattern: RegExp): Mail[] {
-  const dir = path.join(runDir(), "mail");
-  if (!fs.existsSync(dir)) return [];
-  const address = to.toLowerCase();
-  return fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith(".json"))
-    .sort()
-    .flatMap((file) => {
-      const mail = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as Mail & { envelopeTo: string[] };
-      return mail.envelopeTo.includes(address) && subjectPattern.test(mail.subject)
-        ? [{ to: address, subject: mail.subject, text: mail.text, file }]
-        : [];
-    });
-}
-
-/** Wait for mail number `count + 1` to this address (the ones before it are already known). */
-export async function nextMailTo(to: string, subjectPattern: RegExp, count: number): Promise<Mail> {
-  await expect
-    .poll(() => mailsTo(to, subjectPattern).length, { message: `mail #${count + 1} to ${to} matching ${subjectPattern}`, timeout: 15_000 })
-    .toBeGreaterThan(count);
-  return mailsTo(to, subjectPattern)[count]!;
-}
+export type Mail = SinkMail;
+export { mailsTo, nextMailTo } from "./mail";
 
 /** The Fund II access link in a mail: `${baseURL}/fund-ii/documents?token=<43 base64url characters>`. */
 export function fundIILinkIn(mail: Mail, baseURL: string): string {

@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
-import { expect } from "@playwright/test";
+import { latestMailTo, type SinkMail } from "./mail";
 import { withDb } from "./documents";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -49,29 +47,7 @@ export type PitchRow = {
   answeredAt: string | null;
 };
 
-/**
- * The newest mail to `to` whose subject matches, with its headers (names lower case), as
- * the run's SMTP server received it (tests/e2e/mail-sink.ts); waits up to 15 s.
- */
-export async function mailWithHeaders(to: string, subject: RegExp): Promise<{ subject: string; text: string; headers: Record<string, string> }> {
-  const dir = path.join(process.env.E2E_RUN_DIR ?? "", "mail");
-  const address = to.toLowerCase();
-  let found: { subject: string; text: string; headers: Record<string, string> } | undefined;
-  await expect
-    .poll(
-      () => {
-        const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort().reverse() : [];
-        for (const file of files) {
-          const mail = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as { envelopeTo: string[]; subject: string; text: string; headers: Record<string, string> };
-          if (mail.envelopeTo.includes(address) && subject.test(mail.subject)) {
-            found = mail;
-            return true;
-          }
-        }
-        return false;
-      },
-      { message: `an e-mail to ${to} matching ${subject}`, timeout: 15_000 },
-    )
-    .toBe(true);
-  return found!;
+/** The newest mail to `to` whose subject matches, with its headers (names lower case); waits up to 15 s. */
+export function mailWithHeaders(to: string, subject: RegExp): Promise<SinkMail> {
+  return latestMailTo(to, subject);
 }
