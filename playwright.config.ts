@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { buildSync } from "esbuild";
 import { E2E_SESSION_SECRET } from "./tests/e2e/helpers/secrets";
 
 /**
@@ -27,6 +28,16 @@ const SMTP_PORT = PORT + 1;
 // run's temp folder once and hand its name down through the environment.
 const runDir = process.env.E2E_RUN_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), `lumen-ridge-e2e-${Date.now()}-`));
 process.env.E2E_RUN_DIR = runDir;
+
+/**
+ * The mail sink, compiled to plain JavaScript once per run (in the runner; the
+ * workers find it made): helper servers start with node, not a TypeScript loader.
+ * It lives inside the project so its packages resolve from node_modules.
+ */
+const MAIL_SINK = path.resolve("node_modules/.cache/lumen-ridge-e2e", `mail-sink-${path.basename(runDir)}.mjs`);
+if (!fs.existsSync(MAIL_SINK)) {
+  buildSync({ entryPoints: ["tests/e2e/mail-sink.ts"], bundle: true, platform: "node", format: "esm", packages: "external", outfile: MAIL_SINK, logLevel: "warning" });
+}
 
 const CHROMIUM_ARGS = [
   "--headless",
@@ -70,7 +81,7 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: "npx tsx tests/e2e/mail-sink.ts",
+      command: `node ${MAIL_SINK}`,
       port: SMTP_PORT,
       reuseExistingServer: false,
       timeout: 30_000,

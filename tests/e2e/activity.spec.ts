@@ -8,7 +8,7 @@ import { startIsolatedServer, type IsolatedServer } from "./helpers/document-ui"
 import { uploadDocument, type LpDocument } from "./helpers/documents";
 import { apiLogin, parseCsv } from "./helpers/email-lists";
 import { expect, expectToast, test as base } from "./helpers/fixtures";
-import { loginForm, newAccount, newBrowserContext, signInAsAdmin, signInWith, TEXT, waitHydrated, type Account } from "./helpers/portal";
+import { loginForm, newAccount, newBrowserContext, openAsAdmin, signInWith, TEXT, waitHydrated, type Account } from "./helpers/portal";
 
 /**
  * The admin's audit trail, /admin/activity (decision 022), with JavaScript and
@@ -109,7 +109,7 @@ const test = base.extend<{ lab: Lab }>({
         browserContext,
         adminPage: async () => {
           const page = await (await browserContext()).newPage();
-          await signInAsAdmin(page, jsEnabled, admin);
+          await openAsAdmin(page, jsEnabled, admin);
           return page;
         },
         adminApi: async () => {

@@ -3,7 +3,7 @@ import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
 import { registerViaApi } from "./helpers/accounts";
 import { startIsolatedServer, type IsolatedServer } from "./helpers/document-ui";
 import { expect, expectToast, test as base } from "./helpers/fixtures";
-import { ADMIN_PAGES, newAccount, newBrowserContext, openAdminPage, signInAsAdmin, waitHydrated, type Account } from "./helpers/portal";
+import { ADMIN_PAGES, newAccount, newBrowserContext, openAdminPage, openAsAdmin, waitHydrated, type Account } from "./helpers/portal";
 
 /**
  * The admin workspace (issue 13): a page per part of the portal under one
@@ -29,7 +29,7 @@ const test = base.extend<{ isolated: (setup: (api: APIRequestContext) => Promise
       const context = await newBrowserContext(browser, { baseURL: server.baseURL, jsEnabled, clientIp });
       contexts.push(context);
       const page = await context.newPage();
-      await signInAsAdmin(page, jsEnabled, admin);
+      await openAsAdmin(page, jsEnabled, admin);
       return { server, page, admin };
     });
     for (const context of contexts) await context.close();

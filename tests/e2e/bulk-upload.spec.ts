@@ -7,7 +7,7 @@ import { samplePdf } from "../helpers/sample-files";
 import { loginViaApi } from "./helpers/accounts";
 import { investorApprovedBy, openCategory, publishedPanel, publishedRow } from "./helpers/document-ui";
 import { expect, expectToast, test } from "./helpers/fixtures";
-import { adminEntry, newAdmin, openAdminPage, signInAsAdmin, waitHydrated, type Account } from "./helpers/portal";
+import { adminEntry, newAdmin, openAdminPage, openAsAdmin, waitHydrated, type Account } from "./helpers/portal";
 
 /**
  * Per-investor reference codes and the bulk per-investor upload (issue 15 §1),
@@ -107,7 +107,7 @@ test("reference code on the investors page → bulk upload of 3 PDFs → preview
   const code = `LRV-${randomBytes(3).toString("hex").toUpperCase()}`;
   const tag = `${testInfo.project.name.replace(/[^a-z0-9]/gi, "")}-${randomBytes(3).toString("hex")}`;
 
-  await signInAsAdmin(page, jsEnabled, admin);
+  await openAsAdmin(page, jsEnabled, admin);
 
   // 1. The admin gives the first investor a reference code (typed in lower case).
   const codedEntry = await setCode(page, jsEnabled, coded, code.toLowerCase());

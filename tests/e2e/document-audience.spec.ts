@@ -3,7 +3,7 @@ import { latestMailTo, loginViaApi } from "./helpers/accounts";
 import { newApiContext, withDb } from "./helpers/documents";
 import { fillUpload, investorApprovedBy, openCategory, publishedPanel, publishedRow, sampleDocument, uploadForm } from "./helpers/document-ui";
 import { expect, test } from "./helpers/fixtures";
-import { newAdmin, signInAsAdmin, waitHydrated } from "./helpers/portal";
+import { newAdmin, openAsAdmin, waitHydrated } from "./helpers/portal";
 
 /**
  * Per-investor documents (issue 15 §1, §4), with and without JavaScript: the
@@ -40,7 +40,7 @@ test("publish to one chosen investor → only they see it → widen to all appro
   // The e2e server starts investors with new-document e-mails off (DOCUMENT_MAIL_DEFAULT=none); these two want them.
   withDb((db) => db.prepare("update lp_users set document_mail = 'each' where email in (?, ?)").run(chosen.email.toLowerCase(), other.email.toLowerCase()), { write: true });
 
-  await signInAsAdmin(page, jsEnabled, admin, "documents");
+  await openAsAdmin(page, jsEnabled, admin, "documents");
   const form = uploadForm(page);
   await form.title.fill(doc.title);
 

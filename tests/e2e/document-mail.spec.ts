@@ -5,7 +5,7 @@ import { loginViaApi, setStatusViaApi, userIdByEmail } from "./helpers/accounts"
 import { withDb } from "./helpers/documents";
 import { expect, test } from "./helpers/fixtures";
 import { BASE_URL } from "./helpers/origin";
-import { newAdmin, pendingInvestor, signInWith, waitHydrated, type Account } from "./helpers/portal";
+import { newAdmin, openAsInvestor, pendingInvestor, waitHydrated, type Account } from "./helpers/portal";
 import { E2E_SESSION_SECRET } from "./helpers/secrets";
 
 /**
@@ -19,8 +19,6 @@ import { E2E_SESSION_SECRET } from "./helpers/secrets";
  */
 
 test.describe.configure({ timeout: 90_000 });
-/** bcrypt (cost 12) can take seconds on a busy machine. */
-const SLOW = 15_000;
 
 const TEXT = {
   panel: "New-document e-mails",
@@ -58,11 +56,9 @@ async function investorWithId(request: APIRequestContext, testInfo: TestInfo): P
   return { ...user, id };
 }
 
+/** The investor's session (signing in is not what this spec tests), then the dashboard. */
 async function signIn(page: Page, jsEnabled: boolean, account: Pick<Account, "email" | "password">) {
-  await page.goto("/lp/login");
-  await waitHydrated(page, jsEnabled);
-  await signInWith(page, account);
-  await expect(page).toHaveURL(/\/lp\/dashboard$/, { timeout: SLOW });
+  await openAsInvestor(page, jsEnabled, account);
 }
 
 async function openAccount(page: Page, jsEnabled: boolean) {

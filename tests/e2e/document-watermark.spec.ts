@@ -2,12 +2,12 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { Page, TestInfo } from "@playwright/test";
+import type { TestInfo } from "@playwright/test";
 import { PageSizes, PDFDocument, StandardFonts } from "pdf-lib";
 import { DOC_TEXT, fillUpload, investorApprovedBy, investorItem, openCategory, publishedPanel, publishedRow, uploadForm } from "./helpers/document-ui";
 import { runDir } from "./helpers/documents";
 import { expect, expectToast, test } from "./helpers/fixtures";
-import { literal, newAdmin, newBrowserContext, signInAsAdmin, signInWith, waitHydrated } from "./helpers/portal";
+import { literal, newAdmin, newBrowserContext, openAsAdmin, openAsInvestor } from "./helpers/portal";
 
 /**
  * Watermarked LP documents in the browser (issue 15 §3), with and without
@@ -67,14 +67,8 @@ function pageTexts(file: string): string[] {
     .slice(0, -1);
 }
 
-async function signInAsInvestor(page: Page, jsEnabled: boolean, account: { email: string; password: string }) {
-  const response = await page.goto("/lp/login");
-  expect(response?.status()).toBe(200);
-  await waitHydrated(page, jsEnabled);
-  await signInWith(page, account);
-  await expect(page).toHaveURL(/\/lp\/dashboard$/, { timeout: 15_000 });
-  await waitHydrated(page, jsEnabled);
-}
+/** The investor's session (no sign-in pages: signing in is not what this spec tests), then the dashboard. */
+const signInAsInvestor = openAsInvestor;
 
 test("admin uploads a PDF with the stamp box ticked → the investor's download carries their e-mail and name on every page", async ({
   page,
@@ -89,7 +83,7 @@ test("admin uploads a PDF with the stamp box ticked → the investor's download 
   const doc = await stampablePdf(testInfo, "Stamped statement");
 
   // 1. The admin publishes it with the box ticked.
-  await signInAsAdmin(page, jsEnabled, admin, "documents");
+  await openAsAdmin(page, jsEnabled, admin, "documents");
   const form = uploadForm(page);
   await fillUpload(page, doc, "Reports");
   const stampBox = form.form.getByRole("checkbox", { name: TEXT.stampBox });
@@ -140,7 +134,7 @@ test("an encrypted PDF with the stamp box ticked is refused with the reason on t
   const plain = await stampablePdf(testInfo, "Locked statement");
   const doc = { ...plain, bytes: encrypted(plain.bytes) };
 
-  await signInAsAdmin(page, jsEnabled, admin, "documents");
+  await openAsAdmin(page, jsEnabled, admin, "documents");
   const form = uploadForm(page);
   await fillUpload(page, doc, "Reports");
   await form.form.getByRole("checkbox", { name: TEXT.stampBox }).check();
@@ -160,7 +154,7 @@ test("the refused encrypted upload keeps what was typed (title, description, the
   const plain = await stampablePdf(testInfo, "Locked letter");
   const doc = { ...plain, description: `Refused on purpose (${testInfo.project.name}).`, bytes: encrypted(plain.bytes) };
 
-  await signInAsAdmin(page, jsEnabled, admin, "documents");
+  await openAsAdmin(page, jsEnabled, admin, "documents");
   const form = uploadForm(page);
   await fillUpload(page, doc, "Reports");
   const stampBox = form.form.getByRole("checkbox", { name: TEXT.stampBox });

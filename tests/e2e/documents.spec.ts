@@ -23,7 +23,7 @@ import {
 import { expectContentDisposition } from "./helpers/documents";
 import { expect, expectToast, test as base, toast } from "./helpers/fixtures";
 import { holdPosts, recordWrites } from "./helpers/forms";
-import { literal, newAccount, newAdmin, newBrowserContext, signInAsAdmin, signInWith, waitHydrated } from "./helpers/portal";
+import { literal, newAccount, newAdmin, newBrowserContext, openAsAdmin, openAsInvestor, waitHydrated } from "./helpers/portal";
 
 /**
  * LP documents end to end (SPEC.md §2 "Investor dashboard" and "Admin
@@ -52,19 +52,10 @@ const test = base.extend<{ secondBrowser: (baseURL?: string) => Promise<Page> }>
   },
 });
 
-/** Signing in runs bcrypt (cost 12): seconds on a busy machine. */
-const SLOW = 15_000;
 test.describe.configure({ timeout: 90_000 });
 
-/** /lp/login → the investor's dashboard. */
-async function signInAsInvestor(page: Page, jsEnabled: boolean, account: { email: string; password: string }) {
-  const response = await page.goto("/lp/login");
-  expect(response?.status()).toBe(200);
-  await waitHydrated(page, jsEnabled);
-  await signInWith(page, account);
-  await expect(page).toHaveURL(/\/lp\/dashboard$/, { timeout: SLOW });
-  await waitHydrated(page, jsEnabled);
-}
+/** The investor's session (no sign-in pages: signing in is not what this spec tests), then the dashboard. */
+const signInAsInvestor = openAsInvestor;
 
 test("admin uploads a PDF → the investor finds it in its category → view and download give the same bytes → access is counted → admin deletes it → gone", async ({
   page,
@@ -80,7 +71,7 @@ test("admin uploads a PDF → the investor finds it in its category → view and
   expect(doc.size).toBe("1.24 MB");
 
   // 1. The admin uploads it through the documents page form, under 'Reports'.
-  await signInAsAdmin(page, jsEnabled, admin, "documents");
+  await openAsAdmin(page, jsEnabled, admin, "documents");
   const form = uploadForm(page);
   await expect(form.heading).toBeVisible();
   await fillUpload(page, doc, "Reports");
@@ -258,7 +249,7 @@ test("the upload form's errors: 'Title is required', 'File is required', and a t
   const admin = newAdmin(testInfo);
   const fake = textFileAsPdf(testInfo);
   const title = `Not a PDF ${testInfo.project.name} ${randomBytes(3).toString("hex")}`;
-  await signInAsAdmin(page, jsEnabled, admin, "documents");
+  await openAsAdmin(page, jsEnabled, admin, "documents");
   const form = uploadForm(page);
   const writes = recordWrites(page);
 
@@ -318,7 +309,7 @@ test("with JavaScript a few-MB upload shows its progress bar, then the form rese
   const admin = newAdmin(testInfo);
   const doc = sampleDocument(testInfo, "Annual Research Pack", 3 * 1024 * 1024);
   expect(doc.size).toBe("3.00 MB");
-  await signInAsAdmin(page, jsEnabled, admin, "documents");
+  await openAsAdmin(page, jsEnabled, admin, "documents");
   const form = uploadForm(page);
   await expect(form.progress).toHaveCount(0);
   await fillUpload(page, doc, "Research");
@@ -386,7 +377,7 @@ test("with no documents at all the investor sees 'No documents available yet', a
     // 2. The admin: every category of the panel is empty, and says so.
     const adminContext = await newBrowserContext(browser, { baseURL: server.baseURL, jsEnabled, clientIp });
     const adminPage = await adminContext.newPage();
-    await signInAsAdmin(adminPage, jsEnabled, admin, "documents");
+    await openAsAdmin(adminPage, jsEnabled, admin, "documents");
     const panel = publishedPanel(adminPage);
     await expect(adminPage.locator("li[data-testid=published-document]")).toHaveCount(0);
     for (const category of LP_CATEGORIES) {

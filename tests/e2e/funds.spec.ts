@@ -21,7 +21,7 @@ import {
   uploadFundDocumentViaApi,
   type FundId,
 } from "./helpers/funds";
-import { newAccount, newAdmin, newBrowserContext, signInAsAdmin, waitHydrated, type Account } from "./helpers/portal";
+import { newAccount, newAdmin, newBrowserContext, openAsAdmin, waitHydrated, type Account } from "./helpers/portal";
 
 /**
  * Fund access end to end (SPEC.md §2 "Fund I signup", "Fund II signup",
@@ -373,7 +373,7 @@ test("revocation: the admin uploads a Fund II document, the holder reads it, the
   const firstLink = fundIILinkIn(await nextMailTo(holder.email, FUND_TEXT.linkSubject, 0), baseURL!);
 
   // 2. The admin uploads a Fund II document through the dashboard form (Fund select: Deeptech Fund II).
-  await signInAsAdmin(page, jsEnabled, admin, "fund-access");
+  await openAsAdmin(page, jsEnabled, admin, "fund-access");
   const upload = fundUploadForm(page);
   await expect(upload.heading).toBeVisible();
   await upload.title.fill(doc.title);

@@ -23,7 +23,7 @@ const FRAME_PAGES = [
   "/fund-i/signup",
   "/fund-ii/signup",
 ];
-const MAILED_LINK_PAGES = ["/newsletter/confirm?token=not-a-token", "/unsubscribe/newsletter?token=not-a-token", "/unsubscribe/documents?token=not-a-token"];
+const MAILED_LINK_PAGES = ["/lp/register/confirm?token=not-a-token", "/newsletter/confirm?token=not-a-token", "/unsubscribe/newsletter?token=not-a-token", "/unsubscribe/documents?token=not-a-token"];
 
 test.beforeEach(async ({ page, jsEnabled }) => {
   test.skip(!jsEnabled, "without JavaScript no script runs");

@@ -4,7 +4,7 @@ import { expect, expectToast, test, uniqueEmail } from "./helpers/fixtures";
 import { fillPitch, pitchForm } from "./helpers/forms";
 import { insertPitchRow, mailWithHeaders } from "./helpers/pitches";
 import { samplePdf } from "../helpers/sample-files";
-import { newAdmin, newBrowserContext, signInAsAdmin, waitHydrated } from "./helpers/portal";
+import { newAdmin, newBrowserContext, openAsAdmin, waitHydrated } from "./helpers/portal";
 
 /**
  * The pitch inbox end to end (issue 16), with JavaScript and without: a founder
@@ -64,7 +64,7 @@ test("a pitch from /contact is found, triaged, noted and answered; the timeline 
   const context = await newBrowserContext(browser, { baseURL, jsEnabled, clientIp });
   const adminPage = await context.newPage();
   try {
-    await signInAsAdmin(adminPage, jsEnabled, admin);
+    await openAsAdmin(adminPage, jsEnabled, admin);
     // The overview counts overdue pitches; the navigation leads to the inbox.
     await expect(adminPage.getByTestId("count-overduePitches")).toHaveText(/^\d[\d,]*$/);
     await sidebar(adminPage).getByRole("link", { name: /^Pitches/ }).click();
@@ -195,7 +195,7 @@ test("the badge counts overdue pitches; bad filters answer 400 with a message at
   const context = await newBrowserContext(browser, { baseURL, jsEnabled, clientIp });
   const page = await context.newPage();
   try {
-    await signInAsAdmin(page, jsEnabled, admin);
+    await openAsAdmin(page, jsEnabled, admin);
     await expect(sidebar(page).getByTestId("nav-badge-pitches")).toHaveText(/^[1-9][\d,]*$/);
     await expect(sidebar(page).getByRole("link", { name: /^Pitches/ })).toHaveAccessibleName(/^Pitches\W+[\d,]+ due within a business day or overdue$/);
     const response = await page.goto("/admin/pitches?status=open");

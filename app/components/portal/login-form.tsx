@@ -1,7 +1,7 @@
 import { Form, useNavigation } from "react-router";
 import { accountMessages } from "~/content/accounts";
 import { signInCopy } from "~/content/portal";
-import { REGISTER_CONFIRM_PATH } from "~/modules/lp-users/schema";
+import { REGISTER_CONFIRM_PATH } from "~/modules/lp-users/paths";
 import { accountFieldMessages, INVALID_EMAIL } from "~/content/validation";
 import { EnhancedForm } from "../ui/enhanced-form";
 import { Button } from "../ui/form";

@@ -10,7 +10,8 @@ import { kickMailer, queueMail, recentMailCount, recentMailCountWithPrefix } fro
 import { ConfirmToken } from "../newsletter/schema";
 import { adminRecipients, findUserByEmail, userTarget, type LpUser } from "./lp-users.server";
 import { hashPassword, verifyPassword } from "./password.server";
-import { REGISTER_CONFIRM_PATH, type ConfirmRegistrationInput, type RegisterInput, type ResendConfirmationInput } from "./schema";
+import { REGISTER_CONFIRM_PATH } from "./paths";
+import { type ConfirmRegistrationInput, type RegisterInput, type ResendConfirmationInput } from "./schema";
 
 /**
  * Investor registration proves its address first (issue 21, finding M3; decision 028):

@@ -34,8 +34,6 @@ export const RegisterInput = z.object({
 });
 export type RegisterInput = z.infer<typeof RegisterInput>;
 
-/** The registration confirmation link's page (decision 028): the path, and the password asked on it. */
-export const REGISTER_CONFIRM_PATH = "/lp/register/confirm";
 
 /** The password on the confirmation page (the one chosen when registering; checked, never echoed). */
 export const ConfirmRegistrationInput = z.object({

@@ -11,7 +11,8 @@ import { keepRetryAfter } from "~/modules/http/keep-retry-after";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { tokenParam } from "~/modules/http/token-param";
 import { confirmRegistration, registrationLinkEmail, resendRegistrationLink } from "~/modules/lp-users/registration.server";
-import { ConfirmRegistrationInput, REGISTER_CONFIRM_PATH, ResendConfirmationInput } from "~/modules/lp-users/schema";
+import { REGISTER_CONFIRM_PATH } from "~/modules/lp-users/paths";
+import { ConfirmRegistrationInput, ResendConfirmationInput } from "~/modules/lp-users/schema";
 import { pageMeta } from "~/modules/seo/meta";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { expect, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page, type TestInfo } from "@playwright/test";
-import { createAdmin, loginViaApi, registerViaApi, setStatusViaApi, userIdByEmail } from "./accounts";
+import { createAdmin, loginViaApi, postLogin, registerViaApi, setStatusViaApi, userIdByEmail } from "./accounts";
 import { uniqueEmail } from "./fixtures";
 import { nextTotpCode, skipStep } from "../../support/totp";
 
@@ -157,6 +157,32 @@ export async function signInAsAdmin(page: Page, jsEnabled: boolean, admin: Accou
   await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
   await waitHydrated(page, jsEnabled);
   if (target && target !== "overview") await openAdminPage(page, jsEnabled, target);
+}
+
+/**
+ * Start a browser session for an account the way a signed-in browser has one,
+ * without the sign-in pages: the JSON sign-in (with its two-factor code) through
+ * the page's own context, whose cookie jar then holds the session. For every
+ * spec whose subject is not signing in (DESIGN.md §6); the sign-in specs go
+ * through the pages (signInAsAdmin, signInWith).
+ */
+export async function startSession(page: Page, account: { email: string; password: string }) {
+  const response = await postLogin(page.context().request, account.email, account.password);
+  expect(response.status(), `sign-in of ${account.email}: ${await response.text()}`).toBe(200);
+}
+
+/** An admin's session (startSession), then `target` (default the overview) open and hydrated. */
+export async function openAsAdmin(page: Page, jsEnabled: boolean, admin: Account, target: AdminPage = "overview") {
+  await startSession(page, admin);
+  await openAdminPage(page, jsEnabled, target);
+}
+
+/** An investor's session (startSession), then their dashboard open and hydrated. */
+export async function openAsInvestor(page: Page, jsEnabled: boolean, investor: { email: string; password: string }) {
+  await startSession(page, investor);
+  const response = await page.goto("/lp/dashboard");
+  expect(response?.status()).toBe(200);
+  await waitHydrated(page, jsEnabled);
 }
 
 /**
