@@ -103,13 +103,12 @@ test.describe("GET /api/newsletter/subscribers", () => {
     const subscribers = (await response.json()) as unknown[];
     expect(Array.isArray(subscribers)).toBe(true);
     expect(subscribers.length).toBeGreaterThanOrEqual(2);
-    for (const item of subscribers) {
-      expect(Object.keys(item as object).sort(), "each subscriber has exactly email and createdAt").toEqual(["createdAt", "email"]);
-      const { email, createdAt } = item as { email: unknown; createdAt: unknown };
-      expect(typeof email).toBe("string");
-      expect(typeof createdAt).toBe("string");
-      expect(Number.isNaN(Date.parse(createdAt as string)), `createdAt is a date: ${createdAt}`).toBe(false);
-    }
+    // One assertion over every subscriber (an expect per row costs more with each expect a test has made).
+    const misshapen = subscribers.filter((item) => {
+      const { email, createdAt, ...rest } = item as { email: unknown; createdAt: unknown };
+      return Object.keys(rest).length > 0 || typeof email !== "string" || typeof createdAt !== "string" || Number.isNaN(Date.parse(createdAt));
+    });
+    expect(misshapen, "each subscriber has exactly email and createdAt (a date)").toEqual([]);
     const list = subscribers as { email: string; createdAt: string }[];
     // Both, stored lower-cased, the newer one first.
     const older = list.findIndex((s) => s.email === first.toLowerCase());
@@ -157,7 +156,7 @@ test.describe("GET /admin/email-lists/{list}.csv and .tsv", () => {
         expect(tsv.includes("\r"), "no CR in the TSV").toBe(false);
         const records = parseTsv(tsv);
         expect(records[0]).toEqual(header(list));
-        for (const record of records) expect(record).toHaveLength(header(list).length);
+        expect(records.filter((record) => record.length !== header(list).length), "every TSV record has the list's columns").toEqual([]);
       }
     }
   });
