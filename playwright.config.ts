@@ -11,7 +11,9 @@ import { E2E_SESSION_SECRET } from "./tests/e2e/helpers/secrets";
  *
  * Three projects:
  * - "js":    browser specs with JavaScript on (the enhanced site);
- * - "no-js": the same browser specs with JavaScript off (forms post natively);
+ * - "no-js": the browser tests tagged @no-js, with JavaScript off (forms post
+ *            natively): those whose behaviour can differ without JavaScript
+ *            (decision 034); pure reads run once, in "js";
  * - "api":   HTTP-only specs (*.api.spec.ts, request fixture), run once.
  *
  * Each run gets its own SQLite file and storage folder, so tests never see
@@ -76,7 +78,8 @@ export default defineConfig({
   },
   projects: [
     { name: "js", testIgnore: API_SPECS, use: { javaScriptEnabled: true } },
-    { name: "no-js", testIgnore: API_SPECS, use: { javaScriptEnabled: false } },
+    // Only the tests tagged @no-js: those whose behaviour can differ without JavaScript (decision 034).
+    { name: "no-js", testIgnore: API_SPECS, grep: /@no-js/, use: { javaScriptEnabled: false } },
     { name: "api", testMatch: API_SPECS },
   ],
   webServer: [

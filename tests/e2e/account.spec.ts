@@ -32,7 +32,7 @@ async function openAccount(page: Page, jsEnabled: boolean) {
 
 const sessionRows = (page: Page) => page.getByRole("table", { name: "Active sessions" }).locator("tbody tr");
 
-test("sessions: both browsers are listed; 'Sign out all other sessions' ends the other one at its next request", async ({
+test("sessions: both browsers are listed; 'Sign out all other sessions' ends the other one at its next request", { tag: "@no-js" }, async ({
   page,
   browser,
   baseURL,
@@ -89,7 +89,7 @@ test("sessions: both browsers are listed; 'Sign out all other sessions' ends the
   }
 });
 
-test("change password: the current one is checked; the new one works, the old one not, and every other session ends", async ({
+test("change password: the current one is checked; the new one works, the old one not, and every other session ends", { tag: "@no-js" }, async ({
   page,
   browser,
   baseURL,

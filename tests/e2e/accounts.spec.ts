@@ -61,7 +61,7 @@ async function slowToast(page: Page, title: string, description: string) {
   await expectToast(page, title, description);
 }
 
-test("register → confirm the address → the admins are told → pending sign-in refused → admin approves → investor signs in → dashboard → logout", async ({
+test("register → confirm the address → the admins are told → pending sign-in refused → admin approves → investor signs in → dashboard → logout", { tag: "@no-js" }, async ({
   page,
   request,
   context,
@@ -153,7 +153,7 @@ test("register → confirm the address → the admins are told → pending sign-
   await expect(loginForm(page).email).toBeVisible();
 });
 
-test("Reject asks first: cancelling keeps the request pending, confirming moves it to the rejected list", async ({
+test("Reject asks first: cancelling keeps the request pending, confirming moves it to the rejected list", { tag: "@no-js" }, async ({
   page,
   request,
   playwright,
@@ -232,7 +232,7 @@ test("Reject asks first: cancelling keeps the request pending, confirming moves 
   await api.dispose();
 });
 
-test("the admin login refuses an approved investor: 'Admin access required…' and no session", async ({
+test("the admin login refuses an approved investor: 'Admin access required…' and no session", { tag: "@no-js" }, async ({
   page,
   context,
   visit,
@@ -261,7 +261,7 @@ test("the admin login refuses an approved investor: 'Admin access required…' a
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(TEXT.welcome(user.name));
 });
 
-test("password reset end to end: the same answer for any address, the mailed link, the new password, a spent link", async ({
+test("password reset end to end: the same answer for any address, the mailed link, the new password, a spent link", { tag: "@no-js" }, async ({
   page,
   visit,
   hydrated,
@@ -328,7 +328,7 @@ test("password reset end to end: the same answer for any address, the mailed lin
   await expect(main.getByRole("link", { name: "Request a new link" })).toHaveAttribute("href", "/lp/forgot-password");
 });
 
-test("registration errors show under the fields ('Password must be at least 8 characters', 'Name is required'), then it goes through", async ({
+test("registration errors show under the fields ('Password must be at least 8 characters', 'Name is required'), then it goes through", { tag: "@no-js" }, async ({
   page,
   visit,
   jsEnabled,
@@ -390,7 +390,7 @@ test("registration errors show under the fields ('Password must be at least 8 ch
   await expect(page).toHaveURL(/\/lp\/login$/, { timeout: SLOW });
 });
 
-test("a signed-in admin is sent from /lp/login and /admin/login to /admin/dashboard; Logout ends the session", async ({
+test("a signed-in admin is sent from /lp/login and /admin/login to /admin/dashboard; Logout ends the session", { tag: "@no-js" }, async ({
   page,
   context,
   jsEnabled,

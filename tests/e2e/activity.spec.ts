@@ -359,7 +359,7 @@ test("Activity in the sidebar: newest first, each event's label and name, the ad
   await expect(rowsOf(page).nth(2).getByRole("cell").nth(4)).toContainText(/Request \S+/);
 });
 
-test("the filters: by event, actor (an e-mail or 'visitor'), target and UTC days, alone and together; 'Clear filters' shows everything", async ({
+test("the filters: by event, actor (an e-mail or 'visitor'), target and UTC days, alone and together; 'Clear filters' shows everything", { tag: "@no-js" }, async ({
   lab,
   jsEnabled,
 }, testInfo) => {
@@ -444,7 +444,7 @@ test("the filters: by event, actor (an e-mail or 'visitor'), target and UTC days
   await expect(filterForm(page).clear).toHaveCount(0);
 });
 
-test("after 'Clear filters' the form shows no filter any more", async ({ lab, jsEnabled }) => {
+test("after 'Clear filters' the form shows no filter any more", { tag: "@no-js" }, async ({ lab, jsEnabled }) => {
   const page = await lab.adminPage();
   await openActivityFromSidebar(page, jsEnabled);
   await filterBy(page, { event: "auth.sign_in", actor: "visitor", target: "someone@example.com", from: "2026-01-01", to: "2026-01-02" });
@@ -460,7 +460,7 @@ test("after 'Clear filters' the form shows no filter any more", async ({ lab, js
   await expectRows(page, [brief("auth.sign_in", lab.admin.email.toLowerCase(), lab.admin.email.toLowerCase())]);
 });
 
-test("filters that cannot be used answer 400 with the message under the field, and keep what was typed", async ({ lab, jsEnabled }) => {
+test("filters that cannot be used answer 400 with the message under the field, and keep what was typed", { tag: "@no-js" }, async ({ lab, jsEnabled }) => {
   const page = await lab.adminPage();
   await openActivityFromSidebar(page, jsEnabled);
   const f = filterForm(page);
@@ -558,7 +558,7 @@ test("only an admin reads the trail: a visitor and an approved investor are sent
   await expectRows(page, [brief("auth.sign_in", investor.email.toLowerCase(), investor.email.toLowerCase())]);
 });
 
-test("more than a page: Next and Previous walk the filtered rows 50 at a time, in order, each row once, stable while rows arrive", async ({
+test("more than a page: Next and Previous walk the filtered rows 50 at a time, in order, each row once, stable while rows arrive", { tag: "@no-js" }, async ({
   lab,
   jsEnabled,
 }) => {
@@ -638,7 +638,7 @@ test("more than a page: Next and Previous walk the filtered rows 50 at a time, i
   expect(exported.slice(1).map((record) => record[7])).toEqual(now);
 });
 
-test("Download CSV: the filtered rows only, formula-safe, and the export is itself recorded", async ({ lab, jsEnabled, clientIp }) => {
+test("Download CSV: the filtered rows only, formula-safe, and the export is itself recorded", { tag: "@no-js" }, async ({ lab, jsEnabled, clientIp }) => {
   const tag = randomBytes(3).toString("hex");
   // A document whose title a spreadsheet would run, uploaded by the admin; a failed sign-in for an address starting with '-'.
   const title = `=HYPERLINK("https://evil.example","Quarterly report") ${tag}`;

@@ -45,7 +45,7 @@ const nav = (page: Page) => page.getByTestId("admin-sidebar");
 const menu = (page: Page) => page.getByTestId("admin-menu");
 const menuNav = (page: Page) => menu(page).getByRole("navigation", { name: "Admin" });
 
-test("the sidebar leads to every page, marks the current one and counts what waits", async ({ isolated, jsEnabled }, testInfo) => {
+test("the sidebar leads to every page, marks the current one and counts what waits", { tag: "@no-js" }, async ({ isolated, jsEnabled }, testInfo) => {
   const { page } = await isolated(async (api) => {
     for (const label of ["first", "second"]) await registerViaApi(api, newAccount(testInfo, label));
     const fund = await api.post("/api/fund-access/register", {
@@ -78,7 +78,7 @@ test("the sidebar leads to every page, marks the current one and counts what wai
   }
 });
 
-test("below the md width the navigation is a menu that opens without a script", async ({ isolated, jsEnabled }) => {
+test("below the md width the navigation is a menu that opens without a script", { tag: "@no-js" }, async ({ isolated, jsEnabled }) => {
   const { page } = await isolated(async () => {});
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(nav(page)).toBeHidden();
@@ -94,7 +94,7 @@ test("below the md width the navigation is a menu that opens without a script", 
   await expect(menuNav(page).getByRole("link", { name: "Email lists" })).toHaveAttribute("aria-current", "page");
 });
 
-test("the overview lists the oldest pending requests and approves one in place", async ({ isolated }, testInfo) => {
+test("the overview lists the oldest pending requests and approves one in place", { tag: "@no-js" }, async ({ isolated }, testInfo) => {
   const accounts = Array.from({ length: 6 }, (_, i) => newAccount(testInfo, `waiting${i}`));
   const { page } = await isolated(async (api) => {
     for (const account of accounts) await registerViaApi(api, account);
@@ -117,7 +117,7 @@ test("the overview lists the oldest pending requests and approves one in place",
   await expect(page.getByTestId("count-approvedInvestors")).toHaveText("1");
 });
 
-test("the investors search ignores case and accents, and the status filter shows one list", async ({ isolated, jsEnabled }, testInfo) => {
+test("the investors search ignores case and accents, and the status filter shows one list", { tag: "@no-js" }, async ({ isolated, jsEnabled }, testInfo) => {
   const tag = randomBytes(3).toString("hex");
   const eloise = { ...newAccount(testInfo, "searched"), name: `Éloïse Ångström ${tag}`, company: `Qubit Förge ${tag}` };
   // A server of its own: a registration mails every admin, and the shared server has many.
@@ -155,7 +155,7 @@ test("the investors search ignores case and accents, and the status filter shows
   await expect(page).toHaveURL(/\/admin\/investors$/);
 });
 
-test("links into the former one-page dashboard land on the page that owns them", async ({ isolated, jsEnabled }) => {
+test("links into the former one-page dashboard land on the page that owns them", { tag: "@no-js" }, async ({ isolated, jsEnabled }) => {
   const { page } = await isolated(async () => {});
   const cases = [
     ["/admin/dashboard?newsletter.sort=email&newsletter.dir=asc", "/admin/email-lists?newsletter.sort=email&newsletter.dir=asc"],

@@ -96,7 +96,7 @@ async function openBulkPage(page: Page, jsEnabled: boolean) {
   await waitHydrated(page, jsEnabled);
 }
 
-test("reference code on the investors page → bulk upload of 3 PDFs → preview flags the unmatched one → publish → each investor sees their own; a second batch cancelled publishes nothing", async ({
+test("reference code on the investors page → bulk upload of 3 PDFs → preview flags the unmatched one → publish → each investor sees their own; a second batch cancelled publishes nothing", { tag: "@no-js" }, async ({
   page,
   request,
   jsEnabled,

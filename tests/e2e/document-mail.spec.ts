@@ -74,7 +74,7 @@ async function mailProvider(): Promise<APIRequestContext> {
   return playwrightRequest.newContext({ baseURL: BASE_URL, maxRedirects: 0 });
 }
 
-test("the account page: choose each new document, a weekly digest or none; the choice is kept", async ({ page, request, jsEnabled }, testInfo) => {
+test("the account page: choose each new document, a weekly digest or none; the choice is kept", { tag: "@no-js" }, async ({ page, request, jsEnabled }, testInfo) => {
   const investor = await investorWithId(request, testInfo);
   await signIn(page, jsEnabled, investor);
   await openAccount(page, jsEnabled);
@@ -98,7 +98,7 @@ test("the account page: choose each new document, a weekly digest or none; the c
   await expect(choice(page, TEXT.none)).toBeChecked();
 });
 
-test("one-click unsubscribe: a provider's POST without cookies turns the e-mails off; the account page then shows None", async ({
+test("one-click unsubscribe: a provider's POST without cookies turns the e-mails off; the account page then shows None", { tag: "@no-js" }, async ({
   page,
   request,
   jsEnabled,
@@ -140,7 +140,7 @@ test("one-click unsubscribe: a provider's POST without cookies turns the e-mails
   }
 });
 
-test("the link's page: one button, a real form; a bad link is a 400 page", async ({ page, request, visit, jsEnabled }, testInfo) => {
+test("the link's page: one button, a real form; a bad link is a 400 page", { tag: "@no-js" }, async ({ page, request, visit, jsEnabled }, testInfo) => {
   const investor = await investorWithId(request, testInfo);
   const token = unsubscribeToken(investor.id);
 

@@ -70,7 +70,7 @@ function pageTexts(file: string): string[] {
 /** The investor's session (no sign-in pages: signing in is not what this spec tests), then the dashboard. */
 const signInAsInvestor = openAsInvestor;
 
-test("admin uploads a PDF with the stamp box ticked → the investor's download carries their e-mail and name on every page", async ({
+test("admin uploads a PDF with the stamp box ticked → the investor's download carries their e-mail and name on every page", { tag: "@no-js" }, async ({
   page,
   browser,
   baseURL,
@@ -129,7 +129,7 @@ test("admin uploads a PDF with the stamp box ticked → the investor's download 
   }
 });
 
-test("an encrypted PDF with the stamp box ticked is refused with the reason on the form, and nothing is published", async ({ page, jsEnabled }, testInfo) => {
+test("an encrypted PDF with the stamp box ticked is refused with the reason on the form, and nothing is published", { tag: "@no-js" }, async ({ page, jsEnabled }, testInfo) => {
   const admin = newAdmin(testInfo);
   const plain = await stampablePdf(testInfo, "Locked statement");
   const doc = { ...plain, bytes: encrypted(plain.bytes) };
@@ -148,7 +148,7 @@ test("an encrypted PDF with the stamp box ticked is refused with the reason on t
   await expect(publishedRow(page, doc.title)).toHaveCount(0);
 });
 
-test("the refused encrypted upload keeps what was typed (title, description, the box ticked)", async ({ page, jsEnabled }, testInfo) => {
+test("the refused encrypted upload keeps what was typed (title, description, the box ticked)", { tag: "@no-js" }, async ({ page, jsEnabled }, testInfo) => {
   // Without JavaScript the form comes back from the server's flash with the typed values.
   const admin = newAdmin(testInfo);
   const plain = await stampablePdf(testInfo, "Locked letter");

@@ -57,7 +57,7 @@ test.describe.configure({ timeout: 90_000 });
 /** The investor's session (no sign-in pages: signing in is not what this spec tests), then the dashboard. */
 const signInAsInvestor = openAsInvestor;
 
-test("admin uploads a PDF → the investor finds it in its category → view and download give the same bytes → access is counted → admin deletes it → gone", async ({
+test("admin uploads a PDF → the investor finds it in its category → view and download give the same bytes → access is counted → admin deletes it → gone", { tag: "@no-js" }, async ({
   page,
   request,
   jsEnabled,
@@ -242,7 +242,7 @@ test("admin uploads a PDF → the investor finds it in its category → view and
   expect((await investorPage.request.get(`/api/documents/${id}/download`)).status()).toBe(404);
 });
 
-test("the upload form's errors: 'Title is required', 'File is required', and a text file named .pdf refused ('Upload failed')", async ({
+test("the upload form's errors: 'Title is required', 'File is required', and a text file named .pdf refused ('Upload failed')", { tag: "@no-js" }, async ({
   page,
   jsEnabled,
 }, testInfo) => {
@@ -347,7 +347,7 @@ test("with JavaScript a few-MB upload shows its progress bar, then the form rese
   expect((await page.request.delete(`/api/documents/${id}`)).status()).toBe(200);
 });
 
-test("with no documents at all the investor sees 'No documents available yet', and empty categories say so", async ({
+test("with no documents at all the investor sees 'No documents available yet', and empty categories say so", { tag: "@no-js" }, async ({
   browser,
   playwright,
   jsEnabled,

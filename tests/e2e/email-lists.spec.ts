@@ -241,7 +241,7 @@ const SORT_WALKS: Record<ListKey, [Column, Direction][]> = {
 for (const list of LIST_KEYS) {
   const { label, columns } = LISTS[list];
 
-  test(`${label}: default date descending, then each column in both directions (toggle; a new column ascending, date descending)`, async ({
+  test(`${label}: default date descending, then each column in both directions (toggle; a new column ascending, date descending)`, { tag: "@no-js" }, async ({
     adminPage: page,
     visit,
     jsEnabled,
@@ -289,7 +289,7 @@ for (const list of LIST_KEYS) {
   });
 }
 
-test("the tables sort and page on their own: one table's clicks keep the others' sort and page", async ({
+test("the tables sort and page on their own: one table's clicks keep the others' sort and page", { tag: "@no-js" }, async ({
   adminPage: page,
   visit,
   jsEnabled,
@@ -363,7 +363,7 @@ function sortQuery(sorts: Partial<Record<ListKey, Sort>>): string {
   return `${DASHBOARD}?${search}`;
 }
 
-test("Download CSV saves every row of the list in the table's order: BOM, header row, 'N/A', UTC dates, formulas neutralised", async ({
+test("Download CSV saves every row of the list in the table's order: BOM, header row, 'N/A', UTC dates, formulas neutralised", { tag: "@no-js" }, async ({
   adminPage: page,
   visit,
   jsEnabled,
@@ -500,7 +500,7 @@ test("Copy All that fails says 'Failed to copy' / 'Please try again' and downloa
   expect(records.length - 1).toBe(TOTALS["fund-ii-requests"]);
 });
 
-test("with every list empty: '0 total', each list's empty text, no paging, and exports of the header row alone", async ({
+test("with every list empty: '0 total', each list's empty text, no paging, and exports of the header row alone", { tag: "@no-js" }, async ({
   browser,
   playwright,
   jsEnabled,

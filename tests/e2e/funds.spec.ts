@@ -129,7 +129,7 @@ async function expectDeniedThenSignup(page: Page, message: string, loadedAt: num
   await expect(fundIISignupForm(page).submit).toBeVisible();
 }
 
-test("Fund II: request access → the mailed link sets an HttpOnly cookie on a clean URL → the page works on reload → a Fund II document is listed, viewed inline and downloaded", async ({
+test("Fund II: request access → the mailed link sets an HttpOnly cookie on a clean URL → the page works on reload → a Fund II document is listed, viewed inline and downloaded", { tag: "@no-js" }, async ({
   page,
   context,
   request,
@@ -209,7 +209,7 @@ test("Fund II: request access → the mailed link sets an HttpOnly cookie on a c
   await expect(page).toHaveURL(`${baseURL}/fund-ii/documents`);
 });
 
-test("Fund II: the accredited/qualified confirmation is required (the browser's check, then the server's)", async ({ page, jsEnabled, visit }, testInfo) => {
+test("Fund II: the accredited/qualified confirmation is required (the browser's check, then the server's)", { tag: "@no-js" }, async ({ page, jsEnabled, visit }, testInfo) => {
   const holder = newHolder(testInfo, "unconfirmed");
   await visit("/fund-ii/signup");
   const form = fundIISignupForm(page);
@@ -258,7 +258,7 @@ test("Fund II: the accredited/qualified confirmation is required (the browser's 
   await nextMailTo(holder.email, FUND_TEXT.linkSubject, 0);
 });
 
-test("Fund II: an invalid token and no token at all say so, then go to /fund-ii/signup after about 2 s", async ({ page, context, jsEnabled }) => {
+test("Fund II: an invalid token and no token at all say so, then go to /fund-ii/signup after about 2 s", { tag: "@no-js" }, async ({ page, context, jsEnabled }) => {
   // 1. A token that is no token.
   let loadedAt = Date.now();
   let response = await page.goto("/fund-ii/documents?token=not-a-real-token");
@@ -284,7 +284,7 @@ test("Fund II: an invalid token and no token at all say so, then go to /fund-ii/
   }
 });
 
-test("Fund I: sign up → access at once → the documents with date and size; without the cookie /fund-i/documents sends to the sign-up", async ({
+test("Fund I: sign up → access at once → the documents with date and size; without the cookie /fund-i/documents sends to the sign-up", { tag: "@no-js" }, async ({
   page,
   context,
   request,
@@ -356,7 +356,7 @@ test("Fund I: sign up → access at once → the documents with date and size; w
   expect((await fetchWithPage(stranger.page, `/api/fund-documents/download/${id}`)).status).toBe(401);
 });
 
-test("revocation: the admin uploads a Fund II document, the holder reads it, the admin revokes → page and file refused → 'Send new link' → the new link works", async ({
+test("revocation: the admin uploads a Fund II document, the holder reads it, the admin revokes → page and file refused → 'Send new link' → the new link works", { tag: "@no-js" }, async ({
   page,
   jsEnabled,
   baseURL,
@@ -474,7 +474,7 @@ test("revocation: the admin uploads a Fund II document, the holder reads it, the
   expect(Buffer.compare(after.body, doc.bytes)).toBe(0);
 });
 
-test("a Fund I holder cannot read Fund II: 'Access token required', and a Fund II file is refused", async ({ page, context, request, jsEnabled }, testInfo) => {
+test("a Fund I holder cannot read Fund II: 'Access token required', and a Fund II file is refused", { tag: "@no-js" }, async ({ page, context, request, jsEnabled }, testInfo) => {
   const holder = newHolder(testInfo, "fundionly");
   const { cookie: adminCookie } = await adminApiCookie(request, testInfo);
   const fundII = await fundDocument(request, adminCookie, testInfo, "fund-ii", "Fund II Confidential Summary");

@@ -10,7 +10,7 @@ import { BASE_URL } from "./helpers/origin";
  * the same notice.
  */
 
-test("Sign In shows 'Login Attempted' / 'Authentication system coming soon.'", async ({
+test("Sign In shows 'Login Attempted' / 'Authentication system coming soon.'", { tag: "@no-js" }, async ({
   page,
   visit,
   jsEnabled,
@@ -48,7 +48,7 @@ test("with JavaScript, one toast at a time, and its close control dismisses it",
   await expect(page.getByTestId("toast").filter({ visible: true })).toHaveCount(0);
 });
 
-test("both fields are required: an empty Sign In does nothing", async ({ page, visit }) => {
+test("both fields are required: an empty Sign In does nothing", { tag: "@no-js" }, async ({ page, visit }) => {
   await visit("/login");
   const writes = recordWrites(page);
   const m = main(page);

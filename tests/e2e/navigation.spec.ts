@@ -45,7 +45,7 @@ test.describe("header links", () => {
     });
   }
 
-  test("clicking a header link opens its page and moves the highlight; the logo goes home", async ({
+  test("clicking a header link opens its page and moves the highlight; the logo goes home", { tag: "@no-js" }, async ({
     page,
     visit,
   }) => {
@@ -108,7 +108,7 @@ test.describe("header border", () => {
 test.describe("mobile menu", () => {
   test.use({ viewport: { width: 375, height: 800 } });
 
-  test("a button opens and closes the collapsed links; choosing a link closes it", async ({ page, visit }) => {
+  test("a button opens and closes the collapsed links; choosing a link closes it", { tag: "@no-js" }, async ({ page, visit }) => {
     await visit("/");
     const nav = mainNav(page);
     const menu = page.getByTestId("mobile-menu");

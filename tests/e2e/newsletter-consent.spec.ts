@@ -33,7 +33,7 @@ async function showStatus(page: Page, status: "Confirmed" | "Pending confirmatio
   await expect(ui.section.getByLabel("Status")).toHaveValue({ Confirmed: "confirmed", "Pending confirmation": "pending", Unsubscribed: "unsubscribed" }[status]);
 }
 
-test("subscribe → confirm from the mailed link → listed as confirmed → one-click unsubscribe → listed as unsubscribed", async ({
+test("subscribe → confirm from the mailed link → listed as confirmed → one-click unsubscribe → listed as unsubscribed", { tag: "@no-js" }, async ({
   page,
   visit,
   browser,
@@ -114,7 +114,7 @@ test("subscribe → confirm from the mailed link → listed as confirmed → one
   await lists.context().close();
 });
 
-test("the unsubscribe page's button unsubscribes without a sign-in; made-up links are a clear 400", async ({ page, request, visit }, testInfo) => {
+test("the unsubscribe page's button unsubscribes without a sign-in; made-up links are a clear 400", { tag: "@no-js" }, async ({ page, request, visit }, testInfo) => {
   const email = uniqueEmail(testInfo, "button");
   // A confirmed subscriber, through the real link.
   expect((await request.post("/api/newsletter", { data: { email } })).status()).toBe(202);

@@ -15,7 +15,7 @@ const CONFIRM_SUBJECT = /^Confirm your .* newsletter subscription$/;
  * mails a confirmation link (the whole double opt-in: newsletter-consent.spec.ts).
  */
 
-test("subscribing from the home hero: the check-your-inbox thank-you replaces the form, a 'Success' toast shows, a link is mailed", async ({
+test("subscribing from the home hero: the check-your-inbox thank-you replaces the form, a 'Success' toast shows, a link is mailed", { tag: "@no-js" }, async ({
   page,
   visit,
   request,
@@ -40,7 +40,7 @@ test("subscribing from the home hero: the check-your-inbox thank-you replaces th
   expect(again.status()).toBe(202);
 });
 
-test("subscribing from the footer of another page (a same-origin post) keeps the visitor on that page", async ({
+test("subscribing from the footer of another page (a same-origin post) keeps the visitor on that page", { tag: "@no-js" }, async ({
   page,
   visit,
 }, testInfo) => {
@@ -62,7 +62,7 @@ test("subscribing from the footer of another page (a same-origin post) keeps the
   await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toHaveText("Our Team");
 });
 
-test("a confirmed address: destructive 'Error' toast 'This email is already subscribed.'", async ({
+test("a confirmed address: destructive 'Error' toast 'This email is already subscribed.'", { tag: "@no-js" }, async ({
   page,
   visit,
   request,
@@ -83,7 +83,7 @@ test("a confirmed address: destructive 'Error' toast 'This email is already subs
   await expect(hero.email).toHaveValue(email);
 });
 
-test("an invalid address shows 'Invalid email address' under the field and subscribes nothing", async ({
+test("an invalid address shows 'Invalid email address' under the field and subscribes nothing", { tag: "@no-js" }, async ({
   page,
   visit,
   jsEnabled,
@@ -109,7 +109,7 @@ test("an invalid address shows 'Invalid email address' under the field and subsc
   expect((await request.post("/api/newsletter", { data: { email: invalid } })).status()).toBe(400);
 });
 
-test("after an invalid address, a corrected one subscribes", async ({ page, visit }, testInfo) => {
+test("after an invalid address, a corrected one subscribes", { tag: "@no-js" }, async ({ page, visit }, testInfo) => {
   await visit("/");
   const hero = newsletterForm(page, "hero");
   await hero.email.fill("someone@localhost");

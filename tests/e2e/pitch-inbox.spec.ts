@@ -29,7 +29,7 @@ function sidebar(page: Page) {
   return page.getByTestId("admin-sidebar");
 }
 
-test("a pitch from /contact is found, triaged, noted and answered; the timeline and the founder's mail show it", async ({
+test("a pitch from /contact is found, triaged, noted and answered; the timeline and the founder's mail show it", { tag: "@no-js" }, async ({
   page,
   visit,
   browser,
@@ -187,7 +187,7 @@ test("a pitch from /contact is found, triaged, noted and answered; the timeline 
   }
 });
 
-test("the badge counts overdue pitches; bad filters answer 400 with a message at the field; the overdue filter and the pages are links that keep the filters", async ({ browser, baseURL, jsEnabled, clientIp }, testInfo) => {
+test("the badge counts overdue pitches; bad filters answer 400 with a message at the field; the overdue filter and the pages are links that keep the filters", { tag: "@no-js" }, async ({ browser, baseURL, jsEnabled, clientIp }, testInfo) => {
   test.setTimeout(90_000);
   // An overdue pitch: the navigation's badge counts it (among the run's others).
   insertPitchRow({ company: `Overdue ${randomBytes(4).toString("hex")}`, daysAgo: 30 });

@@ -22,7 +22,7 @@ function pitch(email: string): PitchValues {
   };
 }
 
-test("a complete pitch: success view, 'Success' toast, then 'Submit Another Pitch' gives an empty form", async ({
+test("a complete pitch: success view, 'Success' toast, then 'Submit Another Pitch' gives an empty form", { tag: "@no-js" }, async ({
   page,
   visit,
 }, testInfo) => {
@@ -48,7 +48,7 @@ test("a complete pitch: success view, 'Success' toast, then 'Submit Another Pitc
   await expect(form.submit).toBeEnabled();
 });
 
-test("a pitch without a deck URL is accepted", async ({ page, visit }, testInfo) => {
+test("a pitch without a deck URL is accepted", { tag: "@no-js" }, async ({ page, visit }, testInfo) => {
   await visit("/process");
   const form = pitchForm(page);
   await fillPitch(form, { ...pitch(uniqueEmail(testInfo, "nodeck")), deckUrl: "", stage: "Pre-Seed" });
@@ -57,7 +57,7 @@ test("a pitch without a deck URL is accepted", async ({ page, visit }, testInfo)
   await expectToast(page, "Success", "Your pitch has been submitted successfully!");
 });
 
-test("a bad e-mail and deck URL: 'Invalid email address' and 'Invalid URL' under the fields, values kept", async ({
+test("a bad e-mail and deck URL: 'Invalid email address' and 'Invalid URL' under the fields, values kept", { tag: "@no-js" }, async ({
   page,
   visit,
   jsEnabled,
@@ -109,7 +109,7 @@ test("with JavaScript, an empty pitch is stopped in the browser with a message u
   expect(writes).toEqual([]);
 });
 
-test("without JavaScript, the browser refuses an empty pitch (required fields)", async ({
+test("without JavaScript, the browser refuses an empty pitch (required fields)", { tag: "@no-js" }, async ({
   page,
   visit,
   jsEnabled,
@@ -141,7 +141,7 @@ test("while the pitch is sent the button reads 'Submitting...' and is disabled",
   await expect(form.thanks).toBeVisible();
 });
 
-test("when the server refuses (rate limit), a destructive 'Error' toast gives its message and the form stays", async ({
+test("when the server refuses (rate limit), a destructive 'Error' toast gives its message and the form stays", { tag: "@no-js" }, async ({
   page,
   visit,
   request,
@@ -175,7 +175,7 @@ const mailsIn = (to: string, subject: RegExp) => mailsTo(to, subject);
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-test("a pitch with a deck upload (PDF): success, and the firm's mail names the deck with the admin link", async ({
+test("a pitch with a deck upload (PDF): success, and the firm's mail names the deck with the admin link", { tag: "@no-js" }, async ({
   page,
   visit,
 }, testInfo) => {
@@ -192,7 +192,7 @@ test("a pitch with a deck upload (PDF): success, and the firm's mail names the d
   expect(mail.text).toMatch(/Uploaded deck: photon-forge-deck\.pdf \(0\.00 MB\), for admins at http:\/\/localhost:\d+\/admin\/pitches\/[^/\s]+\/deck/);
 });
 
-test("a deck that is not a PDF: 'The deck must be a PDF file' under the field, the typed values kept", async ({ page, visit }, testInfo) => {
+test("a deck that is not a PDF: 'The deck must be a PDF file' under the field, the typed values kept", { tag: "@no-js" }, async ({ page, visit }, testInfo) => {
   await visit("/process");
   const form = pitchForm(page);
   const values = pitch(uniqueEmail(testInfo, "notpdf"));
@@ -207,7 +207,7 @@ test("a deck that is not a PDF: 'The deck must be a PDF file' under the field, t
   await expect(form.message).toHaveValue(values.message);
 });
 
-test("the spam trap: a filled honeypot gets the very success a founder gets, and nothing reaches the firm", async ({
+test("the spam trap: a filled honeypot gets the very success a founder gets, and nothing reaches the firm", { tag: "@no-js" }, async ({
   page,
   visit,
 }, testInfo) => {

@@ -28,7 +28,7 @@ async function expectOnlySector(page: Page, sector: string, expected: number) {
   }
 }
 
-test("each filter shows exactly the companies of its sector; 'All' shows all 24", async ({ page, visit }) => {
+test("each filter shows exactly the companies of its sector; 'All' shows all 24", { tag: "@no-js" }, async ({ page, visit }) => {
   await visit("/portfolio");
   await expect(companyCards(page)).toHaveCount(PORTFOLIO_SIZE);
   await expectSelected(filterControl(page, "All"), true);
@@ -51,7 +51,7 @@ test("each filter shows exactly the companies of its sector; 'All' shows all 24"
   await expectSelected(filterControl(page, "All"), true);
 });
 
-test("a filtered view can be opened directly and every sector filter matches exactly", async ({
+test("a filtered view can be opened directly and every sector filter matches exactly", { tag: "@no-js" }, async ({
   page,
   visit,
 }) => {

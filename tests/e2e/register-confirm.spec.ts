@@ -74,7 +74,7 @@ async function confirmationLink(user: Account, count: number): Promise<string> {
   return CONFIRM_LINK.exec(mail.text)![0];
 }
 
-test("register → the admin sees nothing → sign-in: pending + confirm hint → the mailed link and the password → the admin sees the request", async ({
+test("register → the admin sees nothing → sign-in: pending + confirm hint → the mailed link and the password → the admin sees the request", { tag: "@no-js" }, async ({
   page,
   context,
   visit,
@@ -146,7 +146,7 @@ test("register → the admin sees nothing → sign-in: pending + confirm hint �
   await expect(page.getByRole("main").getByText(TEXT.confirmHint)).toHaveCount(0);
 });
 
-test("'Send the link again' from the sign-in page mails a new link; the old one no longer works", async ({ page, visit }, testInfo) => {
+test("'Send the link again' from the sign-in page mails a new link; the old one no longer works", { tag: "@no-js" }, async ({ page, visit }, testInfo) => {
   const user = newAccount(testInfo, "resender", { company: "Quark Partners" });
   await registerThroughForm(page, visit, user);
   const first = await confirmationLink(user, 1);

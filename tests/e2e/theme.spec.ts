@@ -23,7 +23,7 @@ async function storedTheme(page: Page): Promise<string | null> {
 
 test.use({ colorScheme: "light" });
 
-test("switching to dark and back persists across reloads and pages", async ({ page, visit, hydrated, jsEnabled }) => {
+test("switching to dark and back persists across reloads and pages", { tag: "@no-js" }, async ({ page, visit, hydrated, jsEnabled }) => {
   await visit("/portfolio");
   await expect(html(page)).not.toHaveClass(/\bdark\b/);
   await expect(html(page)).toHaveCSS("background-color", WHITE);
@@ -65,14 +65,14 @@ test("switching to dark and back persists across reloads and pages", async ({ pa
 test.describe("with a dark system preference", () => {
   test.use({ colorScheme: "dark" });
 
-  test("the theme starts dark when nothing is stored", async ({ page, visit, jsEnabled }) => {
+  test("the theme starts dark when nothing is stored", { tag: "@no-js" }, async ({ page, visit, jsEnabled }) => {
     await visit("/");
     await expect(html(page)).not.toHaveCSS("background-color", WHITE);
     await expect(toLight(page)).toBeVisible();
     if (jsEnabled) await expect(html(page)).toHaveClass(/\bdark\b/);
   });
 
-  test("a stored light preference wins over the system", async ({ page, visit, hydrated }) => {
+  test("a stored light preference wins over the system", { tag: "@no-js" }, async ({ page, visit, hydrated }) => {
     await visit("/");
     await toLight(page).click();
     await expect(html(page)).toHaveCSS("background-color", WHITE);

@@ -52,7 +52,7 @@ async function enterCode(page: Page, jsEnabled: boolean, code: string) {
   await main.getByRole("button", { name: "Verify" }).click();
 }
 
-test("an investor turns two-factor on, then signs in with a code and with a recovery code", async ({ page, request, jsEnabled }, testInfo) => {
+test("an investor turns two-factor on, then signs in with a code and with a recovery code", { tag: "@no-js" }, async ({ page, request, jsEnabled }, testInfo) => {
   const investor = await approvedInvestor(request, testInfo);
 
   // Signed in with the password alone, the investor opens the account page.
@@ -126,7 +126,7 @@ test("an investor turns two-factor on, then signs in with a code and with a reco
   await expect(page).toHaveURL(/\/login\/two-factor$/);
 });
 
-test("the code step without a password step says the sign-in expired and opens nothing", async ({ page }) => {
+test("the code step without a password step says the sign-in expired and opens nothing", { tag: "@no-js" }, async ({ page }) => {
   await page.goto("/login/two-factor");
   await expect(page.getByRole("main").getByText("Your sign-in has expired. Please sign in again.")).toBeVisible();
   await expect(page.getByRole("main").getByLabel("Code", { exact: true })).toHaveCount(0);
@@ -134,7 +134,7 @@ test("the code step without a password step says the sign-in expired and opens n
   await expect(page).toHaveURL(/\/lp\/login$/);
 });
 
-test("an admin without two-factor is sent to set it up after the password, and reaches the workspace only once it is on", async ({
+test("an admin without two-factor is sent to set it up after the password, and reaches the workspace only once it is on", { tag: "@no-js" }, async ({
   page,
   jsEnabled,
 }, testInfo) => {
