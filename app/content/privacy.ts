@@ -220,6 +220,7 @@ export const privacyPolicy: LegalDocument = {
             "Newsletter: until you unsubscribe, after which we keep only a record of the opt-out so we do not contact you again. Addresses that are never confirmed: 30 days after the last confirmation e-mail.",
             "Pitches: up to 3 years after our last contact if we do not invest, so we can follow your progress; for the life of our investment if we do.",
             "Investor portal accounts and document access records: for as long as your account is active and then for the period required by accounting, anti-money-laundering and fund record-keeping rules, typically 10 years after the end of the relationship.",
+            "Investor portal registrations whose e-mail address is never confirmed: 30 days after the last confirmation e-mail.",
             "Rejected investor requests and fund document access requests that do not lead to an investment: up to 2 years.",
             "Access logs: up to 90 days, or longer where needed to investigate a specific security incident.",
             "Correspondence: as long as it is relevant to our relationship, and in any case no longer than 10 years.",
