@@ -12,6 +12,9 @@ export default defineConfig({
     setupFiles: ["tests/setup.ts"],
     // Each test file runs in its own isolated module graph with its own SQLite file (see tests/setup.ts).
     isolate: true,
+    // Two files at a time on two cores (Vitest's default is one fewer than the cores): much of a file's time
+    // is bcrypt on libuv's threads, child processes and file I/O, so a second file fills the gaps.
+    maxWorkers: 2,
     testTimeout: 10_000,
   },
 });

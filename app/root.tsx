@@ -11,6 +11,7 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { ErrorNotice, errorText } from "~/components/layout/page-frame";
 import { Toaster } from "~/components/ui/toaster";
+import type { RootData } from "~/components/ui/use-form-flash";
 import { firm } from "~/content/firm";
 import { getEnv } from "~/modules/config/env.server";
 import { readFlash } from "~/modules/toast/flash.server";
@@ -20,7 +21,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const theme = themeFromCookieHeader(request.headers.get("Cookie"));
   const { flash, setCookie } = await readFlash(request);
   return data(
-    { theme, toast: flash.toast, formFlash: flash.form, appUrl: getEnv().APP_URL },
+    { theme, toast: flash.toast, formFlash: flash.form, appUrl: getEnv().APP_URL } satisfies RootData,
     setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
   );
 }

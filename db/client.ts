@@ -3,8 +3,6 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import { getEnv } from "../app/modules/config/env.server";
-import { processWide } from "../app/modules/config/process-wide.server";
 import * as schema from "./schema";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -38,21 +36,4 @@ const ASCII = /^[\x00-\x7f]*$/;
 /** Apply the committed drizzle-kit migrations (idempotent). */
 export function runMigrations(db: Db) {
   migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-}
-
-/** The process's one connection, opened (and migrated) on first use. */
-const connection = processWide("db.connection", () => ({ db: undefined as Db | undefined }));
-
-export function getDb(): Db {
-  if (!connection.db) {
-    const db = openDatabase(getEnv().DATABASE_PATH);
-    runMigrations(db);
-    connection.db = db;
-  }
-  return connection.db;
-}
-
-export function closeDb() {
-  connection.db?.$client.close();
-  connection.db = undefined;
 }

@@ -9,7 +9,7 @@ import {
   type RegisteredAccount,
 } from "../app/modules/lp-users/admin-create.server";
 import { AdminCreateInput, AdminPromoteInput } from "../app/modules/lp-users/schema";
-import { closeDb } from "../db/client";
+import { closeDb } from "../app/modules/db/connection.server";
 import { canPrompt, promptHidden, readSecret, SecretInputError } from "./lib/secret-input";
 
 /**

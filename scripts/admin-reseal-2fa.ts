@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { resealSecrets } from "../app/modules/two-factor/two-factor.server";
-import { closeDb } from "../db/client";
+import { closeDb } from "../app/modules/db/connection.server";
 
 /**
  * npm run admin:reseal-2fa

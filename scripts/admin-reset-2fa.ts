@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { findUserByEmail } from "../app/modules/lp-users/lp-users.server";
 import { resetTwoFactor } from "../app/modules/two-factor/two-factor.server";
-import { closeDb } from "../db/client";
+import { closeDb } from "../app/modules/db/connection.server";
 
 /**
  * npm run admin:reset-2fa -- --email E

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { getEnv } from "../app/modules/config/env.server";
 import { hashPassword } from "../app/modules/lp-users/password.server";
-import { closeDb, getDb } from "../db/client";
+import { closeDb, getDb } from "../app/modules/db/connection.server";
 
 /**
  * Fake data for the admin e-mail lists (and for trying the dashboard at scale):

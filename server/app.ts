@@ -11,7 +11,7 @@ import type { Env } from "../app/modules/config/env.server";
 import { auditRefusal } from "../app/modules/audit/audit.server";
 import { addressKey } from "../app/modules/http/address-key.server";
 import { cutText, log, logError, USER_AGENT_MAX, withRequestContext } from "../app/modules/logging/log.server";
-import { getDb } from "../db/client";
+import { getDb } from "../app/modules/db/connection.server";
 import { AUDIENCE_BODY_BYTES } from "../app/modules/documents/constants";
 import { PITCH_DECK_MAX_BYTES } from "../app/modules/pitches/constants";
 import { PageCache, negotiateEncoding, type CachedPage } from "./page-cache";

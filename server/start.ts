@@ -13,7 +13,7 @@ import { startRegistrationPurge } from "../app/modules/lp-users/registration-pur
 import { log } from "../app/modules/logging/log.server";
 import { reconcileStorage } from "../app/modules/storage/reconcile.server";
 import { clearIncoming } from "../app/modules/storage/storage.server";
-import { closeDb, getDb } from "../db/client";
+import { closeDb, getDb } from "../app/modules/db/connection.server";
 import { createAppServer, type AppOptions } from "./app";
 
 export type StartOptions = Pick<AppOptions, "build" | "mode" | "serveStatic">;

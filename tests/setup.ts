@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll } from "vitest";
-import { closeDb } from "../db/client";
+import { closeDb } from "../app/modules/db/connection.server";
 import { resetEnvForTests } from "../app/modules/config/env.server";
 import { flushMailer, setMailTransportForTests } from "../app/modules/mail/mail.server";
 import { resetRateLimitsForTests } from "../app/modules/http/rate-limit.server";

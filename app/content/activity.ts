@@ -1,4 +1,3 @@
-import type { AuditEventName } from "~/modules/audit/events";
 
 /** The admin activity page (/admin/activity): the audit trail, its filters and its export. */
 export const activityCopy = {
@@ -35,8 +34,11 @@ export const activityCopy = {
   invalid: "Some filters could not be used. Correct them and filter again.",
 } as const;
 
-/** What each event is called on the activity page and in its export. */
-export const auditEventLabels: Record<AuditEventName, string> = {
+/**
+ * What each event is called on the activity page and in its export (every event
+ * the audit trail knows has one: checked in modules/audit/events.ts).
+ */
+export const auditEventWords = {
   "auth.sign_in": "Signed in",
   "auth.sign_in_failed": "Sign-in failed",
   "auth.sign_out": "Signed out",
@@ -84,7 +86,7 @@ export const auditEventLabels: Record<AuditEventName, string> = {
   "request.rate_limited": "Rate limit reached",
   "audit.flood_budget_reached": "Refusals over the hourly budget (log only)",
   "pitch.deck_opened": "Opened a pitch deck",
-};
+} as const;
 
 /** Field messages of the activity filters. */
 export const activityFilterMessages = {

@@ -1,14 +1,13 @@
 /**
  * Copy of the bulk per-investor upload (issue 15 §1): the upload page, the
- * preview of a batch and its answers. The limits come from the module's
- * constants, so the texts never disagree with the rules.
+ * preview of a batch and its answers. The texts that state a limit take it as
+ * a parameter: the module fills in its own constants (modules/bulk-upload/
+ * messages.ts), so the texts never disagree with the rules.
  */
-import { BULK_BATCH_TTL_MS, BULK_MAX_FILE_BYTES, BULK_MAX_FILES, BULK_MAX_TOTAL_BYTES } from "~/modules/bulk-upload/constants";
-import type { FileProblem } from "~/modules/bulk-upload/constants";
 
-const FILE_MB = BULK_MAX_FILE_BYTES / (1024 * 1024);
-const GIB = BULK_MAX_TOTAL_BYTES / (1024 * 1024 * 1024);
-const HOURS = BULK_BATCH_TTL_MS / (60 * 60 * 1000);
+/** The batch limits the texts state. */
+export type BulkLimits = { maxFiles: number; fileMb: number; totalGb: number; ttlHours: number };
+
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 export const bulkUploadCopy = {
@@ -23,21 +22,23 @@ export const bulkUploadCopy = {
   categoryLabel: "Category",
   watermarkLabel: "Stamp the viewer's name and e-mail on every page",
   filesLabel: "PDF files",
-  filesHint: `PDF only. At most ${BULK_MAX_FILES} files, each up to ${FILE_MB} MB, ${GIB} GB in all. Matching ignores case and needs the code or address whole: LRV-004 does not match LRV-0042. A batch not published within ${HOURS} hours is deleted.`,
+  filesHint: (l: BulkLimits) =>
+    `PDF only. At most ${l.maxFiles} files, each up to ${l.fileMb} MB, ${l.totalGb} GB in all. Matching ignores case and needs the code or address whole: LRV-004 does not match LRV-0042. A batch not published within ${l.ttlHours} hours is deleted.`,
   submit: "Upload and review",
   limitsTitle: "Limits",
   failedTitle: "Upload refused",
 } as const;
 
-export const bulkUploadMessages = {
+/** The batch's answers, made with the module's limits (modules/bulk-upload/messages.ts `bulkUploadMessages`). */
+export const bulkUploadMessageTexts = (l: BulkLimits) => ({
   filesRequired: "Choose at least one PDF file",
-  fileTooLarge: (name: string) => (name ? `${name} is larger than ${FILE_MB} MB` : `A file is larger than ${FILE_MB} MB`),
-  tooManyFiles: `A batch can have at most ${BULK_MAX_FILES} files`,
-  tooLarge: `A batch can be at most ${GIB} GB in all`,
-  batchGone: `This batch no longer exists: it was published or cancelled, or it expired after ${HOURS} hours.`,
+  fileTooLarge: (name: string) => (name ? `${name} is larger than ${l.fileMb} MB` : `A file is larger than ${l.fileMb} MB`),
+  tooManyFiles: `A batch can have at most ${l.maxFiles} files`,
+  tooLarge: `A batch can be at most ${l.totalGb} GB in all`,
+  batchGone: `This batch no longer exists: it was published or cancelled, or it expired after ${l.ttlHours} hours.`,
   batchChanged: "The batch changed since this page was shown (an investor's access changed). Please review it again.",
   nothingToPublish: "No file of this batch can be published.",
-} as const;
+});
 
 export const bulkPreviewCopy = {
   title: "Review the batch",
@@ -65,7 +66,7 @@ export const bulkPreviewCopy = {
     "not-stampable": "Not published: this PDF cannot be stamped (encrypted or damaged)",
     empty: "Not published: the file is empty",
     "investor-gone": "Not published: the file names an account that may not receive documents (not an approved investor)",
-  } satisfies Record<FileProblem, string>,
+  },
   ambiguousWith: (emails: string[]) => `Matches ${emails.join(", ")}`,
   publish: (n: number) => `Publish ${plural(n, "document", "documents")}`,
   cancel: "Cancel",

@@ -1,4 +1,4 @@
-import { mailSafeName, oneLine } from "~/modules/mail/mail-safe";
+import { mailSafeName, oneLine } from "./mail-safe";
 import { firm } from "./firm";
 
 /**

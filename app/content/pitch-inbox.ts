@@ -1,5 +1,5 @@
 import { firm } from "./firm";
-import { mailSafeName } from "~/modules/mail/mail-safe";
+import { mailSafeName } from "./mail-safe";
 import { greeting } from "./mail";
 
 /** The pitch inbox (issue 16): /admin/pitches, a pitch's page, its replies and its JSON errors. */

@@ -1,4 +1,4 @@
-import { oneLine } from "~/modules/mail/mail-safe";
+import { oneLine } from "./mail-safe";
 import { businessDays } from "./business-days";
 import { firm } from "./firm";
 

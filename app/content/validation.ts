@@ -1,11 +1,11 @@
-import { DESCRIPTION_MAX, MAX_RECIPIENTS, TITLE_MAX } from "~/modules/documents/constants";
 import { accountMessages } from "./accounts";
 
 /**
  * What a form or an endpoint says when it refuses an input (SPEC.md §8 where it
  * quotes them): the field messages of the input rules, the request refusals
  * and the rate-limit answers. The rules themselves (lengths, formats) live in
- * the modules' zod-free constants and schemas.
+ * the modules' zod-free constants and schemas; a message that states a limit
+ * takes it as a parameter (content imports no module).
  */
 
 export const INVALID_EMAIL = "Invalid email address";
@@ -54,8 +54,8 @@ export const pitchMessages = {
 
 export const uploadMessages = {
   titleRequired: "Title is required",
-  titleTooLong: `Title must be at most ${TITLE_MAX} characters`,
-  descriptionTooLong: `Description must be at most ${DESCRIPTION_MAX} characters`,
+  titleTooLong: (max: number) => `Title must be at most ${max} characters`,
+  descriptionTooLong: (max: number) => `Description must be at most ${max} characters`,
   categoryInvalid: "Choose one of the listed categories",
   fundInvalid: fundAccessMessages.fundInvalid,
   fileRequired: "File is required",
@@ -71,7 +71,7 @@ export const uploadMessages = {
   documentNotFound: "Document not found",
   audienceInvalid: "Audience must be 'all' or 'selected'",
   recipientsRequired: "Choose at least one investor, or publish to all approved investors",
-  recipientsTooMany: `Choose at most ${MAX_RECIPIENTS.toLocaleString("en-US")} investors, or publish to all approved investors`,
+  recipientsTooMany: (max: number) => `Choose at most ${max.toLocaleString("en-US")} investors, or publish to all approved investors`,
   recipientsInvalid: (count: number) =>
     count === 1
       ? "One chosen investor is not an approved investor (unknown, pending, rejected or an admin)"

@@ -1,4 +1,4 @@
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { emailOutbox, newsletterSubscribers, pitchSubmissions } from "../../db/schema";
 
 /** Empty the tables these tests write to (each test file has its own database file). */

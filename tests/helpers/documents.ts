@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { accessLog, documents, fundDocuments } from "../../db/schema";
 import { storageRoot } from "~/modules/storage/storage.server";
 import { ORIGIN } from "./users";

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { eq } from "drizzle-orm";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { accessLog, emailOutbox, fundAccessUsers, fundDocuments } from "../../db/schema";
 import { hashToken, newToken } from "~/modules/auth/tokens.server";
 import { getEnv } from "~/modules/config/env.server";

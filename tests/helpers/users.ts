@@ -1,7 +1,7 @@
 import { enrolWithSecret } from "~/modules/two-factor/two-factor.server";
 import { testTotpSecret } from "../support/totp";
 import { eq } from "drizzle-orm";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { emailOutbox, lpUsers, passwordResets, registrationRequests, sessions } from "../../db/schema";
 import { createUserSession } from "~/modules/auth/session.server";
 import type { LpUser } from "~/modules/lp-users/lp-users.server";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { auditEvents, lpUsers, recoveryCodes, userTwoFactor } from "../../db/schema";
 import { countSessions } from "~/modules/auth/session.server";
 import { now } from "~/modules/config/clock.server";

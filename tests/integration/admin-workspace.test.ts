@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { accessLog, fundAccessUsers, newsletterSubscribers } from "../../db/schema";
 import { countList } from "~/modules/email-lists/email-lists.server";
 import { latestAccesses, recordAccess } from "~/modules/access-log/access-log.server";

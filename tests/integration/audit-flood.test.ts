@@ -4,7 +4,7 @@ import os from "node:os";
 import { gt } from "drizzle-orm";
 import type { ServerBuild } from "react-router";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { auditEvents } from "../../db/schema";
 import { AUDIT_DETAIL_MAX, AUDIT_FLOOD_ROWS_PER_HOUR, audit, flushAuditFloods } from "~/modules/audit/audit.server";
 import { advanceClockForTests, resetClockForTests } from "~/modules/config/clock.server";

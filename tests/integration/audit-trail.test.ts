@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { auditEvents } from "../../db/schema";
 import { listActivity } from "~/modules/audit/activity.server";
 import { pruneAuditTrail } from "~/modules/audit/audit.server";

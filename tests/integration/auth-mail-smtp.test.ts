@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { resetRateLimitsForTests } from "~/modules/http/rate-limit.server";
 import { backoffMs, deliverDueMail, flushMailer, setMailTransportForTests } from "~/modules/mail/mail.server";
 import { requestPasswordReset, resetPassword, type LpUser } from "~/modules/lp-users/lp-users.server";

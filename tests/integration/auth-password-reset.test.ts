@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { passwordResets } from "../../db/schema";
 import { countSessions } from "~/modules/auth/session.server";
 import { advanceClockForTests, resetClockForTests } from "~/modules/config/clock.server";

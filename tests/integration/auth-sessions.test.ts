@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { lpUsers, sessions } from "../../db/schema";
 import { countSessions } from "~/modules/auth/session.server";
 import { advanceClockForTests, resetClockForTests } from "~/modules/config/clock.server";

@@ -17,7 +17,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDb } from "../../db/client";
+import { closeDb } from "../../app/modules/db/connection.server";
 import type { BackupManifest } from "~/modules/backup/backup.server";
 import { getEnv, resetEnvForTests } from "~/modules/config/env.server";
 import { resetRateLimitsForTests } from "~/modules/http/rate-limit.server";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { auditEvents, documentRecipients, lpUsers } from "../../db/schema";
 import { advanceClockForTests, now, resetClockForTests } from "~/modules/config/clock.server";
 import { publishBatch, readBatch, removeStaleBulkBatches, stagingRoot } from "~/modules/bulk-upload/batch.server";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { desc, eq, gt } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { auditEvents, documentRecipients, lpUsers } from "../../db/schema";
 import { uploadMessages } from "~/content/validation";
 import type { LpUser } from "~/modules/lp-users/lp-users.server";

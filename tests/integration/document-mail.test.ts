@@ -3,7 +3,8 @@ import { promisify } from "node:util";
 import { and, eq } from "drizzle-orm";
 import type { UNSAFE_DataWithResponseInit as DataWithResponseInit } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { getDb, openDatabase } from "../../db/client";
+import { openDatabase } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { auditEvents, documentRecipients, documentReminders, documents, emailOutbox, lpUsers, scheduledRuns } from "../../db/schema";
 import type { AccountAnswer } from "~/modules/auth/account-form";
 import type { LpUser } from "~/modules/auth/session.server";
@@ -264,7 +265,7 @@ describe("the weekly digest", () => {
     await week();
     const script = [
       'const { runDocumentDigest } = await import("./app/modules/document-mail/digest.server.ts");',
-      'const { getDb } = await import("./db/client.ts");',
+      'const { getDb } = await import("./app/modules/db/connection.server.ts");',
       "console.log(JSON.stringify(runDocumentDigest(getDb(), new Date(process.argv[1]))));",
     ].join("\n");
     const run = () =>

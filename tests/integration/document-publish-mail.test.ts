@@ -1,6 +1,6 @@
 import { desc, eq, gt } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { accessLog, auditEvents, emailOutbox, lpUsers } from "../../db/schema";
 import type { LpUser } from "~/modules/lp-users/lp-users.server";
 import { action as documentAction } from "~/routes/api/document";

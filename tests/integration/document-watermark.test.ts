@@ -18,7 +18,7 @@ import path from "node:path";
 import { and, eq, gt } from "drizzle-orm";
 import { concatTransformationMatrix, degrees, drawObject, PageSizes, PDFDocument, popGraphicsState, pushGraphicsState, StandardFonts } from "pdf-lib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { accessLog, auditEvents } from "../../db/schema";
 import { uploadMessages } from "~/content/validation";
 import { watermarkCopy } from "~/content/watermark";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { documents, lpUsers } from "../../db/schema";
 import type { LpUser } from "~/modules/lp-users/lp-users.server";
 import { storageRoot } from "~/modules/storage/storage.server";

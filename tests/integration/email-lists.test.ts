@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { auditEvents, fundAccessUsers, lpUsers, newsletterSubscribers } from "../../db/schema";
 import { countList, MAX_PAGE_LIMIT, readAllRows, readListPage } from "~/modules/email-lists/email-lists.server";
 import { exportCells, exportHeaders } from "~/modules/email-lists/export";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { fundAccessUsers } from "../../db/schema";
 import { hashToken } from "~/modules/auth/tokens.server";
 import { findAccessByToken, revokeFundAccess } from "~/modules/fund-access/fund-access.server";

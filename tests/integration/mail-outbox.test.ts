@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { emailOutbox } from "../../db/schema";
 import { resetEnvForTests } from "~/modules/config/env.server";
 import {

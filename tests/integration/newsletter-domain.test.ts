@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { auditEvents, newsletterSubscribers } from "../../db/schema";
 import { newsletterConsent } from "~/content/newsletter";
 import { hashToken } from "~/modules/auth/tokens.server";

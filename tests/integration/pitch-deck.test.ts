@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { auditEvents, pitchEvents, pitchSubmissions } from "../../db/schema";
 import { advanceClockForTests, resetClockForTests } from "~/modules/config/clock.server";
 import { resetRateLimitsForTests } from "~/modules/http/rate-limit.server";

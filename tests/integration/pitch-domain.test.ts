@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { flushMailer, setMailTransportForTests } from "~/modules/mail/mail.server";
 import { submitPitch } from "~/modules/pitches/pitches.server";
 import { PitchInput } from "~/modules/pitches/schema";

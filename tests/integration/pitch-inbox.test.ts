@@ -1,6 +1,6 @@
 import { eq, gt, max } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { auditEvents, pitchEvents, pitchSubmissions } from "../../db/schema";
 import { waitingCounts } from "~/modules/admin/overview.server";
 import { dueAtFor, endOfFirmDay, firmDay } from "~/modules/pitch-clock/clock.server";

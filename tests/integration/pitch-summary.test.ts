@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { getDb, openDatabase } from "../../db/client";
+import { openDatabase } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { emailOutbox, lpUsers, pitchSubmissions, scheduledRuns } from "../../db/schema";
 import { getEnv } from "~/modules/config/env.server";
 import { flushMailer, setMailTransportForTests } from "~/modules/mail/mail.server";
@@ -175,7 +176,7 @@ describe("the daily pitch summary", () => {
     await morning();
     const script = [
       'const { runPitchSummary } = await import("./app/modules/pitch-summary/summary.server.ts");',
-      'const { getDb } = await import("./db/client.ts");',
+      'const { getDb } = await import("./app/modules/db/connection.server.ts");',
       "console.log(JSON.stringify(runPitchSummary(getDb(), new Date(process.argv[1]))));",
     ].join("\n");
     const run = () =>

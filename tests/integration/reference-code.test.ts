@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { auditEvents, lpUsers } from "../../db/schema";
 import { listInvestorsPage } from "~/modules/lp-users/admin-search.server";
 import type { LpUser } from "~/modules/lp-users/lp-users.server";

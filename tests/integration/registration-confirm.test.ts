@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { waitingCounts } from "~/modules/admin/overview.server";
 import { readBatch } from "~/modules/bulk-upload/batch.server";
 import { advanceClockForTests, resetClockForTests } from "~/modules/config/clock.server";

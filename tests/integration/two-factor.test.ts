@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { UNSAFE_DataWithResponseInit as DataWithResponseInit } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { getDb } from "../../db/client";
+import { getDb } from "../../app/modules/db/connection.server";
 import { auditEvents, recoveryCodes, sessions, userTwoFactor } from "../../db/schema";
 import type { FormOutcome } from "~/components/portal/outcome";
 import { twoFactorCopy, twoFactorMessages } from "~/content/two-factor";

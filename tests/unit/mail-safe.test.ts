@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAIL_SAFE_NAME_MAX, mailSafeName, oneLine } from "~/modules/mail/mail-safe";
+import { MAIL_SAFE_NAME_MAX, mailSafeName, oneLine } from "~/content/mail-safe";
 
 /** Issue 21, finding L2: a stranger's name or company as a mail to an unproved address carries it. */
 describe("mailSafeName", () => {

@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
-import { useFetcher, useLocation, useRouteLoaderData } from "react-router";
+import { useFetcher, useLocation } from "react-router";
 import { referenceCodeCopy } from "~/content/admin-workspace";
 import { REFERENCE_CODE_MAX } from "~/modules/lp-users/reference-code";
 import type { ToastInput } from "~/modules/toast/toast";
-import type { loader as rootLoader } from "~/root";
+import { useFormFlash } from "../ui/use-form-flash";
 import { EnhancedForm } from "../ui/enhanced-form";
 import { Button, FieldError, inputClass } from "../ui/form";
 import { toast } from "../ui/toast-store";
@@ -48,13 +48,12 @@ export function ReferenceCodeForm({
 }) {
   const formId = referenceCodeFormId(user.id);
   const fetcher = useFetcher<ReferenceCodeOutcome>({ key: formId });
-  const root = useRouteLoaderData<typeof rootLoader>("root");
   const location = useLocation();
   // The lists' search and pages, without an open confirm step.
   const params = new URLSearchParams(location.search);
   for (const name of ["confirm", "user"]) params.delete(name);
   const search = params.size > 0 ? `?${params.toString()}` : "";
-  const flash = root?.formFlash?.formId === formId && root.formFlash.status === "error" ? root.formFlash : null;
+  const flash = useFormFlash(formId, "error");
   // The message shown: the last enhanced answer's, else a no-JavaScript post's; typing clears it.
   const answer = fetcher.data ?? flash;
   const [clearedAnswer, setClearedAnswer] = useState<object | null>(null);

@@ -1,6 +1,7 @@
 import { CircleCheck, TriangleAlert } from "lucide-react";
 import { bulkPreviewCopy } from "~/content/bulk-upload";
 import type { FileProblem } from "~/modules/bulk-upload/constants";
+import { FILE_PROBLEM_LABELS } from "~/modules/bulk-upload/messages";
 import { Button } from "../ui/form";
 
 /** One file of a batch as the preview shows it (the loader formats sizes and dates). */
@@ -103,7 +104,7 @@ export function BulkPreview({ data, action }: { data: BulkPreviewData; action: s
                     <span className="flex items-start gap-1.5 font-semibold text-amber-900 dark:text-amber-200">
                       <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
                       <span>
-                        {c.problems[row.problem]}
+                        {FILE_PROBLEM_LABELS[row.problem]}
                         {row.candidates.length > 0 ? <span className="block font-normal">{c.ambiguousWith(row.candidates)}</span> : null}
                       </span>
                     </span>

@@ -1,5 +1,6 @@
 import { bulkUploadCopy } from "~/content/bulk-upload";
 import { BULK_ACCEPT, BULK_UPLOAD_FORM_ID } from "~/modules/bulk-upload/constants";
+import { bulkFilesHint } from "~/modules/bulk-upload/messages";
 import { DEFAULT_CATEGORY, DESCRIPTION_MAX, TITLE_MAX } from "~/modules/documents/constants";
 import { Button, inputClass } from "../ui/form";
 import { UploadField } from "./upload-form";
@@ -82,7 +83,7 @@ export function BulkUploadForm({
         </label>
       </div>
       <div className="sm:col-span-2">
-        <UploadField formId={formId} name="files" label={c.filesLabel} hint={c.filesHint} errors={errorsFor("files")}>
+        <UploadField formId={formId} name="files" label={c.filesLabel} hint={bulkFilesHint} errors={errorsFor("files")}>
           {(p) => <input {...p} type="file" multiple required accept={BULK_ACCEPT} className={fileInputClass} />}
         </UploadField>
       </div>

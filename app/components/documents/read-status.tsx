@@ -1,8 +1,8 @@
 import { BellRing } from "lucide-react";
-import { Link, useLocation, useRouteLoaderData } from "react-router";
+import { Link, useLocation } from "react-router";
 import { readStatusCopy } from "~/content/documents";
 import { AUDIENCE_FORM_ID, REMIND_INTENT, SET_AUDIENCE_INTENT } from "~/modules/documents/constants";
-import type { loader as rootLoader } from "~/root";
+import { useFormFlash } from "../ui/use-form-flash";
 import { Button } from "../ui/form";
 import { pageHref, Pager } from "../ui/pager";
 import { AudienceFields, type AudienceState } from "./audience-fields";
@@ -28,8 +28,7 @@ const sectionTitle = "text-xl font-semibold";
  * JavaScript) whose outcome comes back as the form flash `document-audience`.
  */
 export function AudienceForm({ documentId, state, action }: { documentId: string; state: AudienceState; action: string }) {
-  const root = useRouteLoaderData<typeof rootLoader>("root");
-  const flash = root?.formFlash?.formId === AUDIENCE_FORM_ID && root.formFlash.status === "error" ? root.formFlash : null;
+  const flash = useFormFlash(AUDIENCE_FORM_ID, "error");
   const errorsFor = (name: string) => flash?.fieldErrors?.[name];
   const hasFieldErrors = Object.values(flash?.fieldErrors ?? {}).some((e) => e?.length);
   return (

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { useRevalidator, useRouteLoaderData } from "react-router";
+import { useRevalidator } from "react-router";
 import { uploadMessages } from "~/content/validation";
 import { DEFAULT_CATEGORY, DESCRIPTION_MAX, formatMegabytes, MAX_UPLOAD_BYTES, TITLE_MAX, UPLOAD_ACCEPT } from "~/modules/documents/constants";
 import type { ToastInput } from "~/modules/toast/toast";
-import type { loader as rootLoader } from "~/root";
+import { useFormFlash } from "../ui/use-form-flash";
 import { Button, FieldError, inputClass, Label } from "../ui/form";
 import { toast } from "../ui/toast-store";
 import { useHydrated } from "../ui/use-hydrated";
@@ -40,8 +40,8 @@ function checkUpload(form: HTMLFormElement): FieldErrors {
   const data = new FormData(form);
   const title = String(data.get("title") ?? "").trim();
   if (!title) errors.title = [uploadMessages.titleRequired];
-  else if (title.length > TITLE_MAX) errors.title = [uploadMessages.titleTooLong];
-  if (String(data.get("description") ?? "").trim().length > DESCRIPTION_MAX) errors.description = [uploadMessages.descriptionTooLong];
+  else if (title.length > TITLE_MAX) errors.title = [uploadMessages.titleTooLong(TITLE_MAX)];
+  if (String(data.get("description") ?? "").trim().length > DESCRIPTION_MAX) errors.description = [uploadMessages.descriptionTooLong(DESCRIPTION_MAX)];
   const file = data.get("file");
   if (!(file instanceof File) || (file.size === 0 && file.name === "")) errors.file = [uploadMessages.fileRequired];
   else if (file.size > MAX_UPLOAD_BYTES) errors.file = [uploadMessages.fileTooLarge];
@@ -164,8 +164,7 @@ export function UploadForm({
 }) {
   const hydrated = useHydrated();
   const revalidator = useRevalidator();
-  const root = useRouteLoaderData<typeof rootLoader>("root");
-  const flash = root?.formFlash?.formId === formId && root.formFlash.status === "error" ? root.formFlash : null;
+  const flash = useFormFlash(formId, "error");
   const fromFlash: Shown = { errors: flash?.fieldErrors ?? {}, message: flash?.message ?? null };
   // What the admin typed before a refused no-JavaScript post.
   const typed = flash?.values ?? initialValues ?? {};

@@ -1,8 +1,7 @@
-import { useRouteLoaderData } from "react-router";
 import { fundAdminCopy, fundUploadFormCopy, publishedFundDocumentsCopy } from "~/content/fund-admin";
 import { ADMIN_PATHS } from "~/modules/admin/paths";
 import { FUND_IDS, isFundId, type FundId } from "~/modules/fund-access/constants";
-import type { loader as rootLoader } from "~/root";
+import { useFormFlash } from "../ui/use-form-flash";
 import type { DeleteSettings } from "../documents/delete-document";
 import { UploadField } from "../documents/upload-form";
 import { inputClass } from "../ui/form";
@@ -45,8 +44,7 @@ export const fundViewPath = (id: string) => `/api/fund-documents/view/${id}`;
  * fund-ii). After a refused no-JavaScript upload it shows the fund chosen.
  */
 export function FundSelect({ formId, errors }: { formId: string; errors: string[] | undefined }) {
-  const root = useRouteLoaderData<typeof rootLoader>("root");
-  const flash = root?.formFlash?.formId === formId && root.formFlash.status === "error" ? root.formFlash : null;
+  const flash = useFormFlash(formId, "error");
   const typed = flash?.values?.fundId;
   return (
     <UploadField formId={formId} name="fundId" label={fundUploadFormCopy.fundLabel} errors={errors}>

@@ -1,12 +1,12 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { CheckCircle2 } from "lucide-react";
 import { useEffect } from "react";
-import { Link, useFetcher, useLocation, useRouteLoaderData } from "react-router";
+import { Link, useFetcher, useLocation } from "react-router";
 import { newsletterConsent, newsletterCopy } from "~/content/newsletter";
 import { INVALID_EMAIL } from "~/content/validation";
 import { EnhancedForm } from "../ui/enhanced-form";
 import type { ToastInput } from "~/modules/toast/toast";
-import type { loader as rootLoader } from "~/root";
+import { useFormFlash } from "../ui/use-form-flash";
 import { Button, FieldError, inputClass } from "../ui/form";
 import { toast } from "../ui/toast-store";
 import { useFieldErrors } from "../ui/use-field-errors";
@@ -23,8 +23,7 @@ const messages = { email: { valueMissing: INVALID_EMAIL, typeMismatch: INVALID_E
 export function NewsletterForm({ formId, compact = false }: { formId: string; compact?: boolean }) {
   const fetcher = useFetcher<Outcome>({ key: formId });
   const location = useLocation();
-  const root = useRouteLoaderData<typeof rootLoader>("root");
-  const flash = root?.formFlash?.formId === formId ? root.formFlash : null;
+  const flash = useFormFlash(formId);
   const outcome = fetcher.data;
   const subscribed = outcome ? outcome.status === "success" : flash?.status === "success";
   const serverErrors = outcome ? outcome.result.error ?? undefined : flash?.fieldErrors;

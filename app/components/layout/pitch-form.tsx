@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { CheckCircle2 } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
-import { Link, useFetcher, useRouteLoaderData } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { processContent } from "~/content/process";
 import { pitchMessages } from "~/content/validation";
 import {
@@ -13,7 +13,7 @@ import {
 } from "~/modules/pitches/constants";
 import { EnhancedForm } from "../ui/enhanced-form";
 import type { ToastInput } from "~/modules/toast/toast";
-import type { loader as rootLoader } from "~/root";
+import { useFormFlash } from "../ui/use-form-flash";
 import { Button, FieldError, inputClass, Label } from "../ui/form";
 import { toast } from "../ui/toast-store";
 import { useFieldErrors } from "../ui/use-field-errors";
@@ -53,8 +53,7 @@ export function PitchForm({
   const copy = processContent.pitch;
   const fetcher = useFetcher<Outcome>({ key: PITCH_FORM_ID });
   const hydrated = useHydrated();
-  const root = useRouteLoaderData<typeof rootLoader>("root");
-  const flashSuccess = root?.formFlash?.formId === PITCH_FORM_ID && root.formFlash.status === "success";
+  const flashSuccess = useFormFlash(PITCH_FORM_ID, "success") !== null;
   // What the founder has moved past with 'Submit Another Pitch': a fetcher answer, or the flash.
   const [dismissed, setDismissed] = useState<Outcome | "flash" | null>(null);
   const [formKey, setFormKey] = useState(0);

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, max, sql } from "drizzle-orm";
 import type { SelectedFields } from "drizzle-orm/sqlite-core";
-import { getDb } from "../../../db/client";
+import { getDb } from "~/modules/db/connection.server";
 import { accessLog, documents, fundAccessUsers, fundDocuments, lpUsers } from "../../../db/schema";
 import { audit } from "../audit/audit.server";
 

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, sql } from "drizzle-orm";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { documents, fundAccessUsers, lpUsers } from "../../../db/schema";
 import { countList } from "../email-lists/email-lists.server";
 import { now } from "../config/clock.server";

@@ -1,5 +1,5 @@
 import { and, eq, gte, isNull, lt, or, sql, type SQL } from "drizzle-orm";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { auditEvents } from "../../../db/schema";
 import type { LpUser } from "../auth/session.server";
 import { audit } from "./audit.server";

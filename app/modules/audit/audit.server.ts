@@ -1,5 +1,5 @@
 import { lt } from "drizzle-orm";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { auditEvents } from "../../../db/schema";
 import { now } from "../config/clock.server";
 import { getEnv } from "../config/env.server";

@@ -1,3 +1,5 @@
+import { auditEventWords } from "~/content/activity";
+
 /**
  * The security events and admin actions the product records (log line and
  * audit row alike), one list so operators can alert on the names and the
@@ -70,6 +72,9 @@ export const AUDIT_EVENTS = [
 ] as const;
 
 export type AuditEventName = (typeof AUDIT_EVENTS)[number];
+
+/** What each event is called on the activity page and in its export (a missing one is a type error here). */
+export const auditEventLabels: Record<AuditEventName, string> = auditEventWords;
 
 export function isAuditEvent(value: string): value is AuditEventName {
   return (AUDIT_EVENTS as readonly string[]).includes(value);

@@ -1,7 +1,7 @@
-import { activityCopy, auditEventLabels } from "~/content/activity";
+import { activityCopy } from "~/content/activity";
 import { exportTimestamp, isoDay } from "../dates/format";
 import { CSV_BOM, csvRecord } from "../export/csv";
-import { isAuditEvent } from "./events";
+import { auditEventLabels, isAuditEvent } from "./events";
 
 /** The activity export: one CSV record per audit row, formula-safe (modules/export/csv.ts), times in UTC. */
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, ne } from "drizzle-orm";
 import { UAParser } from "ua-parser-js";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { lpUsers, sessions } from "../../../db/schema";
 import { accountPageMessages } from "../../content/account";
 import { securityMails } from "../../content/mail";

@@ -1,6 +1,6 @@
 import { and, eq, lt, ne, or } from "drizzle-orm";
 import { createCookieSessionStorage, type SessionStorage } from "react-router";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { lpUsers, sessions, userTwoFactor } from "../../../db/schema";
 import { now } from "../config/clock.server";
 import { getEnv } from "../config/env.server";

@@ -9,7 +9,7 @@ import { accountMessages } from "~/content/accounts";
 import { createTwoFactorChallenge, createUserSession, getTwoFactorChallenge } from "./session.server";
 import { twoFactorCopy, twoFactorMessages } from "~/content/two-factor";
 import { hasTwoFactor, verifySecondFactor } from "../two-factor/two-factor.server";
-import { getDb } from "../../../db/client";
+import { getDb } from "~/modules/db/connection.server";
 import { audit } from "../audit/audit.server";
 
 /**

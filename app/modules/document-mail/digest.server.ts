@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, like, lt } from "drizzle-orm";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { documentRecipients, documents, lpUsers, scheduledRuns } from "../../../db/schema";
 import { documentMails } from "../../content/document-mail";
 import { now as clockNow } from "../config/clock.server";

@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, ne, sql } from "drizzle-orm";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { documentRecipients, documentReminders, lpUsers, type documents } from "../../../db/schema";
 import { documentMailCopy, documentMails, type MailedDocument } from "../../content/document-mail";
 import { audit, type AuditActor } from "../audit/audit.server";

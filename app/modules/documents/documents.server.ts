@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, or, type SQL } from "drizzle-orm";
 import type { z } from "zod";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { documentRecipients, documents as lpTable, fundDocuments as fundTable, lpUsers } from "../../../db/schema";
 import { recordAccess, type AccessAction, type Actor, type DocumentKind, type RequestMeta } from "../access-log/access-log.server";
 import { canUseInvestorPortal } from "../auth/guards.server";

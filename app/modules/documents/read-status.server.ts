@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { getDb } from "../../../db/client";
+import { getDb } from "~/modules/db/connection.server";
 import type { documents } from "../../../db/schema";
 
 /**

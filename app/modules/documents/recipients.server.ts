@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { getDb } from "../../../db/client";
+import { getDb } from "~/modules/db/connection.server";
 import { lpUsers } from "../../../db/schema";
 import { listInvestorsPage } from "../lp-users/admin-search.server";
 import { MAX_RECIPIENTS } from "./constants";

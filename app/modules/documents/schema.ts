@@ -16,11 +16,11 @@ function uploadFieldsSchema(categories: Categories) {
       .string({ error: uploadMessages.titleRequired })
       .trim()
       .min(1, uploadMessages.titleRequired)
-      .max(TITLE_MAX, uploadMessages.titleTooLong),
+      .max(TITLE_MAX, uploadMessages.titleTooLong(TITLE_MAX)),
     description: z
       .string()
       .trim()
-      .max(DESCRIPTION_MAX, uploadMessages.descriptionTooLong)
+      .max(DESCRIPTION_MAX, uploadMessages.descriptionTooLong(DESCRIPTION_MAX))
       .optional()
       .transform((v) => (v ? v : null)),
     category: z.preprocess(
@@ -49,7 +49,7 @@ export const AudienceFields = z
       (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
       z
         .array(z.string().trim().max(64))
-        .max(MAX_RECIPIENTS, uploadMessages.recipientsTooMany)
+        .max(MAX_RECIPIENTS, uploadMessages.recipientsTooMany(MAX_RECIPIENTS))
         .transform((ids) => [...new Set(ids.filter(Boolean))]),
     ),
     // "on" or absent from forms; JSON may say true or false.

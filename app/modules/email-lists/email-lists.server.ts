@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { fundAccessUsers, lpUsers, newsletterSubscribers } from "../../../db/schema";
 import { audit } from "../audit/audit.server";
 import type { LpUser } from "../auth/session.server";

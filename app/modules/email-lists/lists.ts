@@ -7,6 +7,7 @@
  * descending; comparisons are case-insensitive and a missing company counts
  * as 'N/A'.
  */
+import { emailListsCopy } from "~/content/email-lists";
 
 export const LIST_KEYS = ["lp-users", "rejected-lp-users", "fund-ii-requests", "newsletter"] as const;
 export type ListKey = (typeof LIST_KEYS)[number];
@@ -25,6 +26,11 @@ export type ListRow = { name?: string; company?: string; email: string; date: st
 export const NEWSLETTER_STATUSES = ["confirmed", "pending", "unsubscribed"] as const;
 export type NewsletterStatus = (typeof NEWSLETTER_STATUSES)[number];
 export type ListFilter = { status?: NewsletterStatus };
+/** Every column, direction and status has its words in content (a missing one is a type error here). */
+export const SORT_COLUMN_WORDS: Record<SortColumn, string> = emailListsCopy.columns;
+export const SORT_DIRECTION_WORDS: Record<SortDirection, string> = emailListsCopy.directions;
+export const NEWSLETTER_STATUS_WORDS: Record<NewsletterStatus, string> = emailListsCopy.statusFilter.options;
+export const NEWSLETTER_EMPTY_WORDS: Record<Exclude<NewsletterStatus, "confirmed">, string> = emailListsCopy.statusFilter.empty;
 export const DEFAULT_NEWSLETTER_STATUS: NewsletterStatus = "confirmed";
 
 /** The newsletter table's status from a query value; anything unknown is the default (confirmed). */

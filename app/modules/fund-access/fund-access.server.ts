@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { and, count, desc, eq, or, sql } from "drizzle-orm";
-import { getDb } from "../../../db/client";
+import { getDb } from "~/modules/db/connection.server";
 import { fundAccessUsers } from "../../../db/schema";
 import { fundAccessMails } from "../../content/mail";
 import { now } from "../config/clock.server";

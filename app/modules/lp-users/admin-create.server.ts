@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { lpUsers, passwordResets, registrationRequests, userTwoFactor } from "../../../db/schema";
 import { audit } from "../audit/audit.server";
 import { endAllSessions } from "../auth/session.server";

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import { foldForSearch, getDb, type Db } from "../../../db/client";
+import { foldForSearch } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { lpUsers } from "../../../db/schema";
 import { cleanInvestorQuery } from "./investor-search";
 import { listUsersByStatusPage, type LpUser } from "./lp-users.server";

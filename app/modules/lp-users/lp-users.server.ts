@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { lpUsers, passwordResets, registrationRequests } from "../../../db/schema";
 import { accountMessages } from "../../content/accounts";
 import { accountMails } from "../../content/mail";

@@ -1,6 +1,6 @@
 import { and, eq, ne } from "drizzle-orm";
 import { z } from "zod";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { lpUsers } from "../../../db/schema";
 import { referenceCodeCopy } from "~/content/admin-workspace";
 import { accountMessages } from "~/content/accounts";

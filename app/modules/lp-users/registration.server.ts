@@ -1,5 +1,5 @@
 import { eq, lt } from "drizzle-orm";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { lpUsers, registrationRequests } from "../../../db/schema";
 import { accountMails } from "../../content/mail";
 import { audit } from "../audit/audit.server";

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gt, gte, lte, min, sql } from "drizzle-orm";
 import nodemailer, { type Transporter } from "nodemailer";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { emailOutbox } from "../../../db/schema";
 import { getEnv } from "../config/env.server";
 import { processWide } from "../config/process-wide.server";

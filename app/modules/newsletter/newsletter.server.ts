@@ -1,5 +1,5 @@
 import { and, eq, isNull, lt, or, type SQL } from "drizzle-orm";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { newsletterSubscribers } from "../../../db/schema";
 import { newsletterConsent, newsletterMails } from "~/content/newsletter";
 import { ALREADY_SUBSCRIBED } from "~/content/validation";

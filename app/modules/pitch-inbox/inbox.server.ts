@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, isNull, lte, sql, type SQL } from "drizzle-orm";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { lpUsers, pitchEvents, pitchSubmissions } from "../../../db/schema";
 import { pitchClockCopy, pitchFilterMessages, pitchMessages, pitchStatusLabels } from "~/content/pitch-inbox";
 import { audit, type AuditActor } from "../audit/audit.server";

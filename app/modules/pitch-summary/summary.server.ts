@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, isNull, lte } from "drizzle-orm";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { lpUsers, pitchSubmissions, scheduledRuns } from "../../../db/schema";
 import { pitchSummaryMail, type SummaryPitch, type SummarySection } from "../../content/pitch-summary";
 import { now as clockNow } from "../config/clock.server";

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { pitchEvents, pitchSubmissions } from "../../../db/schema";
 import { pitchMessages } from "~/content/validation";
 import { audit } from "../audit/audit.server";

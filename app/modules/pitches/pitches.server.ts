@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { pitchSubmissions } from "../../../db/schema";
 import { pitchMails } from "../../content/mail";
 import { getEnv } from "../config/env.server";

@@ -1,6 +1,6 @@
 import { readdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { getDb } from "../../../db/client";
+import { getDb } from "~/modules/db/connection.server";
 import { isNotNull } from "drizzle-orm";
 import { documents, fundDocuments, pitchSubmissions } from "../../../db/schema";
 import { log } from "../logging/log.server";

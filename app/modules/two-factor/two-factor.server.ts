@@ -1,5 +1,5 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
-import { getDb, type Db } from "../../../db/client";
+import { getDb, type Db } from "~/modules/db/connection.server";
 import { userTwoFactor } from "../../../db/schema";
 import { securityMails } from "../../content/mail";
 import { twoFactorMessages } from "../../content/two-factor";

@@ -1,8 +1,9 @@
 import { ArrowLeft } from "lucide-react";
 import { data, Link } from "react-router";
+import { bulkUploadMessages } from "~/modules/bulk-upload/messages";
 import type { Route } from "./+types/documents-bulk-batch";
 import { BulkPreview, CANCEL_BATCH_INTENT, PUBLISH_BATCH_INTENT, type BulkPreviewData } from "~/components/documents/bulk-preview";
-import { bulkPreviewCopy, bulkUploadCopy, bulkUploadMessages, bulkUploadToasts } from "~/content/bulk-upload";
+import { bulkPreviewCopy, bulkUploadCopy, bulkUploadToasts } from "~/content/bulk-upload";
 import { requestMessages } from "~/content/validation";
 import { ADMIN_PATHS } from "~/modules/admin/paths";
 import { requireAdmin } from "~/modules/auth/guards.server";

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { MailCheck, Mail } from "lucide-react";
 import { useEffect } from "react";
-import { data, useFetcher, useRouteLoaderData } from "react-router";
+import { data, useFetcher } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { AccountCardHeader, CardFooterLink, EmailField, FormAlert } from "~/components/portal/account-field";
 import type { FormOutcome } from "~/components/portal/outcome";
@@ -19,7 +19,7 @@ import { pageMeta } from "~/modules/seo/meta";
 import { EnhancedForm } from "~/components/ui/enhanced-form";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
-import type { loader as rootLoader } from "~/root";
+import { useFormFlash } from "~/components/ui/use-form-flash";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
 import { conformFailure } from "~/modules/http/form-answer.server";
 import { readFormData } from "~/modules/http/form-data.server";
@@ -77,9 +77,9 @@ const messages = { email: { valueMissing: INVALID_EMAIL, typeMismatch: INVALID_E
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const c = forgotPasswordCopy;
   const fetcher = useFetcher<FormOutcome>({ key: FORM_ID });
-  const root = useRouteLoaderData<typeof rootLoader>("root");
   const outcome = fetcher.data ?? actionData ?? undefined;
-  const flashSuccess = !fetcher.data && root?.formFlash?.formId === FORM_ID && root.formFlash.status === "success";
+  const formFlash = useFormFlash(FORM_ID, "success");
+  const flashSuccess = !fetcher.data && formFlash !== null;
   const sent = outcome?.status === "success" || flashSuccess;
   const result = outcome?.result;
   const { onSubmit, onInput, errorsFor } = useAccountFieldErrors(messages, result?.error ?? undefined);
