@@ -5,11 +5,15 @@
  * would go about it (decision 029).
  *
  * - An attacker registers the future admin's address through the running
- *   server's POST /api/auth/register, with a password of their own.
- * - The operator runs the compiled build/server/admin-create.js on the
- *   server's database, the password in ADMIN_PASSWORD: without --promote it
- *   refuses (exit 1, names the registrant, nothing changes); with --promote it
- *   says who registered the account and when, and takes it over.
+ *   server's POST /api/auth/register, with a password of their own. The
+ *   registration is unproved (the link went to the real owner's mailbox), so
+ *   the operator's admin:create makes a new account with the operator's
+ *   password and drops the pending registration.
+ * - Someone who did prove the address (registered and confirmed through the
+ *   mailed link): the operator runs the compiled build/server/admin-create.js
+ *   on the server's database, the password in ADMIN_PASSWORD: without
+ *   --promote it refuses (exit 1, names the registrant, nothing changes); with
+ *   --promote it says who registered the account and when, and takes it over.
  * - At the running server: the registrant's password no longer signs in, the
  *   operator's does. What the script printed holds neither the password nor
  *   the TOTP secret (a new admin made with ADMIN_TOTP_SECRET signs in with a
@@ -22,10 +26,11 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { nextTotpCode, testTotpSecret } from "../tests/support/totp";
 import { legacyRecoveryHash, sealV1 } from "../tests/helpers/legacy-two-factor";
-import { createAdmin, jsonBody, openDatabase, request, ROOT, startServer, Tally, unique, type AppServer, type HttpAnswer, type Section } from "./harness";
+import { confirmRegistration, createAdmin, jsonBody, openDatabase, request, ROOT, startServer, Tally, unique, type AppServer, type HttpAnswer, type Section } from "./harness";
 
 const ATTACKER_PASSWORD = "attacker-chose-this-password-1";
-const OPERATOR_PASSWORD = "operator passphrase for hardening 2468";
+// Its first 8 characters appear in no name or address the script prints ("operator" did: "Ada Operator").
+const OPERATOR_PASSWORD = "quartz7 passphrase for hardening 2468";
 const RECOVERY_CODE = "abcde-fghjk";
 
 type Run = { status: number | null; stdout: string; stderr: string };
@@ -60,35 +65,55 @@ export const section: Section = {
     const t = new Tally();
     const server = await startServer(ctx, { name: "admin-create" });
     try {
-      // ── the takeover attempt ──────────────────────────────────────────────
+      // ── the takeover attempt: a registration nobody proved ────────────────
       const target = { email: `future-admin-${unique()}@lumenridge.example`, name: "Mallory Registrant" };
       const registered = await request(server.url, "POST", "/api/auth/register", jsonBody({ ...target, password: ATTACKER_PASSWORD }));
       t.check("the attacker registers the future admin's address: 201", registered.status === 201, `${registered.status} ${registered.text.slice(0, 120)}`);
       let db = openDatabase(server);
-      const row = () => db.prepare("select id, password_hash, is_admin, status, name from lp_users where email = ?").get(target.email) as
+      const pending = (email: string) => (db.prepare("select count(*) as n from registration_requests where email = ?").get(email) as { n: number }).n;
+      t.count("… an unproved registration, waiting for its link", pending(target.email), 1);
+      const created = adminCreate(server, ["--email", target.email, "--name", "Ada Operator"], { ADMIN_PASSWORD: OPERATOR_PASSWORD });
+      t.check("admin:create on the unproved address: exit 0, a new account", created.status === 0 && created.stdout.includes("Created admin"), `exit ${created.status}: ${created.stdout}${created.stderr}`.slice(0, 300));
+      t.count("… and the pending registration is gone", pending(target.email), 0);
+      const byAttacker = await signIn(server, { email: target.email, password: ATTACKER_PASSWORD });
+      t.check("the attacker's password does not sign in: 401", byAttacker.status === 401, `${byAttacker.status} ${byAttacker.text.slice(0, 120)}`);
+      const byNewAdmin = await signIn(server, { email: target.email, password: OPERATOR_PASSWORD });
+      t.check("the operator's password signs in (200, a session limited to setting up two-factor)", byNewAdmin.status === 200, `${byNewAdmin.status} ${byNewAdmin.text.slice(0, 120)}`);
+
+      // ── promoting an account whose owner proved the address ───────────────
+      const registrant = { email: `staff-${unique()}@lumenridge.example`, name: "Rowan Registrant", password: ATTACKER_PASSWORD };
+      const proved = await request(server.url, "POST", "/api/auth/register", jsonBody(registrant));
+      t.check("a registrant registers: 201", proved.status === 201, `${proved.status} ${proved.text.slice(0, 120)}`);
+      await confirmRegistration(server, registrant.email, registrant.password);
+      const row = () => db.prepare("select id, password_hash, is_admin, status, name from lp_users where email = ?").get(registrant.email) as
         | { id: string; password_hash: string; is_admin: number; status: string; name: string }
         | undefined;
       const before = row();
+      t.check("… and confirms through the mailed link (an account)", before !== undefined && before.is_admin === 0, JSON.stringify(before));
 
-      const refused = adminCreate(server, ["--email", target.email, "--name", "Ada Operator"], { ADMIN_PASSWORD: OPERATOR_PASSWORD });
+      const refused = adminCreate(server, ["--email", registrant.email, "--name", "Ada Operator"], { ADMIN_PASSWORD: OPERATOR_PASSWORD });
       t.check(
         "admin:create without --promote: exit 1, names the registrant and --promote",
-        refused.status === 1 && refused.stderr.includes(target.name) && refused.stderr.includes("--promote"),
+        refused.status === 1 && refused.stderr.includes(registrant.name) && refused.stderr.includes("--promote"),
         `exit ${refused.status}: ${refused.stdout}${refused.stderr}`.slice(0, 300),
       );
       t.check("… and the account is unchanged (not an admin, the registrant's password)", JSON.stringify(row()) === JSON.stringify(before), JSON.stringify(row()));
 
-      const promoted = adminCreate(server, ["--email", target.email, "--promote"], { ADMIN_PASSWORD: OPERATOR_PASSWORD });
+      const promoted = adminCreate(server, ["--email", registrant.email, "--promote"], { ADMIN_PASSWORD: OPERATOR_PASSWORD });
       t.check(
         "admin:create --promote: exit 0, says who registered the account and when",
-        promoted.status === 0 && promoted.stdout.includes(`registered as "${target.name}"`) && / on [A-Z][a-z]{2} \d{2}, \d{4} \d{2}:\d{2} UTC/.test(promoted.stdout),
+        promoted.status === 0 && promoted.stdout.includes(`registered as "${registrant.name}"`) && / on [A-Z][a-z]{2} \d{2}, \d{4} \d{2}:\d{2} UTC/.test(promoted.stdout),
         `exit ${promoted.status}: ${promoted.stdout}${promoted.stderr}`.slice(0, 300),
       );
-      t.check("nothing secret printed (refused and promoted runs)", !printsSecret(refused, OPERATOR_PASSWORD) && !printsSecret(promoted, OPERATOR_PASSWORD), "the password appears in the output");
+      t.check(
+        "nothing secret printed (created, refused and promoted runs)",
+        [created, refused, promoted].every((run) => !printsSecret(run, OPERATOR_PASSWORD)),
+        "the password appears in the output",
+      );
 
-      const byRegistrant = await signIn(server, { email: target.email, password: ATTACKER_PASSWORD });
+      const byRegistrant = await signIn(server, { email: registrant.email, password: ATTACKER_PASSWORD });
       t.check("the registrant's password no longer signs in: 401", byRegistrant.status === 401, `${byRegistrant.status} ${byRegistrant.text.slice(0, 120)}`);
-      const byOperator = await signIn(server, { email: target.email, password: OPERATOR_PASSWORD });
+      const byOperator = await signIn(server, { email: registrant.email, password: OPERATOR_PASSWORD });
       t.check("the operator's password signs in (200, a session limited to setting up two-factor)", byOperator.status === 200, `${byOperator.status} ${byOperator.text.slice(0, 120)}`);
       const audited = db.prepare("select count(*) as n from audit_events where event = 'user.promoted_to_admin' and target_id = ?").get(before?.id ?? "") as { n: number };
       t.count("user.promoted_to_admin audit rows", audited.n, 1);
@@ -96,8 +121,8 @@ export const section: Section = {
       // ── a new admin from the environment's secrets ────────────────────────
       const provisioned = `provisioned-${unique()}@lumenridge.example`;
       const secret = testTotpSecret(provisioned);
-      const created = adminCreate(server, ["--email", provisioned, "--name", "Provisioned Admin"], { ADMIN_PASSWORD: OPERATOR_PASSWORD, ADMIN_TOTP_SECRET: secret });
-      t.check("admin:create with ADMIN_PASSWORD and ADMIN_TOTP_SECRET: exit 0, nothing secret printed", created.status === 0 && !printsSecret(created, OPERATOR_PASSWORD, secret), `exit ${created.status}: ${created.stderr.slice(0, 200)}`);
+      const provisionedRun = adminCreate(server, ["--email", provisioned, "--name", "Provisioned Admin"], { ADMIN_PASSWORD: OPERATOR_PASSWORD, ADMIN_TOTP_SECRET: secret });
+      t.check("admin:create with ADMIN_PASSWORD and ADMIN_TOTP_SECRET: exit 0, nothing secret printed", provisionedRun.status === 0 && !printsSecret(provisionedRun, OPERATOR_PASSWORD, secret), `exit ${provisionedRun.status}: ${provisionedRun.stderr.slice(0, 200)}`);
       const withCode = await signIn(server, { email: provisioned, password: OPERATOR_PASSWORD, code: (await nextTotpCode(provisioned)).code });
       t.check("… and signs in with a code from that secret", withCode.status === 200, `${withCode.status} ${withCode.text.slice(0, 120)}`);
 
