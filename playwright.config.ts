@@ -4,6 +4,7 @@ import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { buildSync } from "esbuild";
 import { E2E_SESSION_SECRET } from "./tests/e2e/helpers/secrets";
+import { CHROMIUM_PATH } from "./tests/support/chromium";
 
 /**
  * End-to-end tests against the production server and a finished build
@@ -76,7 +77,7 @@ export default defineConfig({
     // Traces cost about a third of the browser's CPU when recorded for every test: CI records them on
     // the retry of a failed test only (and keeps them with that result).
     trace: "on-first-retry",
-    launchOptions: { executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [
     { name: "js", testIgnore: API_SPECS, use: { javaScriptEnabled: true } },

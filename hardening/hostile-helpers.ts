@@ -9,6 +9,7 @@
 import fs from "node:fs";
 import net from "node:net";
 import { chromium } from "@playwright/test";
+import { CHROMIUM_PATH } from "../tests/support/chromium";
 import fc from "fast-check";
 import path from "node:path";
 import {
@@ -385,7 +386,7 @@ export type Visit = { path: string; cookie: string; html?: string };
  * one page's answer (to show the check fails).
  */
 export async function browsePages(server: AppServer, visits: Visit[], plant?: { path: string; html: string }) {
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--headless"] });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ["--no-sandbox", "--headless"] });
   const findings: string[] = [];
   let executed = 0;
   let loads = 0;

@@ -1,7 +1,19 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
-import { adminSession, approvedInvestorSession, uploadDocument } from "./helpers/documents";
-import { investorDocuments, openCategory, publishedPanel, publishedRow, sampleDocument, useSessionCookie, type LpCategoryValue } from "./helpers/document-ui";
+import {
+  adminSession,
+  approvedInvestorSession,
+  uploadDocument,
+} from "./helpers/documents";
+import {
+  investorDocuments,
+  openCategory,
+  publishedPanel,
+  publishedRow,
+  sampleDocument,
+  useSessionCookie,
+  type LpCategoryValue,
+} from "./helpers/document-ui";
 import { expect, test } from "./helpers/fixtures";
 import { insertPitchRow } from "./helpers/pitches";
 import { latestMailTo } from "./helpers/accounts";
@@ -10,8 +22,10 @@ import { latestMailTo } from "./helpers/accounts";
  * Automated accessibility checks (axe-core, WCAG 2.0/2.1 A and AA rules) on
  * every public page, the fund document pages (with access, and Fund II's
  * refusal), the investor dashboard, the admin dashboard and a document's
- * access history, in the light and the dark theme (the `theme`
- * cookie, as the toggle writes it; the server renders the class from it).
+ * access history, in the light and the dark theme: each page is loaded
+ * light (the `theme` cookie; the server renders the class from it), checked,
+ * switched to dark in place (the class, as the toggle sets it: the markup is
+ * otherwise the same) and checked again, with whatever the test opened.
  * axe finds a part of what a person would: these pages were also checked by
  * hand (keyboard, screen reader names) when they were built.
  */
@@ -44,7 +58,10 @@ const PUBLIC_PAGES = [
   "/fund-ii/signup",
 ] as const;
 
-test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "axe runs once, on the JavaScript-on pages (the js project)");
+test.skip(
+  ({ javaScriptEnabled }) => javaScriptEnabled === false,
+  "axe runs once, on the JavaScript-on pages (the js project)",
+);
 
 /** Run axe; on failure print each violation's rule, help text and the nodes it found. */
 async function expectNoViolations(page: Page, testInfo: TestInfo) {
@@ -53,21 +70,48 @@ async function expectNoViolations(page: Page, testInfo: TestInfo) {
     id: v.id,
     impact: v.impact,
     help: `${v.help} (${v.helpUrl})`,
-    nodes: v.nodes.map((n) => ({ target: n.target.map(String).join(" "), why: n.failureSummary?.replace(/\s+/g, " ").trim() })),
+    nodes: v.nodes.map((n) => ({
+      target: n.target.map(String).join(" "),
+      why: n.failureSummary?.replace(/\s+/g, " ").trim(),
+    })),
   }));
   if (violations.length > 0) {
-    await testInfo.attach("axe-violations.json", { body: JSON.stringify(results.violations, null, 2), contentType: "application/json" });
+    await testInfo.attach("axe-violations.json", {
+      body: JSON.stringify(results.violations, null, 2),
+      contentType: "application/json",
+    });
   }
-  expect(violations, `axe violations on ${page.url()}:\n${JSON.stringify(violations, null, 2)}`).toEqual([]);
+  expect(
+    violations,
+    `axe violations on ${page.url()}:\n${JSON.stringify(violations, null, 2)}`,
+  ).toEqual([]);
   // A run that looked at nothing cannot fail: make sure axe checked the page.
   expect(results.passes.length, "axe ran its rules").toBeGreaterThan(10);
 }
 
-/** The theme class the server rendered from the cookie. */
+/** The theme class on <html>. */
 async function expectTheme(page: Page, theme: (typeof THEMES)[number]) {
   const html = page.locator("html");
   if (theme === "dark") await expect(html).toHaveClass(/\bdark\b/);
   else await expect(html).not.toHaveClass(/\bdark\b/);
+}
+
+/**
+ * axe on the page as loaded (the light theme, from the cookie), then on the
+ * same page switched to dark the way the theme toggle does it: no reload, so
+ * an opened menu, an opened category or a form's errors stay as they are.
+ */
+async function expectNoViolationsInEitherTheme(page: Page, testInfo: TestInfo) {
+  await expectTheme(page, "light");
+  await test.step("light theme", () => expectNoViolations(page, testInfo));
+  // The colours' transitions (links, buttons) run to their end before axe reads the colours.
+  await page.evaluate(async () => {
+    document.documentElement.classList.remove("light");
+    document.documentElement.classList.add("dark");
+    await Promise.all(document.getAnimations().map((animation) => animation.finished));
+  });
+  await expectTheme(page, "dark");
+  await test.step("dark theme", () => expectNoViolations(page, testInfo));
 }
 
 type Portal = {
@@ -96,187 +140,249 @@ function portalData(testInfo: TestInfo): Promise<Portal> {
     expect(uploaded.status(), await uploaded.text()).toBe(201);
     const { id } = (await uploaded.json()) as { id: string };
     for (const action of ["view", "download"]) {
-      const response = await investor.context.get(`/api/documents/${id}/${action}`);
+      const response = await investor.context.get(
+        `/api/documents/${id}/${action}`,
+      );
       expect(response.status(), `${action} ${id}`).toBe(200);
     }
     await admin.context.dispose();
     await investor.context.dispose();
-    return { adminCookie: admin.cookie, investorCookie: investor.cookie, document: { id, title: doc.title, category } };
+    return {
+      adminCookie: admin.cookie,
+      investorCookie: investor.cookie,
+      document: { id, title: doc.title, category },
+    };
   })();
   return portal;
 }
 
-for (const theme of THEMES) {
-  test.describe(`${theme} theme`, () => {
-    test.beforeEach(async ({ context, baseURL }) => {
-      await context.addCookies([{ name: "theme", value: theme, url: baseURL! }]);
-    });
-
-    for (const path of PUBLIC_PAGES) {
-      test(`${path} has no axe violations`, async ({ page, visit }, testInfo) => {
-        await visit(path);
-        await expectTheme(page, theme);
-        await expectNoViolations(page, testInfo);
-      });
-    }
-
-    test("the 404 page has no axe violations", async ({ page, visit }, testInfo) => {
-      await visit("/no-such-page-for-axe", { status: 404 });
-      await expect(page.getByRole("heading", { level: 1 })).toContainText("404");
-      await expectTheme(page, theme);
-      await expectNoViolations(page, testInfo);
-    });
-
-    for (const fund of ["fund-i", "fund-ii"] as const) {
-      test(`/${fund}/documents with access has no axe violations`, async ({ page, context, baseURL, visit }, testInfo) => {
-        // An admin sees the same page a fund access holder sees.
-        const { adminCookie } = await portalData(testInfo);
-        await useSessionCookie(context, baseURL!, adminCookie);
-        await visit(`/${fund}/documents`);
-        await expect(page).toHaveURL(`${baseURL}/${fund}/documents`);
-        await expectTheme(page, theme);
-        await expectNoViolations(page, testInfo);
-      });
-    }
-
-    test("/fund-ii/documents refusing a bad link has no axe violations", async ({ page }, testInfo) => {
-      // The page moves on to the sign-up after 2 s: hold the clock while axe looks at the alert.
-      await page.clock.install();
-      await page.goto("/fund-ii/documents?token=not-a-real-token");
-      await expect(page.getByTestId("fund-access-error")).toBeVisible();
-      await expectTheme(page, theme);
-      await expectNoViolations(page, testInfo);
-    });
-
-    test("the investor dashboard with a document, its category open, has no axe violations", async ({
-      page,
-      context,
-      baseURL,
-      visit,
-    }, testInfo) => {
-      const { investorCookie, document } = await portalData(testInfo);
-      await useSessionCookie(context, baseURL!, investorCookie);
-      await visit("/lp/dashboard");
-      const list = investorDocuments(page);
-      await openCategory(list.category(document.category));
-      await expect(page.getByRole("heading", { level: 3, name: document.title, exact: true })).toBeVisible();
-      await expectTheme(page, theme);
-      await expectNoViolations(page, testInfo);
-    });
-
-    for (const [path, heading] of [
-      ["/admin/dashboard", "Admin Dashboard"],
-      ["/admin/investors", "Existing Investor/LP Management"],
-      ["/admin/fund-access", "Potential Investor Management (Fund II)"],
-      ["/admin/email-lists", "Email Lists (Copy & Export)"],
-      ["/admin/activity", "Activity"],
-      ["/admin/account", "Your account"],
-      ["/admin/pitches", "Pitches"],
-    ] as const) {
-      test(`${path} has no axe violations`, async ({ page, context, baseURL, visit }, testInfo) => {
-        const { adminCookie } = await portalData(testInfo);
-        await useSessionCookie(context, baseURL!, adminCookie);
-        await visit(path);
-        await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
-        await expectTheme(page, theme);
-        await expectNoViolations(page, testInfo);
-      });
-    }
-
-    test("the newsletter's confirmation page (its button), its thank-you and a bad unsubscribe link's page have no axe violations", async ({
-      page,
-      visit,
-      request,
-    }, testInfo) => {
-      const email = `a11y-${theme}-${testInfo.project.name}-${Date.now()}@example.com`;
-      const signUp = await request.post("/api/newsletter", { data: { email }, headers: { "X-Forwarded-For": `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` } });
-      expect(signUp.status(), await signUp.text()).toBe(202);
-      const mail = await latestMailTo(email, /^Confirm your .* newsletter subscription$/);
-      const link = mail.text.match(/https?:\/\/\S+(\/newsletter\/confirm\?token=\S+)/)?.[1];
-      expect(link, "a confirmation link in the mail").toBeTruthy();
-      for (const [path, status] of [
-        [link!, 200],
-        ["/newsletter/confirm?confirmed=1", 200],
-        ["/unsubscribe/newsletter?token=not-a-real-token", 400],
-      ] as const) {
-        await visit(path, { status });
-        await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-        await expectTheme(page, theme);
-        await expectNoViolations(page, testInfo);
-      }
-    });
-
-    test("a pitch's page, a reply template chosen, has no axe violations", async ({ page, context, baseURL, visit }, testInfo) => {
-      const { adminCookie } = await portalData(testInfo);
-      const company = `A11y Pitch ${testInfo.project.name}`;
-      const id = insertPitchRow({ company, daysAgo: 30 });
-      await useSessionCookie(context, baseURL!, adminCookie);
-      await visit(`/admin/pitches/${id}?template=tell-us-more`);
-      await expect(page.getByRole("heading", { level: 1, name: `Pitch: ${company}` })).toBeVisible();
-      await expectTheme(page, theme);
-      await expectNoViolations(page, testInfo);
-    });
-
-    test("/lp/account, two-factor off (QR code, key, code field), sessions and password, has no axe violations", async ({
-      page,
-      context,
-      baseURL,
-      visit,
-    }, testInfo) => {
-      const { investorCookie } = await portalData(testInfo);
-      await useSessionCookie(context, baseURL!, investorCookie);
-      await visit("/lp/account");
-      await expect(page.getByRole("img", { name: "QR code to add this account to an authenticator app" })).toBeVisible();
-      await expectTheme(page, theme);
-      await expectNoViolations(page, testInfo);
-    });
-
-    test("the admin menu below the md width, open, has no axe violations", async ({ page, context, baseURL, visit }, testInfo) => {
-      const { adminCookie } = await portalData(testInfo);
-      await useSessionCookie(context, baseURL!, adminCookie);
-      await page.setViewportSize({ width: 390, height: 844 });
-      await visit("/admin/investors");
-      await page.getByTestId("admin-menu").locator("summary").click();
-      await expect(page.getByTestId("admin-menu").getByRole("link", { name: /^Investors/ })).toHaveAttribute("aria-current", "page");
-      await expectTheme(page, theme);
-      await expectNoViolations(page, testInfo);
-    });
-
-    test("/admin/documents with a document, every category open, has no axe violations", async ({
-      page,
-      context,
-      baseURL,
-      visit,
-    }, testInfo) => {
-      const { adminCookie, document } = await portalData(testInfo);
-      await useSessionCookie(context, baseURL!, adminCookie);
-      await visit("/admin/documents");
-      const panel = publishedPanel(page);
-      for (const details of await panel.region.locator("details").all()) await openCategory(details);
-      await expect(publishedRow(page, document.title)).toBeVisible();
-      await expectTheme(page, theme);
-      await expectNoViolations(page, testInfo);
-    });
-
-    test("the admin upload form showing its errors has no axe violations", async ({ page, context, baseURL, visit }, testInfo) => {
-      const { adminCookie } = await portalData(testInfo);
-      await useSessionCookie(context, baseURL!, adminCookie);
-      await visit("/admin/documents");
-      await page.locator("form#lp-upload").getByRole("button", { name: "Upload Document" }).click();
-      await expect(page.locator("#lp-upload-title-error")).toBeVisible();
-      await expect(page.locator("#lp-upload-file-error")).toBeVisible();
-      await expectTheme(page, theme);
-      await expectNoViolations(page, testInfo);
-    });
-
-    test("a document's access history has no axe violations", async ({ page, context, baseURL, visit }, testInfo) => {
-      const { adminCookie, document } = await portalData(testInfo);
-      await useSessionCookie(context, baseURL!, adminCookie);
-      await visit(`/admin/documents/${document.id}/access`);
-      await expect(page.getByRole("heading", { level: 1, name: "Access history" })).toBeVisible();
-      await expect(page.getByRole("table", { name: /^Accesses of / }).getByRole("row")).toHaveCount(3);
-      await expectTheme(page, theme);
-      await expectNoViolations(page, testInfo);
-    });
+test.describe("light and dark theme", () => {
+  test.beforeEach(async ({ context, baseURL }) => {
+    await context.addCookies([
+      { name: "theme", value: "light", url: baseURL! },
+    ]);
   });
-}
+
+  for (const path of PUBLIC_PAGES) {
+    test(`${path} has no axe violations`, async ({ page, visit }, testInfo) => {
+      await visit(path);
+      await expectNoViolationsInEitherTheme(page, testInfo);
+    });
+  }
+
+  test("the 404 page has no axe violations", async ({
+    page,
+    visit,
+  }, testInfo) => {
+    await visit("/no-such-page-for-axe", { status: 404 });
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("404");
+    await expectNoViolationsInEitherTheme(page, testInfo);
+  });
+
+  for (const fund of ["fund-i", "fund-ii"] as const) {
+    test(`/${fund}/documents with access has no axe violations`, async ({
+      page,
+      context,
+      baseURL,
+      visit,
+    }, testInfo) => {
+      // An admin sees the same page a fund access holder sees.
+      const { adminCookie } = await portalData(testInfo);
+      await useSessionCookie(context, baseURL!, adminCookie);
+      await visit(`/${fund}/documents`);
+      await expect(page).toHaveURL(`${baseURL}/${fund}/documents`);
+      await expectNoViolationsInEitherTheme(page, testInfo);
+    });
+  }
+
+  test("/fund-ii/documents refusing a bad link has no axe violations", async ({
+    page,
+  }, testInfo) => {
+    // The page moves on to the sign-up after 2 s: hold the clock while axe looks at the alert.
+    await page.clock.install();
+    await page.goto("/fund-ii/documents?token=not-a-real-token");
+    await expect(page.getByTestId("fund-access-error")).toBeVisible();
+    await expectNoViolationsInEitherTheme(page, testInfo);
+  });
+
+  test("the investor dashboard with a document, its category open, has no axe violations", async ({
+    page,
+    context,
+    baseURL,
+    visit,
+  }, testInfo) => {
+    const { investorCookie, document } = await portalData(testInfo);
+    await useSessionCookie(context, baseURL!, investorCookie);
+    await visit("/lp/dashboard");
+    const list = investorDocuments(page);
+    await openCategory(list.category(document.category));
+    await expect(
+      page.getByRole("heading", {
+        level: 3,
+        name: document.title,
+        exact: true,
+      }),
+    ).toBeVisible();
+    await expectNoViolationsInEitherTheme(page, testInfo);
+  });
+
+  for (const [path, heading] of [
+    ["/admin/dashboard", "Admin Dashboard"],
+    ["/admin/investors", "Existing Investor/LP Management"],
+    ["/admin/fund-access", "Potential Investor Management (Fund II)"],
+    ["/admin/email-lists", "Email Lists (Copy & Export)"],
+    ["/admin/activity", "Activity"],
+    ["/admin/account", "Your account"],
+    ["/admin/pitches", "Pitches"],
+  ] as const) {
+    test(`${path} has no axe violations`, async ({
+      page,
+      context,
+      baseURL,
+      visit,
+    }, testInfo) => {
+      const { adminCookie } = await portalData(testInfo);
+      await useSessionCookie(context, baseURL!, adminCookie);
+      await visit(path);
+      await expect(
+        page.getByRole("heading", { level: 1, name: heading }),
+      ).toBeVisible();
+      await expectNoViolationsInEitherTheme(page, testInfo);
+    });
+  }
+
+  test("the newsletter's confirmation page (its button), its thank-you and a bad unsubscribe link's page have no axe violations", async ({
+    page,
+    visit,
+    request,
+  }, testInfo) => {
+    const email = `a11y-${testInfo.project.name}-${Date.now()}@example.com`;
+    const signUp = await request.post("/api/newsletter", {
+      data: { email },
+      headers: {
+        "X-Forwarded-For": `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+      },
+    });
+    expect(signUp.status(), await signUp.text()).toBe(202);
+    const mail = await latestMailTo(
+      email,
+      /^Confirm your .* newsletter subscription$/,
+    );
+    const link = mail.text.match(
+      /https?:\/\/\S+(\/newsletter\/confirm\?token=\S+)/,
+    )?.[1];
+    expect(link, "a confirmation link in the mail").toBeTruthy();
+    for (const [path, status] of [
+      [link!, 200],
+      ["/newsletter/confirm?confirmed=1", 200],
+      ["/unsubscribe/newsletter?token=not-a-real-token", 400],
+    ] as const) {
+      await visit(path, { status });
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await expectNoViolationsInEitherTheme(page, testInfo);
+    }
+  });
+
+  test("a pitch's page, a reply template chosen, has no axe violations", async ({
+    page,
+    context,
+    baseURL,
+    visit,
+  }, testInfo) => {
+    const { adminCookie } = await portalData(testInfo);
+    const company = `A11y Pitch ${testInfo.project.name}`;
+    const id = insertPitchRow({ company, daysAgo: 30 });
+    await useSessionCookie(context, baseURL!, adminCookie);
+    await visit(`/admin/pitches/${id}?template=tell-us-more`);
+    await expect(
+      page.getByRole("heading", { level: 1, name: `Pitch: ${company}` }),
+    ).toBeVisible();
+    await expectNoViolationsInEitherTheme(page, testInfo);
+  });
+
+  test("/lp/account, two-factor off (QR code, key, code field), sessions and password, has no axe violations", async ({
+    page,
+    context,
+    baseURL,
+    visit,
+  }, testInfo) => {
+    const { investorCookie } = await portalData(testInfo);
+    await useSessionCookie(context, baseURL!, investorCookie);
+    await visit("/lp/account");
+    await expect(
+      page.getByRole("img", {
+        name: "QR code to add this account to an authenticator app",
+      }),
+    ).toBeVisible();
+    await expectNoViolationsInEitherTheme(page, testInfo);
+  });
+
+  test("the admin menu below the md width, open, has no axe violations", async ({
+    page,
+    context,
+    baseURL,
+    visit,
+  }, testInfo) => {
+    const { adminCookie } = await portalData(testInfo);
+    await useSessionCookie(context, baseURL!, adminCookie);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await visit("/admin/investors");
+    await page.getByTestId("admin-menu").locator("summary").click();
+    await expect(
+      page.getByTestId("admin-menu").getByRole("link", { name: /^Investors/ }),
+    ).toHaveAttribute("aria-current", "page");
+    await expectNoViolationsInEitherTheme(page, testInfo);
+  });
+
+  test("/admin/documents with a document, every category open, has no axe violations", async ({
+    page,
+    context,
+    baseURL,
+    visit,
+  }, testInfo) => {
+    const { adminCookie, document } = await portalData(testInfo);
+    await useSessionCookie(context, baseURL!, adminCookie);
+    await visit("/admin/documents");
+    const panel = publishedPanel(page);
+    for (const details of await panel.region.locator("details").all())
+      await openCategory(details);
+    await expect(publishedRow(page, document.title)).toBeVisible();
+    await expectNoViolationsInEitherTheme(page, testInfo);
+  });
+
+  test("the admin upload form showing its errors has no axe violations", async ({
+    page,
+    context,
+    baseURL,
+    visit,
+  }, testInfo) => {
+    const { adminCookie } = await portalData(testInfo);
+    await useSessionCookie(context, baseURL!, adminCookie);
+    await visit("/admin/documents");
+    await page
+      .locator("form#lp-upload")
+      .getByRole("button", { name: "Upload Document" })
+      .click();
+    await expect(page.locator("#lp-upload-title-error")).toBeVisible();
+    await expect(page.locator("#lp-upload-file-error")).toBeVisible();
+    await expectNoViolationsInEitherTheme(page, testInfo);
+  });
+
+  test("a document's access history has no axe violations", async ({
+    page,
+    context,
+    baseURL,
+    visit,
+  }, testInfo) => {
+    const { adminCookie, document } = await portalData(testInfo);
+    await useSessionCookie(context, baseURL!, adminCookie);
+    await visit(`/admin/documents/${document.id}/access`);
+    await expect(
+      page.getByRole("heading", { level: 1, name: "Access history" }),
+    ).toBeVisible();
+    await expect(
+      page.getByRole("table", { name: /^Accesses of / }).getByRole("row"),
+    ).toHaveCount(3);
+    await expectNoViolationsInEitherTheme(page, testInfo);
+  });
+});
