@@ -4,9 +4,8 @@
  *
  *   1. typecheck and lint, side by side (after React Router's type generation,
  *      which both read);
- *   2. Vitest (unit and integration);
- *   3. the production build;
- *   4. Playwright against that build (projects js, no-js and api in one run;
+ *   2. Vitest (unit and integration) beside the production build;
+ *   3. Playwright against that build (projects js, no-js and api in one run;
  *      a line per project: its tests and the time it kept the workers busy).
  *
  * Stops at the first stage that fails. Plain JavaScript: it runs before
@@ -33,8 +32,13 @@ async function main() {
   recordStage({ name: "typecheck ∥ lint (wall)", seconds: Math.round((Date.now() - started) / 100) / 10, ok: typecheck === 0 && lint === 0, part: true });
   if (typecheck !== 0 || lint !== 0) return 1;
 
-  if ((await stage("unit/integration (vitest)", ...npx("vitest", "run"))) !== 0) return 1;
-  if ((await stage("build", "npm", ["run", "--silent", "build"])) !== 0) return 1;
+  // The build (one core for about 15 s) beside Vitest, which leaves some of its time idle (bcrypt on
+  // libuv's threads, child processes): Playwright needs both.
+  const [unit, build] = await Promise.all([
+    stage("unit/integration (vitest)", ...npx("vitest", "run")),
+    stage("build", "npm", ["run", "--silent", "build"], { prefix: "build" }),
+  ]);
+  if (unit !== 0 || build !== 0) return 1;
 
   fs.rmSync(timingFile, { force: true });
   const e2e = await stage("e2e (playwright)", ...npx("playwright", "test"), { env: { ...process.env, E2E_TIMING_FILE: timingFile } });
