@@ -34,15 +34,14 @@
  *      process), its time here and its EXPLAIN QUERY PLAN.
  */
 import { randomUUID } from "node:crypto";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
-import { dataPath, f1, measure, median, RequestLog, signIn, WARMUPS, type AdminResult, type Measured, type Series } from "./admin";
+import { seedSite, startSignedIn, stopSignedIn, dataPath, f1, measure, median, WARMUPS, type AdminResult, type Series } from "./admin";
 import type { Check } from "./files";
 import { kb, num, passFail, table } from "./format";
-import { assertPortFree, BENCH_ADMIN, createBenchAdmin, runNode, scriptArgs, startServer, stopChild, waitForHttp, type PartContext } from "./proc";
+import { BENCH_ADMIN, type PartContext } from "./proc";
 import { ACTIVITY_PAGE_SIZE, listActivity } from "../app/modules/audit/activity.server";
 import { AUDIT_EVENTS, type AuditEventName } from "../app/modules/audit/events";
 import type { ActivityFilters } from "../app/modules/audit/schema";
@@ -436,21 +435,7 @@ function pageFigures(html: Series, data: Series, n: number): PageFigures {
 
 export async function benchActivity(ctx: ActivityContext): Promise<AdminResult> {
   const t0 = Date.now();
-  const origin = `http://${ctx.host}:${ctx.port}`;
-  await assertPortFree(ctx.port, ctx.host);
-  const dataDir = path.join(ctx.workDir, "1m");
-  const env: NodeJS.ProcessEnv = { ...ctx.serverEnv(ctx.port, dataDir), LOG_LEVEL: "info" };
-  const file = env.DATABASE_PATH!;
-
-  // scripts/seed.ts migrates through getDb and refuses NODE_ENV=production.
-  ctx.progress(`activity: seeding ${num(SEED.subscribers)} subscribers, ${num(SEED.lpUsers)} LP users, ${num(SEED.fundRequests)} Fund II requests and the bench admin`);
-  const seed = await runNode(
-    scriptArgs("seed", ["--subscribers", String(SEED.subscribers), "--lp-users", String(SEED.lpUsers), "--fund-requests", String(SEED.fundRequests)]),
-    ctx.root,
-    { ...env, NODE_ENV: "development" },
-  );
-  if (seed.code !== 0) throw new Error(`scripts/seed.ts failed (exit ${seed.code}):\n${seed.output}`);
-  await createBenchAdmin(ctx.root, env);
+  const { env, file } = await seedSite(ctx, "activity", ctx.port, path.join(ctx.workDir, "1m"), SEED);
   ctx.progress(`activity: inserting ${num(AUDIT_ROWS)} audit_events rows over ${SPAN_DAYS} days (one transaction)`);
   const seeded = seedAuditRows(file, Date.now());
   ctx.progress(`activity: ${num(seeded.rows)} rows in ${f1(seeded.ms / 1000)} s, database ${(seeded.fileBytes / 1024 / 1024).toFixed(0)} MB`);
@@ -468,14 +453,8 @@ export async function benchActivity(ctx: ActivityContext): Promise<AdminResult> 
   const results: PageFigures[] = [];
   let csv: { status: number; bytes: number; rows: number; serverMs: number; wallMs: number; all: number[] } | null = null;
   let retained = NaN;
-  ctx.progress(`activity: starting our server on ${origin}`);
-  const server = startServer("our server (activity 1M)", ctx.root, env);
-  ctx.children.add(server);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const site = await startSignedIn(ctx, "activity 1M", env, 120_000);
   try {
-    const log = new RequestLog(server);
-    await waitForHttp(`${origin}/healthz`, server, 120_000);
-    const site: Measured = { origin, server, log, agent, cookie: await signIn(agent, origin, "activity"), logFrom: 0 };
     for (const page of pages) {
       ctx.progress(`activity: GET ${page.path} ×${WARMUPS} warm-up + ×${ctx.requests}, then its .data`);
       const [html] = await measure([site], page.path, (s) => ({ cookie: s.cookie, accept: "text/html" }), ctx.requests);
@@ -494,9 +473,7 @@ export async function benchActivity(ctx: ActivityContext): Promise<AdminResult> 
       all: c!.wallMs,
     };
   } finally {
-    agent.destroy();
-    if (!server.hasExited()) await stopChild(server).catch(() => {});
-    ctx.children.delete(server);
+    await stopSignedIn(ctx, site);
     // The retention run at the server's start must have left every seeded row.
     const sqlite = new Database(file);
     try {

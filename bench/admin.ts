@@ -222,37 +222,65 @@ export async function signIn(agent: http.Agent, origin: string, label: string): 
   return cookie;
 }
 
-async function startSite(ctx: AdminContext, scale: Scale, port: number): Promise<Site> {
-  const { progress } = ctx;
-  const origin = `http://${ctx.host}:${port}`;
-  await assertPortFree(port, ctx.host);
-  const dataDir = path.join(ctx.workDir, scale.label);
-  const env = { ...ctx.serverEnv(port, dataDir), LOG_LEVEL: "info" };
+export type SeedCounts = { subscribers: number; lpUsers: number; fundRequests: number };
 
-  // scripts/seed.ts refuses NODE_ENV=production.
-  progress(`admin ${scale.label}: seeding ${num(scale.subscribers)} subscribers, ${num(scale.lpUsers)} LP users, ${num(scale.fundRequests)} Fund II requests`);
+/**
+ * The one way a bench part makes a seeded site's database: scripts/seed.ts with
+ * these counts in `dataDir` (it migrates through the app and refuses
+ * NODE_ENV=production), then the bench admin. Returns our server's environment
+ * for `port` (LOG_LEVEL=info: the request log `measure` reads) and the seed's figures.
+ */
+export async function seedSite(
+  ctx: PartContext,
+  label: string,
+  port: number,
+  dataDir: string,
+  counts: SeedCounts,
+): Promise<{ env: NodeJS.ProcessEnv; file: string; seedMs: number; seedOutput: string }> {
+  await assertPortFree(port, ctx.host);
+  const env: NodeJS.ProcessEnv = { ...ctx.serverEnv(port, dataDir), LOG_LEVEL: "info" };
+  ctx.progress(`${label}: seeding ${num(counts.subscribers)} subscribers, ${num(counts.lpUsers)} LP users, ${num(counts.fundRequests)} Fund II requests and the bench admin`);
   const seed = await runNode(
-    scriptArgs("seed", ["--subscribers", String(scale.subscribers), "--lp-users", String(scale.lpUsers), "--fund-requests", String(scale.fundRequests)]),
+    scriptArgs("seed", ["--subscribers", String(counts.subscribers), "--lp-users", String(counts.lpUsers), "--fund-requests", String(counts.fundRequests)]),
     ctx.root,
     { ...env, NODE_ENV: "development" },
   );
   if (seed.code !== 0) throw new Error(`scripts/seed.ts failed (exit ${seed.code}):\n${seed.output}`);
   await createBenchAdmin(ctx.root, env);
+  return { env, file: env.DATABASE_PATH!, seedMs: seed.ms, seedOutput: seed.stdout.trim() };
+}
 
-  progress(`admin ${scale.label}: starting our server on ${origin}`);
-  const server = startServer(`our server (admin ${scale.label})`, ctx.root, env);
+/**
+ * Our server on a seeded database (`env` from seedSite): started (and known to
+ * the run's cleanup), healthy, the bench admin signed in on a keep-alive agent
+ * of one socket. stopSignedIn ends it.
+ */
+export async function startSignedIn(ctx: PartContext, name: string, env: NodeJS.ProcessEnv, healthTimeoutMs = 30_000): Promise<Measured> {
+  const origin = `http://${ctx.host}:${env.PORT}`;
+  ctx.progress(`${name}: starting our server on ${origin}`);
+  const server = startServer(`our server (${name})`, ctx.root, env);
   ctx.children.add(server);
   const log = new RequestLog(server);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  await waitForHttp(`${origin}/healthz`, server);
-  const cookie = await signIn(agent, origin, scale.label);
-  return { scale, origin, server, log, agent, cookie, seedMs: seed.ms, seedOutput: seed.stdout.trim(), logFrom: 0 };
+  try {
+    await waitForHttp(`${origin}/healthz`, server, healthTimeoutMs);
+    return { origin, server, log, agent, cookie: await signIn(agent, origin, name), logFrom: 0 };
+  } catch (error) {
+    await stopSignedIn(ctx, { server, agent });
+    throw error;
+  }
 }
 
-async function stopSite(ctx: AdminContext, site: Site) {
+export async function stopSignedIn(ctx: PartContext, site: Pick<Measured, "server" | "agent">): Promise<void> {
   site.agent.destroy();
   if (!site.server.hasExited()) await stopChild(site.server).catch(() => {});
   ctx.children.delete(site.server);
+}
+
+async function startSite(ctx: AdminContext, scale: Scale, port: number): Promise<Site> {
+  const seeded = await seedSite(ctx, `admin ${scale.label}`, port, path.join(ctx.workDir, scale.label), scale);
+  const site = await startSignedIn(ctx, `admin ${scale.label}`, seeded.env);
+  return { ...site, scale, seedMs: seeded.seedMs, seedOutput: seeded.seedOutput };
 }
 
 type PageFigures = { status: number; bytes: number; wallMs: number; serverMs: number; cpuMsPerRequest: number | null; bytesStable: boolean; wireBr: number | null };
@@ -324,7 +352,7 @@ export async function benchAdmin(ctx: AdminContext): Promise<AdminResult> {
       all: t!.wallMs,
     };
   } finally {
-    for (const site of sites) await stopSite(ctx, site);
+    for (const site of sites) await stopSignedIn(ctx, site);
   }
 
   // ─── report ─────────────────────────────────────────────────────────────

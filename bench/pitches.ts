@@ -30,14 +30,13 @@
  *      printed beside the SQL's count.
  */
 import { randomUUID } from "node:crypto";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { f1, measure, median, RequestLog, signIn, WARMUPS, type AdminResult, type Measured, type Series } from "./admin";
+import { seedSite, startSignedIn, stopSignedIn, f1, measure, median, WARMUPS, type AdminResult, type Series } from "./admin";
 import type { Check } from "./files";
 import { num, passFail, table } from "./format";
-import { assertPortFree, BENCH_ADMIN, createBenchAdmin, runNode, scriptArgs, startServer, stopChild, waitForHttp, type PartContext } from "./proc";
+import { BENCH_ADMIN, type PartContext } from "./proc";
 import { dueAtFor, dueSoonCutoff } from "../app/modules/pitch-clock/clock.server";
 import { openDatabase } from "../db/client";
 import { PITCH_STATUSES } from "../db/schema";
@@ -267,21 +266,7 @@ function urlFigures(s: Series, n: number): UrlFigures {
 
 export async function benchPitches(ctx: PitchesContext): Promise<AdminResult> {
   const t0 = Date.now();
-  const origin = `http://${ctx.host}:${ctx.port}`;
-  await assertPortFree(ctx.port, ctx.host);
-  const dataDir = path.join(ctx.workDir, "100k");
-  const env: NodeJS.ProcessEnv = { ...ctx.serverEnv(ctx.port, dataDir), LOG_LEVEL: "info" };
-  const file = env.DATABASE_PATH!;
-
-  // scripts/seed.ts migrates through getDb and refuses NODE_ENV=production.
-  ctx.progress(`pitches: seeding ${num(SEED.subscribers)} subscribers, ${num(SEED.lpUsers)} LP users and the bench admin`);
-  const seed = await runNode(
-    scriptArgs("seed", ["--subscribers", String(SEED.subscribers), "--lp-users", String(SEED.lpUsers), "--fund-requests", String(SEED.fundRequests)]),
-    ctx.root,
-    { ...env, NODE_ENV: "development" },
-  );
-  if (seed.code !== 0) throw new Error(`scripts/seed.ts failed (exit ${seed.code}):\n${seed.output}`);
-  await createBenchAdmin(ctx.root, env);
+  const { env, file, seedMs } = await seedSite(ctx, "pitches", ctx.port, path.join(ctx.workDir, "100k"), SEED);
   ctx.progress(`pitches: inserting ${num(PITCHES)} pitches over ${SPAN_DAYS} days (one transaction, due times from the clock)`);
   const now = Date.now();
   const seeded = seedPitches(file, now);
@@ -290,23 +275,15 @@ export async function benchPitches(ctx: PitchesContext): Promise<AdminResult> {
   const plans = explainExpected(file, now);
 
   const results: UrlFigures[] = [];
-  ctx.progress(`pitches: starting our server on ${origin}`);
-  const server = startServer("our server (pitches 100k)", ctx.root, env);
-  ctx.children.add(server);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const site = await startSignedIn(ctx, "pitches 100k", env, 120_000);
   try {
-    const log = new RequestLog(server);
-    await waitForHttp(`${origin}/healthz`, server, 120_000);
-    const site: Measured = { origin, server, log, agent, cookie: await signIn(agent, origin, "pitches"), logFrom: 0 };
     for (const url of URLS) {
       ctx.progress(`pitches: GET ${url.path} ×${WARMUPS} warm-up + ×${ctx.requests}`);
       const [series] = await measure([site], url.path, (s) => ({ cookie: s.cookie, accept: "application/json" }), ctx.requests);
       results.push(urlFigures(series!, ctx.requests));
     }
   } finally {
-    agent.destroy();
-    if (!server.hasExited()) await stopChild(server).catch(() => {});
-    ctx.children.delete(server);
+    await stopSignedIn(ctx, site);
   }
 
   // ─── report ─────────────────────────────────────────────────────────────
@@ -360,7 +337,7 @@ export async function benchPitches(ctx: PitchesContext): Promise<AdminResult> {
     lines.push(`   ${q.label}: ${f1(q.medianMs)} ms, ${q.rows} row(s) — ${q.sql}`);
     for (const step of q.plan) lines.push(`      ${step}`);
   }
-  lines.push(`   seeded in ${f1(seeded.ms / 1000)} s (scripts/seed.ts ${f1(seed.ms / 1000)} s before); database ${(seeded.fileBytes / 1024 / 1024).toFixed(0)} MB`);
+  lines.push(`   seeded in ${f1(seeded.ms / 1000)} s (scripts/seed.ts ${f1(seedMs / 1000)} s before); database ${(seeded.fileBytes / 1024 / 1024).toFixed(0)} MB`);
   if (os.loadavg()[0]! > os.cpus().length * 0.75) {
     lines.push(`   NOTE: the machine is busy (load avg ${os.loadavg()[0]!.toFixed(2)} on ${os.cpus().length} CPUs): times are noisy.`);
   }

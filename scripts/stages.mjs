@@ -6,14 +6,15 @@
  *   node scripts/stages.mjs run <name> -- <command> [args…]   run and record one stage
  *   node scripts/stages.mjs print                             print the table of the file
  *
- * The file is $STAGE_TIMINGS (default test-results/stage-timings.json). Plain
+ * The file is $STAGE_TIMINGS (default .stage-timings.json, outside test-results/,
+ * which Playwright empties when it starts). Plain
  * JavaScript on purpose: it runs before anything is installed or compiled.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
-export const TIMINGS_FILE = path.resolve(process.env.STAGE_TIMINGS ?? "test-results/stage-timings.json");
+export const TIMINGS_FILE = path.resolve(process.env.STAGE_TIMINGS ?? ".stage-timings.json");
 
 export function readTimings() {
   try {

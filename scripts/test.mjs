@@ -60,5 +60,6 @@ async function main() {
 }
 
 const code = await main();
-printTimings();
+// Under .ci/run the table is printed once, at its end (after the hardening run).
+if (!process.env.STAGE_TIMINGS_KEEP) printTimings();
 process.exit(code);

@@ -1,9 +1,10 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
 import { registerViaApi } from "./helpers/accounts";
 import { startIsolatedServer, type IsolatedServer } from "./helpers/document-ui";
 import { expect, expectToast, test as base } from "./helpers/fixtures";
-import { ADMIN_PAGES, newAccount, newBrowserContext, openAdminPage, openAsAdmin, waitHydrated, type Account } from "./helpers/portal";
+import { ADMIN_PAGES, adminEntry, adminList, newAccount, newBrowserContext, openAdminPage, openAsAdmin, TEXT, waitHydrated, type Account } from "./helpers/portal";
+import { openDatabase } from "../../db/client";
 
 /**
  * The admin workspace (issue 13): a page per part of the portal under one
@@ -115,6 +116,121 @@ test("the overview lists the oldest pending requests and approves one in place",
   await expect(block.getByText(accounts[0]!.email.toLowerCase(), { exact: true })).toHaveCount(0);
   await expect(block.getByText(accounts[5]!.email.toLowerCase(), { exact: true })).toHaveCount(1);
   await expect(page.getByTestId("count-approvedInvestors")).toHaveText("1");
+});
+
+test("the overview rejects a pending request in place, after asking", { tag: "@no-js" }, async ({ isolated, jsEnabled }, testInfo) => {
+  const [rejectee, other] = [newAccount(testInfo, "rejectee"), newAccount(testInfo, "waiting")];
+  const { page } = await isolated(async (api) => {
+    await registerViaApi(api, rejectee);
+    await registerViaApi(api, other);
+  });
+  const block = page.getByRole("region", { name: "Pending investor requests" });
+  const entry = block.getByRole("listitem").filter({ hasText: rejectee.email.toLowerCase() });
+  await expect(entry).toHaveCount(1);
+  const question = TEXT.rejectQuestion(rejectee.name);
+
+  if (jsEnabled) {
+    // The browser's confirm, then the change in place: the overview stays.
+    let asked: string | undefined;
+    page.once("dialog", async (dialog) => {
+      asked = dialog.message();
+      await dialog.accept();
+    });
+    await entry.getByRole("button", { name: "Reject" }).click();
+    await expect.poll(() => asked).toBe(question);
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  } else {
+    // Without a script the confirm step opens on the investors page, where the change is made.
+    await entry.getByRole("button", { name: "Reject" }).click();
+    await expect(page).toHaveURL(/\/admin\/investors\?confirm=reject&user=[^&#]+#confirm$/);
+    const confirmPanel = page.getByRole("region", { name: question });
+    await confirmPanel.getByRole("button", { name: "Reject" }).click();
+    await expect(page).toHaveURL(/\/admin\/investors$/);
+  }
+  const rejected = TEXT.rejected(rejectee.name);
+  await expectToast(page, rejected.title, rejected.description);
+
+  // On the server: rejected, the other request still waits.
+  await openAdminPage(page, jsEnabled, "overview");
+  await expect(block.getByText(rejectee.email.toLowerCase(), { exact: true })).toHaveCount(0);
+  await expect(block.getByText(other.email.toLowerCase(), { exact: true })).toHaveCount(1);
+  await openAdminPage(page, jsEnabled, "investors");
+  await expect(adminEntry(page, "rejected", rejectee.email)).toBeVisible();
+  await expect(adminEntry(page, "pending", rejectee.email)).toHaveCount(0);
+});
+
+/** `count` rows put straight into an isolated server's database, a minute apart: `make(i)` is the i-th oldest (1-based). */
+function insertRows(server: IsolatedServer, sql: string, count: number, make: (i: number, at: number) => unknown[]) {
+  const db = openDatabase(server.databasePath);
+  try {
+    const insert = db.$client.prepare(sql);
+    const start = Date.now() - count * 60_000;
+    db.$client.transaction(() => {
+      for (let i = 1; i <= count; i++) insert.run(...make(i, start + i * 60_000));
+    })();
+  } finally {
+    db.$client.close();
+  }
+}
+
+/** Two digits: the rows' names sort the way they were made. */
+const nth = (i: number) => String(i).padStart(2, "0");
+
+test("the investors lists page 50 at a time, newest first: Next and Previous keep the search", { tag: "@no-js" }, async ({ isolated, jsEnabled }) => {
+  const tag = randomBytes(3).toString("hex");
+  const { page, server } = await isolated(async () => {});
+  insertRows(
+    server,
+    "insert into lp_users (id, email, password_hash, name, company, status, created_at, confirmed_at) values (?, ?, 'not-a-hash', ?, 'Paged Capital', 'approved', ?, ?)",
+    55,
+    (i, at) => [randomUUID(), `paged-${tag}-${nth(i)}@example.com`, `Paged Investor ${tag} ${nth(i)}`, at, at],
+  );
+  await openAdminPage(page, jsEnabled, "investors", `?q=${tag}`);
+  const approved = adminList(page, "approved");
+  const entries = approved.getByRole("listitem");
+  const expectNames = async (from: number, to: number) => {
+    const want = Array.from({ length: from - to + 1 }, (_, k) => new RegExp(`Paged Investor ${tag} ${nth(from - k)}`));
+    await expect(entries).toHaveText(want);
+  };
+  await expectNames(55, 6);
+  await expect(approved).toContainText("Showing 1\u201350 of 55");
+  await expect(approved).toContainText("Page 1 of 2");
+
+  await approved.getByRole("link", { name: "Next page of Approved Investors" }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/investors\\?q=${tag}&approved\\.page=2#approved-users$`));
+  await expectNames(5, 1);
+  await expect(approved).toContainText("Showing 51\u201355 of 55");
+  await expect(approved).toContainText("Page 2 of 2");
+  await expect(approved.getByRole("link", { name: "Next page of Approved Investors" })).toHaveAttribute("aria-disabled", "true");
+
+  await approved.getByRole("link", { name: "Previous page of Approved Investors" }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/investors\\?q=${tag}#approved-users$`));
+  await expectNames(55, 6);
+});
+
+test("the fund access requests page 50 at a time, newest first", { tag: "@no-js" }, async ({ isolated, jsEnabled }) => {
+  const tag = randomBytes(3).toString("hex");
+  const { page, server } = await isolated(async () => {});
+  insertRows(
+    server,
+    "insert into fund_access_users (id, email, name, company, fund_id, accredited_confirmation, access_token_hash, created_at) values (?, ?, ?, 'Paged Capital', 'fund-ii', 1, ?, ?)",
+    55,
+    (i, at) => [randomUUID(), `requester-${tag}-${nth(i)}@example.com`, `Paged Requester ${tag} ${nth(i)}`, randomBytes(32).toString("hex"), at],
+  );
+  await openAdminPage(page, jsEnabled, "fund-access");
+  const rows = page.getByTestId("fund-access-request");
+  const expectEmails = async (from: number, to: number) => {
+    const want = Array.from({ length: from - to + 1 }, (_, k) => new RegExp(`requester-${tag}-${nth(from - k)}@example\\.com`));
+    await expect(rows).toHaveText(want);
+  };
+  await expectEmails(55, 6);
+  await page.getByRole("link", { name: "Next page of Fund Access Requests" }).click();
+  await expect(page).toHaveURL(/\/admin\/fund-access\?requests\.page=2#/);
+  await expectEmails(5, 1);
+  await expect(page.getByText("Showing 51\u201355 of 55")).toBeVisible();
+  await page.getByRole("link", { name: "Previous page of Fund Access Requests" }).click();
+  await expect(page).toHaveURL(/\/admin\/fund-access#/);
+  await expectEmails(55, 6);
 });
 
 test("the investors search ignores case and accents, and the status filter shows one list", { tag: "@no-js" }, async ({ isolated, jsEnabled }, testInfo) => {

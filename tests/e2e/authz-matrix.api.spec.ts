@@ -26,6 +26,7 @@ import {
 } from "./helpers/documents";
 import { BASE_URL } from "./helpers/origin";
 import { insertPitchRow } from "./helpers/pitches";
+import { LISTS, type ListKey } from "../../app/modules/email-lists/lists";
 import { MIME, samplePdf } from "../helpers/sample-files";
 import {
   bogusToken,
@@ -502,6 +503,28 @@ const rows: Row[] = [
     path: "/admin/activity.csv",
     expect: { anonymous: 401, pending: 401, rejected: 401, investor: 403, "enrolling admin": 403, admin: 200 },
   },
+  // Each admin e-mail list's export, both formats (a resource route: JSON refusals); an unknown list or
+  // format is a 404 for the admin only.
+  ...(Object.keys(LISTS) as ListKey[]).flatMap((list) =>
+    (["csv", "tsv"] as const).map(
+      (format): Row => ({
+        method: "GET",
+        path: `/admin/email-lists/${list}.${format}`,
+        expect: { anonymous: 401, pending: 401, rejected: 401, investor: 403, "enrolling admin": 403, admin: 200 },
+        check: (answer, role) => {
+          if (role === "admin") expect(answer.headers["content-type"]).toMatch(format === "csv" ? /^text\/csv/ : /^text\/tab-separated-values/);
+          else expect(answer.headers["content-type"]).toMatch(/^application\/json/);
+        },
+      }),
+    ),
+  ),
+  ...["no-such-list.csv", "lp-users.xlsx"].map(
+    (file): Row => ({
+      method: "GET",
+      path: `/admin/email-lists/${file}`,
+      expect: { anonymous: 401, pending: 401, rejected: 401, investor: 403, "enrolling admin": 403, admin: 404 },
+    }),
+  ),
   // A pitch's uploaded deck (a resource route: JSON refusals); an unknown pitch is a 404 for the admin only.
   {
     method: "GET",
