@@ -59,12 +59,25 @@ export function runCommand(command, args, { env = process.env, prefix } = {}) {
 export async function stage(name, command, args, options = {}) {
   const started = Date.now();
   const code = await runCommand(command, args, options);
-  recordStage({ name, seconds: Math.round((Date.now() - started) / 100) / 10, ok: code === 0, ...(options.note ? { note: options.note() } : {}) });
+  recordStage({ name, seconds: Math.round((Date.now() - started) / 100) / 10, ok: code === 0, ...(options.part ? { part: true } : {}), ...(options.note ? { note: options.note() } : {}) });
   return code;
 }
 
 export function printTimings() {
-  const all = readTimings();
+  // Stages run side by side are recorded as they end, their wall line ("a ∥ b") after them: print it first.
+  const all = [];
+  let parts = [];
+  for (const s of readTimings()) {
+    if (s.part) parts.push(s);
+    else if (s.name.includes("∥")) {
+      all.push(s, ...parts);
+      parts = [];
+    } else {
+      all.push(...parts, s);
+      parts = [];
+    }
+  }
+  all.push(...parts);
   if (all.length === 0) return;
   const width = Math.max(...all.map((s) => s.name.length), 5);
   const total = all.filter((s) => !s.part).reduce((sum, s) => sum + s.seconds, 0);
@@ -81,14 +94,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (verb === "print") {
     printTimings();
   } else if (verb === "record" && name) {
-    // record <name> <seconds> <ok|fail>: a stage timed by the caller (.ci/run's install).
-    recordStage({ name, seconds: Number(separator), ok: command === "ok" });
+    // record <name> <seconds> <ok|fail> [part]: a stage timed by the caller (.ci/run's install); `part`
+    // for one of stages that ran side by side (indented, not added to the total: their wall line is).
+    recordStage({ name, seconds: Number(separator), ok: command === "ok", ...(args[0] === "part" ? { part: true } : {}) });
   } else if (verb === "reset") {
     fs.rmSync(TIMINGS_FILE, { force: true });
   } else if (verb === "run" && name && separator === "--" && command) {
     process.exit(await stage(name, command, args));
   } else {
-    console.error("usage: node scripts/stages.mjs run <name> -- <command> [args…] | record <name> <seconds> <ok|fail> | print | reset");
+    console.error("usage: node scripts/stages.mjs run <name> -- <command> [args…] | record <name> <seconds> <ok|fail> [part] | print | reset");
     process.exit(2);
   }
 }
