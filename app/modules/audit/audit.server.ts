@@ -4,6 +4,7 @@ import { auditEvents } from "../../../db/schema";
 import { now } from "../config/clock.server";
 import { getEnv } from "../config/env.server";
 import { addressKey } from "../http/address-key.server";
+import { repeatEvery } from "../jobs/repeat.server";
 import { cutText, currentRequest, log, logError, LOGGED_TEXT_MAX, redact, securityEvent } from "../logging/log.server";
 import type { AuditEventName, AuditTargetType } from "./events";
 
@@ -239,16 +240,8 @@ export function pruneAuditTrail(db: Db = getDb(), days = getEnv().AUDIT_RETENTIO
 
 /** Prune at start and then once a day; returns the stop function. */
 export function startAuditRetention(): () => void {
-  const run = () => {
-    try {
-      const removed = pruneAuditTrail();
-      if (removed > 0) log("info", `Removed ${removed} audit event(s) past the retention period`);
-    } catch (error) {
-      logError(error, "audit retention failed");
-    }
-  };
-  run();
-  const timer = setInterval(run, DAY_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  return repeatEvery(DAY_MS, "audit retention failed", () => {
+    const removed = pruneAuditTrail();
+    if (removed > 0) log("info", `Removed ${removed} audit event(s) past the retention period`);
+  });
 }

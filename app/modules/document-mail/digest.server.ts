@@ -4,7 +4,8 @@ import { documentRecipients, documents, lpUsers, scheduledRuns } from "../../../
 import { documentMails } from "../../content/document-mail";
 import { now as clockNow } from "../config/clock.server";
 import { getEnv } from "../config/env.server";
-import { log, logError } from "../logging/log.server";
+import { repeatEvery } from "../jobs/repeat.server";
+import { log } from "../logging/log.server";
 import { kickMailer, queueMails, type OutgoingMail } from "../mail/mail.server";
 import { digestRunKey, latestDigestSlot, previousDigestSlot } from "./digest-schedule";
 import { isInvestor, mailedDocument, mailToInvestor, recipientColumns } from "./document-mail.server";
@@ -111,21 +112,13 @@ const CHECK_EVERY_MS = 5 * 60 * 1000;
  * comes back, and every whole week it missed, each once). Returns the stop function.
  */
 export function startDocumentDigest(intervalMs = CHECK_EVERY_MS): () => void {
-  const check = () => {
-    try {
-      let queued = 0;
-      for (const run of runDueDigests()) {
-        if (!run.claimed) continue;
-        log("info", `Weekly document digest ${run.key}: ${run.queued} mail(s) queued`, { key: run.key, queued: run.queued });
-        queued += run.queued;
-      }
-      if (queued > 0) kickMailer();
-    } catch (error) {
-      logError(error, "weekly document digest failed");
+  return repeatEvery(intervalMs, "weekly document digest failed", () => {
+    let queued = 0;
+    for (const run of runDueDigests()) {
+      if (!run.claimed) continue;
+      log("info", `Weekly document digest ${run.key}: ${run.queued} mail(s) queued`, { key: run.key, queued: run.queued });
+      queued += run.queued;
     }
-  };
-  check();
-  const timer = setInterval(check, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+    if (queued > 0) kickMailer();
+  });
 }

@@ -1,4 +1,5 @@
-import { log, logError } from "../logging/log.server";
+import { repeatEvery } from "../jobs/repeat.server";
+import { log } from "../logging/log.server";
 import { purgeUnconfirmedRegistrations } from "./registration.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -9,16 +10,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * processes at once is harmless: the delete is one statement.
  */
 export function startRegistrationPurge(): () => void {
-  const run = () => {
-    try {
-      const removed = purgeUnconfirmedRegistrations();
-      if (removed > 0) log("info", `Removed ${removed} unconfirmed investor registration(s) older than 30 days`);
-    } catch (error) {
-      logError(error, "registration purge failed");
-    }
-  };
-  run();
-  const timer = setInterval(run, DAY_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  return repeatEvery(DAY_MS, "registration purge failed", () => {
+    const removed = purgeUnconfirmedRegistrations();
+    if (removed > 0) log("info", `Removed ${removed} unconfirmed investor registration(s) older than 30 days`);
+  });
 }

@@ -1,4 +1,5 @@
-import { log, logError } from "../logging/log.server";
+import { repeatEvery } from "../jobs/repeat.server";
+import { log } from "../logging/log.server";
 import { purgeUnconfirmedSubscribers } from "./newsletter.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -9,16 +10,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * in two processes at once is harmless: the delete is one statement.
  */
 export function startNewsletterPurge(): () => void {
-  const run = () => {
-    try {
-      const removed = purgeUnconfirmedSubscribers();
-      if (removed > 0) log("info", `Removed ${removed} unconfirmed newsletter address(es) older than 30 days`);
-    } catch (error) {
-      logError(error, "newsletter purge failed");
-    }
-  };
-  run();
-  const timer = setInterval(run, DAY_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+  return repeatEvery(DAY_MS, "newsletter purge failed", () => {
+    const removed = purgeUnconfirmedSubscribers();
+    if (removed > 0) log("info", `Removed ${removed} unconfirmed newsletter address(es) older than 30 days`);
+  });
 }

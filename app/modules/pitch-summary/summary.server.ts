@@ -5,7 +5,8 @@ import { pitchSummaryMail, type SummaryPitch, type SummarySection } from "../../
 import { now as clockNow } from "../config/clock.server";
 import { getEnv } from "../config/env.server";
 import { adminDate, FIRM_TIME_ZONE } from "../dates/format";
-import { log, logError } from "../logging/log.server";
+import { repeatEvery } from "../jobs/repeat.server";
+import { log } from "../logging/log.server";
 import { kickMailer, queueMail } from "../mail/mail.server";
 import { clockState, endOfFirmDay, type Day } from "../pitch-clock/clock.server";
 import { summaryDueAt, summaryRunKey } from "./schedule.server";
@@ -114,22 +115,14 @@ const CHECK_EVERY_MS = 5 * 60 * 1000;
  * unclaimed, and if so send it. Returns the stop function.
  */
 export function startPitchSummary(intervalMs = CHECK_EVERY_MS): () => void {
-  const check = () => {
-    try {
-      const run = runPitchSummary();
-      if (!run.claimed) return;
-      log("info", `Daily pitch summary ${run.key}: ${run.queued ? `mail queued (${run.dueToday} due today, ${run.overdue} overdue)` : "nothing due or overdue, no mail"}`, {
-        key: run.key,
-        dueToday: run.dueToday,
-        overdue: run.overdue,
-      });
-      if (run.queued) kickMailer();
-    } catch (error) {
-      logError(error, "daily pitch summary failed");
-    }
-  };
-  check();
-  const timer = setInterval(check, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  return repeatEvery(intervalMs, "daily pitch summary failed", () => {
+    const run = runPitchSummary();
+    if (!run.claimed) return;
+    log("info", `Daily pitch summary ${run.key}: ${run.queued ? `mail queued (${run.dueToday} due today, ${run.overdue} overdue)` : "nothing due or overdue, no mail"}`, {
+      key: run.key,
+      dueToday: run.dueToday,
+      overdue: run.overdue,
+    });
+    if (run.queued) kickMailer();
+  });
 }
