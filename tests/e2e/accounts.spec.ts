@@ -1,6 +1,6 @@
-import type { BrowserContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { confirmRegistrationFromMail, latestMailTo, linkIn } from "./helpers/accounts";
-import { expect, expectToast, test as base, toast } from "./helpers/fixtures";
+import { expect, expectToast, toast } from "./helpers/fixtures";
 import { recordWrites } from "./helpers/forms";
 import { BASE_URL } from "./helpers/origin";
 import {
@@ -11,7 +11,7 @@ import {
   loginForm,
   newAccount,
   newAdmin,
-  newBrowserContext,
+  testWithSecondBrowser,
   pendingInvestor,
   registerForm,
   sessionCookie,
@@ -31,18 +31,8 @@ import {
  * with the link read from the mail.
  */
 
-const test = base.extend<{ secondBrowser: () => Promise<Page> }>({
-  /** Another browser (the admin's): the project's JavaScript setting and this test's client address. */
-  secondBrowser: async ({ browser, baseURL, jsEnabled, clientIp }, use) => {
-    const contexts: BrowserContext[] = [];
-    await use(async () => {
-      const context = await newBrowserContext(browser, { baseURL, jsEnabled, clientIp });
-      contexts.push(context);
-      return context.newPage();
-    });
-    for (const context of contexts) await context.close();
-  },
-});
+/** The shared fixtures and `secondBrowser` (the admin's browser beside the investor's). */
+const test = testWithSecondBrowser;
 
 /** The default (non-destructive) toast is white. */
 const DEFAULT_TOAST_BACKGROUND = "rgb(255, 255, 255)";

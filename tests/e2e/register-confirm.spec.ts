@@ -1,6 +1,6 @@
-import type { BrowserContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { latestMailTo, mailCountTo, REGISTRATION_CONFIRM_SUBJECT } from "./helpers/accounts";
-import { expect, expectToast, test as base, toast } from "./helpers/fixtures";
+import { expect, expectToast, toast } from "./helpers/fixtures";
 import { BASE_URL } from "./helpers/origin";
 import {
   adminEntry,
@@ -8,7 +8,7 @@ import {
   loginForm,
   newAccount,
   newAdmin,
-  newBrowserContext,
+  testWithSecondBrowser,
   openAdminPage,
   registerForm,
   sessionCookie,
@@ -27,18 +27,8 @@ import {
  * its button sends the request to the admins, who then see it.
  */
 
-const test = base.extend<{ secondBrowser: () => Promise<Page> }>({
-  /** Another browser (the admin's): the project's JavaScript setting and this test's client address. */
-  secondBrowser: async ({ browser, baseURL, jsEnabled, clientIp }, use) => {
-    const contexts: BrowserContext[] = [];
-    await use(async () => {
-      const context = await newBrowserContext(browser, { baseURL, jsEnabled, clientIp });
-      contexts.push(context);
-      return context.newPage();
-    });
-    for (const context of contexts) await context.close();
-  },
-});
+/** The shared fixtures and `secondBrowser` (the admin's browser beside the investor's). */
+const test = testWithSecondBrowser;
 
 /** Registering, signing in and confirming each run bcrypt (cost 12): slow on a busy machine. */
 const SLOW = 15_000;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { createAdmin, loginViaApi, postLogin, registerViaApi, setStatusViaApi, userIdByEmail } from "./accounts";
-import { uniqueEmail } from "./fixtures";
+import { test, uniqueEmail } from "./fixtures";
 import { nextTotpCode, skipStep } from "../../support/totp";
 
 /**
@@ -251,3 +251,19 @@ export function adminEntry(page: Page, list: AdminList, email: string): Locator 
 export async function sessionCookie(context: BrowserContext) {
   return (await context.cookies()).find((c) => /lr_session$/.test(c.name));
 }
+
+/**
+ * The shared fixtures plus `secondBrowser`: another browser (an admin's beside
+ * an investor's), with the project's JavaScript setting and the test's client address.
+ */
+export const testWithSecondBrowser = test.extend<{ secondBrowser: () => Promise<Page> }>({
+  secondBrowser: async ({ browser, baseURL, jsEnabled, clientIp }, use) => {
+    const contexts: BrowserContext[] = [];
+    await use(async () => {
+      const context = await newBrowserContext(browser, { baseURL, jsEnabled, clientIp });
+      contexts.push(context);
+      return context.newPage();
+    });
+    for (const context of contexts) await context.close();
+  },
+});
