@@ -1,6 +1,5 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import { gt } from "drizzle-orm";
 import type { ServerBuild } from "react-router";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { parseEnv } from "~/modules/config/env.server";
 import { enforceRateLimit, RATE_LIMITS, resetRateLimitsForTests } from "~/modules/http/rate-limit.server";
 import { setLogSinkForTests, withRequestContext } from "~/modules/logging/log.server";
 import { createAppListener } from "../../server/app";
+import { fakeServerBuild } from "../helpers/server-build";
 
 /**
  * What an anonymous client can make the audit trail store (DESIGN.md §4, decision 030):
@@ -90,21 +90,7 @@ describe("string details are cut at 200 characters", () => {
 
 describe("cross-site refusals through the pipeline", () => {
   function fakeBuild(): ServerBuild {
-    return {
-      entry: { module: { default: () => new Response("no documents here", { status: 500 }) } },
-      routes: {
-        root: { id: "root", path: "", module: {} },
-        "routes/all": { id: "routes/all", parentId: "root", path: "*", module: { action: () => Response.json({ ok: true }) } },
-      },
-      assets: { entry: { module: "/entry.js", imports: [] }, routes: {}, url: "/manifest.js", version: "test" },
-      publicPath: "/",
-      assetsBuildDirectory: os.tmpdir(),
-      future: {},
-      ssr: true,
-      isSpaMode: false,
-      prerender: [],
-      routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" },
-    } as unknown as ServerBuild;
+    return fakeServerBuild({ "routes/all": { path: "*", module: { action: () => Response.json({ ok: true }) } } });
   }
 
   async function start(): Promise<number> {

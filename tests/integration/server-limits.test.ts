@@ -9,6 +9,7 @@ import { parseEnv } from "~/modules/config/env.server";
 import { resetRateLimitsForTests } from "~/modules/http/rate-limit.server";
 import { setLogSinkForTests } from "~/modules/logging/log.server";
 import { createAppListener, createAppServer, type AppOptions } from "../../server/app";
+import { fakeServerBuild } from "../helpers/server-build";
 
 /**
  * The HTTP server's own limits, on a real node:http server: a request body
@@ -26,21 +27,7 @@ function fakeBuild(): ServerBuild {
     const bytes = request.body ? (await request.arrayBuffer()).byteLength : 0;
     return Response.json({ url: request.url, clientAddress: context.clientAddress, bytes } satisfies Echo);
   };
-  return {
-    entry: { module: { default: () => new Response("no documents here", { status: 500 }) } },
-    routes: {
-      root: { id: "root", path: "", module: {} },
-      "routes/echo": { id: "routes/echo", parentId: "root", path: "*", module: { loader: echo, action: echo } },
-    },
-    assets: { entry: { module: "/entry.js", imports: [] }, routes: {}, url: "/manifest.js", version: "test" },
-    publicPath: "/",
-    assetsBuildDirectory: os.tmpdir(),
-    future: {},
-    ssr: true,
-    isSpaMode: false,
-    prerender: [],
-    routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" },
-  } as unknown as ServerBuild;
+  return fakeServerBuild({ "routes/echo": { path: "*", module: { loader: echo, action: echo } } });
 }
 
 let tmpRoot: string;

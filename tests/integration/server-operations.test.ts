@@ -11,6 +11,7 @@ import { log, setLogSinkForTests } from "~/modules/logging/log.server";
 import * as validateTokenRoute from "~/routes/api/fund-access/validate-token";
 import { createAppListener } from "../../server/app";
 import { clearFundAccess, insertFundHolder } from "../helpers/funds";
+import { fakeServerBuild } from "../helpers/server-build";
 
 /**
  * The HTTP pipeline (server/app.ts createAppListener) on a real node:http
@@ -40,27 +41,10 @@ function fakeBuild(): ServerBuild {
       return Response.json({ ok: true, method: request.method });
     },
   };
-  return {
-    entry: { module: { default: () => new Response("no documents here", { status: 500 }) } },
-    routes: {
-      root: { id: "root", path: "", module: {} },
-      "routes/validate-token": {
-        id: "routes/validate-token",
-        parentId: "root",
-        path: "api/fund-access/validate-token",
-        module: validateTokenRoute,
-      },
-      "routes/catch-all": { id: "routes/catch-all", parentId: "root", path: "*", module: catchAll },
-    },
-    assets: { entry: { module: "/entry.js", imports: [] }, routes: {}, url: "/manifest.js", version: "test" },
-    publicPath: "/",
-    assetsBuildDirectory: os.tmpdir(),
-    future: {},
-    ssr: true,
-    isSpaMode: false,
-    prerender: [],
-    routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" },
-  } as unknown as ServerBuild;
+  return fakeServerBuild({
+    "routes/validate-token": { path: "api/fund-access/validate-token", module: validateTokenRoute },
+    "routes/catch-all": { path: "*", module: catchAll },
+  });
 }
 
 type Started = { port: number; close: () => Promise<void>; ready: { value: boolean } };
