@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Page, TestInfo } from "@playwright/test";
+import type { BrowserContext, Page, TestInfo } from "@playwright/test";
 import {
   adminSession,
   approvedInvestorSession,
@@ -156,6 +156,13 @@ function portalData(testInfo: TestInfo): Promise<Portal> {
   return portal;
 }
 
+/** The browser signed in as the worker's admin or investor (portalData); returns the portal's data. */
+async function signedIn(context: BrowserContext, baseURL: string, testInfo: TestInfo, role: "admin" | "investor"): Promise<Portal> {
+  const data = await portalData(testInfo);
+  await useSessionCookie(context, baseURL, role === "admin" ? data.adminCookie : data.investorCookie);
+  return data;
+}
+
 test.describe("light and dark theme", () => {
   test.beforeEach(async ({ context, baseURL }) => {
     await context.addCookies([
@@ -187,8 +194,7 @@ test.describe("light and dark theme", () => {
       visit,
     }, testInfo) => {
       // An admin sees the same page a fund access holder sees.
-      const { adminCookie } = await portalData(testInfo);
-      await useSessionCookie(context, baseURL!, adminCookie);
+      await signedIn(context, baseURL!, testInfo, "admin");
       await visit(`/${fund}/documents`);
       await expect(page).toHaveURL(`${baseURL}/${fund}/documents`);
       await expectNoViolationsInEitherTheme(page, testInfo);
@@ -211,8 +217,7 @@ test.describe("light and dark theme", () => {
     baseURL,
     visit,
   }, testInfo) => {
-    const { investorCookie, document } = await portalData(testInfo);
-    await useSessionCookie(context, baseURL!, investorCookie);
+    const { document } = await signedIn(context, baseURL!, testInfo, "investor");
     await visit("/lp/dashboard");
     const list = investorDocuments(page);
     await openCategory(list.category(document.category));
@@ -241,8 +246,7 @@ test.describe("light and dark theme", () => {
       baseURL,
       visit,
     }, testInfo) => {
-      const { adminCookie } = await portalData(testInfo);
-      await useSessionCookie(context, baseURL!, adminCookie);
+      await signedIn(context, baseURL!, testInfo, "admin");
       await visit(path);
       await expect(
         page.getByRole("heading", { level: 1, name: heading }),
@@ -289,10 +293,9 @@ test.describe("light and dark theme", () => {
     baseURL,
     visit,
   }, testInfo) => {
-    const { adminCookie } = await portalData(testInfo);
+    await signedIn(context, baseURL!, testInfo, "admin");
     const company = `A11y Pitch ${testInfo.project.name}`;
     const id = insertPitchRow({ company, daysAgo: 30 });
-    await useSessionCookie(context, baseURL!, adminCookie);
     await visit(`/admin/pitches/${id}?template=tell-us-more`);
     await expect(
       page.getByRole("heading", { level: 1, name: `Pitch: ${company}` }),
@@ -306,8 +309,7 @@ test.describe("light and dark theme", () => {
     baseURL,
     visit,
   }, testInfo) => {
-    const { investorCookie } = await portalData(testInfo);
-    await useSessionCookie(context, baseURL!, investorCookie);
+    await signedIn(context, baseURL!, testInfo, "investor");
     await visit("/lp/account");
     await expect(
       page.getByRole("img", {
@@ -323,8 +325,7 @@ test.describe("light and dark theme", () => {
     baseURL,
     visit,
   }, testInfo) => {
-    const { adminCookie } = await portalData(testInfo);
-    await useSessionCookie(context, baseURL!, adminCookie);
+    await signedIn(context, baseURL!, testInfo, "admin");
     await page.setViewportSize({ width: 390, height: 844 });
     await visit("/admin/investors");
     await page.getByTestId("admin-menu").locator("summary").click();
@@ -340,8 +341,7 @@ test.describe("light and dark theme", () => {
     baseURL,
     visit,
   }, testInfo) => {
-    const { adminCookie, document } = await portalData(testInfo);
-    await useSessionCookie(context, baseURL!, adminCookie);
+    const { document } = await signedIn(context, baseURL!, testInfo, "admin");
     await visit("/admin/documents");
     const panel = publishedPanel(page);
     for (const details of await panel.region.locator("details").all())
@@ -356,8 +356,7 @@ test.describe("light and dark theme", () => {
     baseURL,
     visit,
   }, testInfo) => {
-    const { adminCookie } = await portalData(testInfo);
-    await useSessionCookie(context, baseURL!, adminCookie);
+    await signedIn(context, baseURL!, testInfo, "admin");
     await visit("/admin/documents");
     await page
       .locator("form#lp-upload")
@@ -374,8 +373,7 @@ test.describe("light and dark theme", () => {
     baseURL,
     visit,
   }, testInfo) => {
-    const { adminCookie, document } = await portalData(testInfo);
-    await useSessionCookie(context, baseURL!, adminCookie);
+    const { document } = await signedIn(context, baseURL!, testInfo, "admin");
     await visit(`/admin/documents/${document.id}/access`);
     await expect(
       page.getByRole("heading", { level: 1, name: "Access history" }),
