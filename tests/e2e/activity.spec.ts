@@ -8,7 +8,7 @@ import { startIsolatedServer, type IsolatedServer } from "./helpers/document-ui"
 import { uploadDocument, type LpDocument } from "./helpers/documents";
 import { apiLogin, parseCsv } from "./helpers/email-lists";
 import { expect, expectToast, test as base } from "./helpers/fixtures";
-import { loginForm, newAccount, newBrowserContext, openAsAdmin, signInWith, TEXT, waitHydrated, type Account } from "./helpers/portal";
+import { loginForm, newAccount, newBrowserContext, openAdminPage, signInOverApi, signInWith, TEXT, waitHydrated, type Account } from "./helpers/portal";
 
 /**
  * The admin's audit trail, /admin/activity (decision 022), with JavaScript and
@@ -109,7 +109,9 @@ const test = base.extend<{ lab: Lab }>({
         browserContext,
         adminPage: async () => {
           const page = await (await browserContext()).newPage();
-          await openAsAdmin(page, jsEnabled, admin);
+          // A real sign-in: the trail's first rows are the admin's own sign-ins.
+          await signInOverApi(page, admin);
+          await openAdminPage(page, jsEnabled, "overview");
           return page;
         },
         adminApi: async () => {

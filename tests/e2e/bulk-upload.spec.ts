@@ -4,10 +4,10 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Locator, Page, TestInfo } from "@playwright/test";
 import { samplePdf } from "../helpers/sample-files";
-import { loginViaApi } from "./helpers/accounts";
 import { investorApprovedBy, openCategory, publishedPanel, publishedRow } from "./helpers/document-ui";
 import { expect, expectToast, test } from "./helpers/fixtures";
 import { adminEntry, newAdmin, openAdminPage, openAsAdmin, waitHydrated, type Account } from "./helpers/portal";
+import { mintSessionCookie } from "./helpers/sessions";
 
 /**
  * Per-investor reference codes and the bulk per-investor upload (issue 15 §1),
@@ -65,7 +65,7 @@ async function setCode(page: Page, jsEnabled: boolean, investor: Account, code: 
 
 /** The file names of the documents an investor lists through the API. */
 async function listedFor(request: APIRequestContext, investor: Account): Promise<string[]> {
-  const cookie = await loginViaApi(request, investor.email, investor.password);
+  const cookie = await mintSessionCookie(investor.email);
   const response = await request.get("/api/documents", { headers: { Cookie: cookie } });
   expect(response.status()).toBe(200);
   return ((await response.json()) as { fileName: string }[]).map((d) => d.fileName);
@@ -191,7 +191,7 @@ test("reference code on the investors page → bulk upload of 3 PDFs → preview
 test("through the server, a batch over a limit is answered 413 with the page's message, and leaves nothing staged", async ({ request, jsEnabled }, testInfo) => {
   test.skip(!jsEnabled, "an HTTP check: once, in the js project");
   const admin = newAdmin(testInfo);
-  const cookie = await loginViaApi(request, admin.email, admin.password);
+  const cookie = await mintSessionCookie(admin.email);
   const tiny = samplePdf("tiny");
   const form = new FormData();
   form.append("title", `Too many ${randomBytes(3).toString("hex")}`);

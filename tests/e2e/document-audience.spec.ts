@@ -1,9 +1,10 @@
 import type { APIRequestContext } from "@playwright/test";
-import { latestMailTo, loginViaApi } from "./helpers/accounts";
+import { latestMailTo } from "./helpers/accounts";
 import { newApiContext, withDb } from "./helpers/documents";
 import { fillUpload, investorApprovedBy, openCategory, publishedPanel, publishedRow, sampleDocument, uploadForm } from "./helpers/document-ui";
 import { expect, test } from "./helpers/fixtures";
 import { newAdmin, openAsAdmin, waitHydrated } from "./helpers/portal";
+import { mintSessionCookie } from "./helpers/sessions";
 
 /**
  * Per-investor documents (issue 15 §1, §4), with and without JavaScript: the
@@ -17,11 +18,9 @@ test.describe.configure({ timeout: 120_000 });
 
 type LpDoc = { id: string; title: string; audience: string };
 
-/** A user's own request context, signed in over the JSON API. */
-async function apiAs(account: { email: string; password: string }): Promise<APIRequestContext> {
-  const context = await newApiContext();
-  await loginViaApi(context, account.email, account.password);
-  return context;
+/** A user's own request context, with a minted session (helpers/sessions.ts). */
+async function apiAs(account: { email: string }): Promise<APIRequestContext> {
+  return newApiContext(undefined, await mintSessionCookie(account.email));
 }
 
 async function listed(context: APIRequestContext): Promise<LpDoc[]> {

@@ -1,12 +1,13 @@
 import { createHmac } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { request as playwrightRequest, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
-import { loginViaApi, setStatusViaApi, userIdByEmail } from "./helpers/accounts";
+import { setStatusViaApi, userIdByEmail } from "./helpers/accounts";
 import { withDb } from "./helpers/documents";
 import { expect, test } from "./helpers/fixtures";
 import { BASE_URL } from "./helpers/origin";
 import { newAdmin, openAsInvestor, pendingInvestor, waitHydrated, type Account } from "./helpers/portal";
 import { E2E_SESSION_SECRET } from "./helpers/secrets";
+import { mintSessionCookie } from "./helpers/sessions";
 
 /**
  * New-document e-mails, with JavaScript and without: the investor's choice on
@@ -47,7 +48,7 @@ const unsubscribePath = (token: string) => `/unsubscribe/documents?token=${encod
 async function investorWithId(request: APIRequestContext, testInfo: TestInfo): Promise<Account & { id: string }> {
   const admin = newAdmin(testInfo);
   const user = await pendingInvestor(request, testInfo);
-  const cookie = await loginViaApi(request, admin.email, admin.password);
+  const cookie = await mintSessionCookie(admin.email);
   const id = await userIdByEmail(request, cookie, user.email);
   await setStatusViaApi(request, cookie, id, "approved");
   // The e2e server starts investors with new-document e-mails off (DOCUMENT_MAIL_DEFAULT=none, so the

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { randomBytes } from "node:crypto";
 import type { BrowserContext, Page } from "@playwright/test";
-import { registerViaApi, loginViaApi, setStatusViaApi, userIdByEmail } from "./helpers/accounts";
+import { registerViaApi, setStatusViaApi, userIdByEmail } from "./helpers/accounts";
 import {
   adminDate,
   DOC_TEXT,
@@ -24,6 +24,7 @@ import { expectContentDisposition } from "./helpers/documents";
 import { expect, expectToast, test as base, toast } from "./helpers/fixtures";
 import { holdPosts, recordWrites } from "./helpers/forms";
 import { literal, newAccount, newAdmin, newBrowserContext, openAsAdmin, openAsInvestor, waitHydrated } from "./helpers/portal";
+import { mintSessionCookie } from "./helpers/sessions";
 
 /**
  * LP documents end to end (SPEC.md §2 "Investor dashboard" and "Admin
@@ -362,7 +363,7 @@ test("with no documents at all the investor sees 'No documents available yet', a
     const investor = newAccount(testInfo, "investor");
     const api = await playwright.request.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { "X-Forwarded-For": clientIp } });
     await registerViaApi(api, investor);
-    const adminCookie = await loginViaApi(api, admin.email, admin.password);
+    const adminCookie = await mintSessionCookie(admin.email);
     await setStatusViaApi(api, adminCookie, await userIdByEmail(api, adminCookie, investor.email), "approved");
     await api.dispose();
 

@@ -3,7 +3,6 @@ import { randomBytes } from "node:crypto";
 import type { Download, Page } from "@playwright/test";
 import { adminDate, startIsolatedServer, useSessionCookie } from "./helpers/document-ui";
 import {
-  apiLogin,
   asRows,
   DEFAULT_SORT,
   emailList,
@@ -39,6 +38,7 @@ import {
 } from "./helpers/email-lists";
 import { expect, expectToast, test as base } from "./helpers/fixtures";
 import { newAccount } from "./helpers/portal";
+import { mintSessionCookie } from "./helpers/sessions";
 
 /**
  * The admin's 'Email Lists (Copy & Export)' page (SPEC.md §2, §8, §9),
@@ -115,7 +115,7 @@ const test = base.extend<{ adminPage: Page }, { seeded: Seeded }>({
           maxRedirects: 0,
         });
         for (const user of LP_USERS) await registerUser(api, user);
-        const adminCookie = await apiLogin(api, admin.email, admin.password);
+        const adminCookie = await mintSessionCookie(admin.email);
         await setUserStatuses(api, adminCookie, LP_USERS);
         for (const request of FUND_II) await requestFundAccess(api, { ...request, fundId: "fund-ii" });
         await requestFundAccess(api, { ...FUND_I, fundId: "fund-i" });
@@ -502,7 +502,6 @@ test("Copy All that fails says 'Failed to copy' / 'Please try again' and downloa
 
 test("with every list empty: '0 total', each list's empty text, no paging, and exports of the header row alone", { tag: "@no-js" }, async ({
   browser,
-  playwright,
   jsEnabled,
   clientIp,
 }, testInfo) => {
@@ -511,11 +510,7 @@ test("with every list empty: '0 total', each list's empty text, no paging, and e
   try {
     const admin = newAccount(testInfo, "admin");
     server.createAdmin(admin);
-    const api = await playwright.request.newContext({
-      baseURL: server.baseURL,
-    });
-    const cookie = await apiLogin(api, admin.email, admin.password);
-    await api.dispose();
+    const cookie = await mintSessionCookie(admin.email);
     const context = await browser.newContext({
       baseURL: server.baseURL,
       javaScriptEnabled: jsEnabled,

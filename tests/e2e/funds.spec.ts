@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import { randomBytes } from "node:crypto";
 import type { APIRequestContext, BrowserContext, Locator, Page, TestInfo } from "@playwright/test";
-import { loginViaApi } from "./helpers/accounts";
 import { investorDate, openCategory, sampleDocument, type SampleDocument } from "./helpers/document-ui";
 import { expectContentDisposition } from "./helpers/documents";
 import { expect, expectToast, test as base, toast } from "./helpers/fixtures";
@@ -22,6 +21,7 @@ import {
   type FundId,
 } from "./helpers/funds";
 import { newAccount, newAdmin, newBrowserContext, openAsAdmin, waitHydrated, type Account } from "./helpers/portal";
+import { mintSessionCookie } from "./helpers/sessions";
 
 /**
  * Fund access end to end (SPEC.md §2 "Fund I signup", "Fund II signup",
@@ -62,9 +62,9 @@ function newHolder(testInfo: TestInfo, label: string): Account {
 }
 
 /** A fresh admin (the real CLI) signed in over the API: the session cookie. */
-async function adminApiCookie(request: APIRequestContext, testInfo: TestInfo): Promise<{ admin: Account; cookie: string }> {
+async function adminApiCookie(testInfo: TestInfo): Promise<{ admin: Account; cookie: string }> {
   const admin = newAdmin(testInfo);
-  return { admin, cookie: await loginViaApi(request, admin.email, admin.password) };
+  return { admin, cookie: await mintSessionCookie(admin.email) };
 }
 
 /** A PDF for a fund, uploaded by the admin through the API. */
@@ -137,7 +137,7 @@ test("Fund II: request access → the mailed link sets an HttpOnly cookie on a c
   baseURL,
 }, testInfo) => {
   const holder = newHolder(testInfo, "fundii");
-  const { cookie: adminCookie } = await adminApiCookie(request, testInfo);
+  const { cookie: adminCookie } = await adminApiCookie(testInfo);
   const { doc, id } = await fundDocument(request, adminCookie, testInfo, "fund-ii", "Fund II Memorandum");
 
   // 1. The request: 'Check Your Email'; with JavaScript the form is emptied in place.
@@ -293,7 +293,7 @@ test("Fund I: sign up → access at once → the documents with date and size; w
   secondBrowser,
 }, testInfo) => {
   const holder = newHolder(testInfo, "fundi");
-  const { cookie: adminCookie } = await adminApiCookie(request, testInfo);
+  const { cookie: adminCookie } = await adminApiCookie(testInfo);
   const { doc, id } = await fundDocument(request, adminCookie, testInfo, "fund-i", "Fund I Annual Report");
 
   // 1. The sign-up.
@@ -476,7 +476,7 @@ test("revocation: the admin uploads a Fund II document, the holder reads it, the
 
 test("a Fund I holder cannot read Fund II: 'Access token required', and a Fund II file is refused", { tag: "@no-js" }, async ({ page, context, request, jsEnabled }, testInfo) => {
   const holder = newHolder(testInfo, "fundionly");
-  const { cookie: adminCookie } = await adminApiCookie(request, testInfo);
+  const { cookie: adminCookie } = await adminApiCookie(testInfo);
   const fundII = await fundDocument(request, adminCookie, testInfo, "fund-ii", "Fund II Confidential Summary");
   const fundI = await fundDocument(request, adminCookie, testInfo, "fund-i", "Fund I Letter");
 

@@ -1,11 +1,12 @@
 import type { Browser, Page } from "@playwright/test";
-import { latestMailTo, linkIn, loginViaApi } from "./helpers/accounts";
+import { latestMailTo, linkIn } from "./helpers/accounts";
 import { useSessionCookie } from "./helpers/document-ui";
 import { emailList } from "./helpers/email-lists";
 import { expect, test, uniqueEmail } from "./helpers/fixtures";
 import { newsletterForm } from "./helpers/forms";
 import { BASE_URL } from "./helpers/origin";
 import { newAdmin } from "./helpers/portal";
+import { mintSessionCookie } from "./helpers/sessions";
 
 /**
  * The newsletter's double opt-in end to end (issue 16), with and without
@@ -37,7 +38,6 @@ test("subscribe → confirm from the mailed link → listed as confirmed → one
   page,
   visit,
   browser,
-  request,
   playwright,
   jsEnabled,
   clientIp,
@@ -54,7 +54,7 @@ test("subscribe → confirm from the mailed link → listed as confirmed → one
 
   // The admin sees the address as pending, not on the (default) confirmed list.
   const admin = newAdmin(testInfo);
-  const adminCookie = await loginViaApi(request, admin.email, admin.password);
+  const adminCookie = await mintSessionCookie(admin.email);
   const lists = await adminPage(browser, jsEnabled, adminCookie, clientIp);
   await lists.goto("/admin/email-lists");
   const table = emailList(lists, "newsletter").table;
@@ -125,7 +125,7 @@ test("the unsubscribe page's button unsubscribes without a sign-in; made-up link
 
   // Its unsubscribe link, as the admin's CSV gives it to the mailing tool.
   const admin = newAdmin(testInfo);
-  const cookie = await loginViaApi(request, admin.email, admin.password);
+  const cookie = await mintSessionCookie(admin.email);
   const csv = await (await request.get("/admin/email-lists/newsletter.csv", { headers: { Cookie: cookie } })).text();
   const unsubscribeUrl = csv
     .split("\r\n")

@@ -3,14 +3,9 @@ import path from "node:path";
 import { expect, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { nextTotpCode, skipStep, testTotpSecret } from "../../support/totp";
 import { E2E_SESSION_SECRET } from "./secrets";
+import { e2eDatabasePath } from "./sessions";
 import { latestMailTo } from "./mail";
 
-/** The e2e server's database (playwright.config.ts puts it in E2E_RUN_DIR). */
-function databasePath(): string {
-  const dir = process.env.E2E_RUN_DIR;
-  if (!dir) throw new Error("E2E_RUN_DIR is not set (run through playwright.config.ts)");
-  return path.join(dir, "e2e.sqlite");
-}
 
 /** Admins made by this process: their sign-ins send a code at once (others learn it from the answer). */
 const enrolledAdmins = new Set<string>();
@@ -30,7 +25,7 @@ export function createAdmin(
   email: string,
   name: string,
   password: string,
-  { database = databasePath(), twoFactor = true, sessionSecret = E2E_SESSION_SECRET } = {},
+  { database = e2eDatabasePath(), twoFactor = true, sessionSecret = E2E_SESSION_SECRET } = {},
 ) {
   // The secrets go through the environment, as DESIGN.md §8 asks of an operator (never the command line).
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_PATH: database, SESSION_SECRET: sessionSecret, LOG_LEVEL: "silent", ADMIN_PASSWORD: password };

@@ -3,11 +3,12 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { expect, type APIRequestContext, type BrowserContext, type Locator, type Page, type TestInfo } from "@playwright/test";
+import { expect, type APIRequestContext, type Locator, type Page, type TestInfo } from "@playwright/test";
 import { samplePdf } from "../../helpers/sample-files";
-import { createAdmin, loginViaApi, setStatusViaApi, userIdByEmail } from "./accounts";
+import { createAdmin, setStatusViaApi, userIdByEmail } from "./accounts";
 import { runDir } from "./documents";
 import { E2E_ISOLATED_SESSION_SECRET } from "./secrets";
+import { mintSessionCookie, registerIsolatedServer } from "./sessions";
 import { pendingInvestor, type Account } from "./portal";
 
 /**
@@ -164,15 +165,9 @@ export async function documentIdFrom(viewLink: Locator): Promise<string> {
 /** An investor registered through the API and approved by `admin` (one admin for the whole flow). */
 export async function investorApprovedBy(request: APIRequestContext, testInfo: TestInfo, admin: Account, label = "investor"): Promise<Account> {
   const user = await pendingInvestor(request, testInfo, label);
-  const cookie = await loginViaApi(request, admin.email, admin.password);
+  const cookie = await mintSessionCookie(admin.email);
   await setStatusViaApi(request, cookie, await userIdByEmail(request, cookie, user.email), "approved");
   return user;
-}
-
-/** Put a session made over the API ("lr_session=…") into a browser context (skips the sign-in form). */
-export async function useSessionCookie(context: BrowserContext, baseURL: string, cookie: string) {
-  const eq = cookie.indexOf("=");
-  await context.addCookies([{ name: cookie.slice(0, eq), value: cookie.slice(eq + 1), url: baseURL }]);
 }
 
 /** A text file with a .pdf name: the server must refuse it by its content. */
@@ -273,10 +268,17 @@ export async function startIsolatedServer(): Promise<IsolatedServer> {
     await stop();
     throw error;
   }
+  const unregister = registerIsolatedServer({ baseURL, database: env.DATABASE_PATH, secret: E2E_ISOLATED_SESSION_SECRET });
   return {
     baseURL,
     databasePath: env.DATABASE_PATH,
     createAdmin: ({ email, name, password }) => createAdmin(email, name, password, { database: env.DATABASE_PATH, sessionSecret: E2E_ISOLATED_SESSION_SECRET }),
-    stop,
+    stop: async () => {
+      unregister();
+      await stop();
+    },
   };
 }
+
+// Kept under its old name for the specs that import it from here.
+export { useSessionCookie } from "./sessions";

@@ -5,9 +5,10 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import contentDisposition from "content-disposition";
 import { expect, request as playwrightRequest, type APIRequestContext, type APIResponse } from "@playwright/test";
-import { createAdmin, loginViaApi, registerViaApi, setStatusViaApi, userIdByEmail } from "./accounts";
+import { createAdmin, registerViaApi, setStatusViaApi, userIdByEmail } from "./accounts";
 import { expectSecurityHeaders } from "./http";
 import { BASE_URL } from "./origin";
+import { e2eDatabasePath, mintSessionCookie } from "./sessions";
 
 /**
  * LP documents over real HTTP: an admin session of its own, uploads as
@@ -42,13 +43,9 @@ export function storageDir(): string {
   return path.join(runDir(), "uploads");
 }
 
-function databasePath(): string {
-  return path.join(runDir(), "e2e.sqlite");
-}
-
 /** Run `fn` on a short-lived connection to the server's database. */
 export function withDb<T>(fn: (db: Database.Database) => T, { write = false } = {}): T {
-  const db = new Database(databasePath(), { readonly: !write, fileMustExist: true });
+  const db = new Database(e2eDatabasePath(), { readonly: !write, fileMustExist: true });
   try {
     db.pragma("busy_timeout = 5000");
     return fn(db);
@@ -63,33 +60,39 @@ export function randomClientIp(): string {
   return `10.${200 + (b[0]! % 50)}.${b[1]}.${(b[2]! % 254) + 1}`;
 }
 
-/** A request context that keeps its own cookies and never follows redirects. */
-export function newApiContext(ip = randomClientIp()): Promise<APIRequestContext> {
-  return playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { "X-Forwarded-For": ip }, maxRedirects: 0 });
+/** A request context that keeps its own cookies (starting with `sessionCookie`, "lr_session=…") and never follows redirects. */
+export function newApiContext(ip = randomClientIp(), sessionCookie?: string): Promise<APIRequestContext> {
+  const eq = sessionCookie?.indexOf("=") ?? -1;
+  const cookies = sessionCookie
+    ? [{ name: sessionCookie.slice(0, eq), value: sessionCookie.slice(eq + 1), domain: "localhost", path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" as const }]
+    : [];
+  return playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { "X-Forwarded-For": ip }, maxRedirects: 0, storageState: { cookies, origins: [] } });
 }
 
 export type Session = { context: APIRequestContext; cookie: string; email: string; ip: string };
 
-/** A fresh admin (made with the real CLI), signed in over HTTP. */
+/** A fresh admin (made with the real CLI), with a minted session (helpers/sessions.ts) in a context of its own. */
 export async function adminSession(label = "docs-admin"): Promise<Session> {
   const email = `${label}-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}@example.com`;
   const password = `pw-${randomBytes(8).toString("hex")}`;
   createAdmin(email, "Documents Admin", password);
   const ip = randomClientIp();
-  const context = await newApiContext(ip);
-  const cookie = await loginViaApi(context, email, password);
+  const cookie = await mintSessionCookie(email);
+  const context = await newApiContext(ip, cookie);
   return { context, cookie, email, ip };
 }
 
-/** An investor registered over HTTP, approved by `admin`, and signed in in a context of their own. */
+/** An investor registered over HTTP, approved by `admin`, with a minted session in a context of their own. */
 export async function approvedInvestorSession(admin: Session, label = "docs-investor"): Promise<Session> {
   const email = `${label}-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}@example.com`;
   const password = `pw-${randomBytes(8).toString("hex")}`;
   const ip = randomClientIp();
-  const context = await newApiContext(ip);
-  await registerViaApi(context, { email, password, name: "Documents Investor" });
+  const registering = await newApiContext(ip);
+  await registerViaApi(registering, { email, password, name: "Documents Investor" });
+  await registering.dispose();
   await setStatusViaApi(admin.context, "", await userIdByEmail(admin.context, "", email), "approved");
-  const cookie = await loginViaApi(context, email, password);
+  const cookie = await mintSessionCookie(email);
+  const context = await newApiContext(ip, cookie);
   return { context, cookie, email, ip };
 }
 

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { expect, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page, type TestInfo } from "@playwright/test";
-import { createAdmin, loginViaApi, postLogin, registerViaApi, setStatusViaApi, userIdByEmail } from "./accounts";
+import { createAdmin, postLogin, registerViaApi, setStatusViaApi, userIdByEmail } from "./accounts";
 import { test, uniqueEmail } from "./fixtures";
+import { mintSessionCookie, startMintedSession } from "./sessions";
 import { nextTotpCode, skipStep } from "../../support/totp";
 
 /**
@@ -81,7 +82,7 @@ export async function pendingInvestor(request: APIRequestContext, testInfo: Test
 export async function approvedInvestor(request: APIRequestContext, testInfo: TestInfo, label = "investor"): Promise<Account> {
   const admin = newAdmin(testInfo);
   const user = await pendingInvestor(request, testInfo, label);
-  const cookie = await loginViaApi(request, admin.email, admin.password);
+  const cookie = await mintSessionCookie(admin.email);
   await setStatusViaApi(request, cookie, await userIdByEmail(request, cookie, user.email), "approved");
   return user;
 }
@@ -161,12 +162,20 @@ export async function signInAsAdmin(page: Page, jsEnabled: boolean, admin: Accou
 
 /**
  * Start a browser session for an account the way a signed-in browser has one,
- * without the sign-in pages: the JSON sign-in (with its two-factor code) through
- * the page's own context, whose cookie jar then holds the session. For every
- * spec whose subject is not signing in (DESIGN.md §6); the sign-in specs go
- * through the pages (signInAsAdmin, signInWith).
+ * without the sign-in pages: a minted session (helpers/sessions.ts) in the
+ * page's cookie jar. For every spec whose subject is not signing in (DESIGN.md
+ * §6); the sign-in specs go through the pages (signInAsAdmin, signInWith).
  */
-export async function startSession(page: Page, account: { email: string; password: string }) {
+export async function startSession(page: Page, account: { email: string }) {
+  await startMintedSession(page.context(), account.email);
+}
+
+/**
+ * A real sign-in over the JSON API (with the two-factor code of a test admin)
+ * through the page's own context, whose cookie jar then holds the session: for
+ * the specs that read the sign-in's own record (the activity log).
+ */
+export async function signInOverApi(page: Page, account: { email: string; password: string }) {
   const response = await postLogin(page.context().request, account.email, account.password);
   expect(response.status(), `sign-in of ${account.email}: ${await response.text()}`).toBe(200);
 }
