@@ -2,8 +2,9 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildSync } from "esbuild";
 import { and, eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "../../app/modules/db/connection.server";
 import { auditEvents, lpUsers, recoveryCodes, userTwoFactor } from "../../db/schema";
 import { countSessions } from "~/modules/auth/session.server";
@@ -24,9 +25,10 @@ import { apiRequest, callRouteWith, clearAccountTables, insertAdmin, mailsTo, re
 
 /**
  * admin:create (issue 21, H1): an address someone registered is never made an
- * admin silently with the registrant's password. These run the real script
- * (`node --import tsx scripts/admin-create.ts`, what `npm run admin:create`
- * runs in a checkout) against this file's database.
+ * admin silently with the registrant's password. These run the real script,
+ * scripts/admin-create.ts, compiled once for the file with esbuild (as the
+ * build compiles it; no TypeScript loader started at each run), with plain
+ * node against this file's database.
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -36,13 +38,35 @@ const TARGET = { email: "future-admin@lumenridge.example", name: "Mallory Regist
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
+/** scripts/admin-create.ts as one ES module (its packages stay in node_modules), made once per file. */
+let compiled: string | undefined;
+function compiledScript(): string {
+  if (!compiled) {
+    compiled = path.join(ROOT, "node_modules/.cache/lumen-ridge-vitest", `admin-create-${process.pid}-${Date.now()}.mjs`);
+    buildSync({
+      entryPoints: [path.join(ROOT, "scripts/admin-create.ts")],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      packages: "external",
+      alias: { "~": path.join(ROOT, "app") },
+      outfile: compiled,
+      logLevel: "warning",
+    });
+  }
+  return compiled;
+}
+afterAll(() => {
+  if (compiled) fs.rmSync(compiled, { force: true });
+});
+
 /** Run scripts/admin-create.ts with this file's environment plus `env`, feeding `stdin` (none: closed at once). */
 function adminCreate(args: string[], { env = {}, stdin = "" }: { env?: Record<string, string>; stdin?: string } = {}): Promise<Run> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "silent", DATABASE_PATH: getEnv().DATABASE_PATH, ...env };
   delete childEnv.ADMIN_PASSWORD;
   delete childEnv.ADMIN_TOTP_SECRET;
   Object.assign(childEnv, env);
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/admin-create.ts", ...args], { cwd: ROOT, env: childEnv });
+  const child = spawn(process.execPath, [compiledScript(), ...args], { cwd: ROOT, env: childEnv });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));

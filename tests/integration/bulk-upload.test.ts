@@ -1,4 +1,6 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -194,6 +196,25 @@ describe("staging a batch", () => {
     expect(fs.readFileSync(path.join(stagingRoot(), batchId, manifest.files[0]!.storedName!)).equals(samplePdf("Q3-2026-LRV-0042.pdf"))).toBe(true);
     expect(allDocuments()).toEqual([]);
     expect(filesUnder(path.join(storageRoot(), "documents"))).toEqual([]);
+  });
+
+  it("with the watermark on, a PDF qpdf cannot stamp (encrypted) is flagged and its bytes dropped; without it, the same file is kept", async () => {
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), "bulk-encrypted-"));
+    try {
+      fs.writeFileSync(path.join(work, "plain.pdf"), samplePdf("locked statement"));
+      execFileSync("qpdf", ["--encrypt", "u", "o", "256", "--", path.join(work, "plain.pdf"), path.join(work, "locked.pdf")]);
+      const locked = pdf("Q3-2026-LRV-0042.pdf", fs.readFileSync(path.join(work, "locked.pdf")));
+      const stamped = manifestOf(await stage([locked, pdf("statement_john.roe@example.com.pdf")]));
+      expect(stamped.files.map((f) => [f.clientName, f.problem, f.storedName === null])).toEqual([
+        ["Q3-2026-LRV-0042.pdf", "not-stampable", true],
+        ["statement_john.roe@example.com.pdf", null, false],
+      ]);
+      const { watermark: _stamped, ...unstamped } = DEFAULT_FIELDS;
+      const plain = manifestOf(await stage([locked], unstamped));
+      expect(plain.files.map((f) => [f.userId, f.problem])).toEqual([[jane.id, null]]);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
   });
 
   it("the preview shows each file's investor (name, e-mail, code) and flags the others", async () => {
@@ -428,9 +449,12 @@ describe("batch limits", () => {
     expect(ok.files.map((f) => f.size)).toEqual([MB, MB]);
   });
 
+  // The limits are the subject here: no watermark, so no stampability check (qpdf runs three times a
+  // file, the same check on 200 alike files); "staging a batch" tests that check.
   it("accepts a batch of 200 files of 1 MB each", { timeout: 300_000 }, async () => {
     const fileAt = (i: number) => pdf(`Q3-2026-${i}-${i % 2 === 0 ? "LRV-0042" : "john.roe@example.com"}.pdf`, samplePdf(`statement ${i}`, MB));
-    const redirect = expectRedirect(await callRouteWith(uploadAction as never, streamedBulkRequest(200, fileAt)));
+    const { watermark: _stamped, ...unstamped } = DEFAULT_FIELDS;
+    const redirect = expectRedirect(await callRouteWith(uploadAction as never, streamedBulkRequest(200, fileAt, unstamped)));
     const batchId = BATCH_PATH.exec(redirect.location)?.[1] ?? "";
     expect(batchId, redirect.location).not.toBe("");
     const manifest = manifestOf(batchId);
