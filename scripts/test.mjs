@@ -19,26 +19,6 @@ const npx = (...args) => ["npx", args];
 const seconds = (since) => Math.round((Date.now() - since) / 100) / 10;
 const timingFile = path.resolve("test-results/e2e-timing.json");
 
-/**
- * The exit code .ci/run's background `npm rebuild` left in $NATIVE_BUILD_RC (0 at once when
- * unset: a plain `npm install` ran the install scripts itself).
- */
-async function nativeBuildsDone() {
-  const file = process.env.NATIVE_BUILD_RC;
-  if (!file) return 0;
-  const since = Date.now();
-  while (!fs.existsSync(file)) {
-    if (Date.now() - since > 15 * 60_000) {
-      console.error("the native builds (npm rebuild) did not finish in 15 minutes");
-      return 1;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  const code = Number(fs.readFileSync(file, "utf8").trim());
-  if (code !== 0) console.error(`the native builds (npm rebuild) failed with exit code ${code}`);
-  return code;
-}
-
 async function main() {
   // .ci/run records its own stages (install, hardening) in the same file around this one.
   if (!process.env.STAGE_TIMINGS_KEEP) fs.rmSync(TIMINGS_FILE, { force: true });
@@ -52,10 +32,6 @@ async function main() {
   ]);
   recordStage({ name: "typecheck ∥ lint", seconds: seconds(started), ok: typecheck === 0 && lint === 0 });
   if (typecheck !== 0 || lint !== 0) return 1;
-
-  // Under .ci/run the packages' install scripts (better-sqlite3's compile) run beside the stages above:
-  // Vitest loads native modules, so it waits for them.
-  if ((await nativeBuildsDone()) !== 0) return 1;
 
   // The build (one core for about 15 s) beside Vitest, which leaves some of its time idle (bcrypt on
   // libuv's threads, child processes): Playwright needs both.
