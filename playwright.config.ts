@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { buildSync } from "esbuild";
-import { E2E_SESSION_SECRET } from "./tests/e2e/helpers/secrets";
+import { E2E_SESSION_SECRET, E2E_TOTP_KEYS } from "./tests/e2e/helpers/secrets";
 import { CHROMIUM_PATH } from "./tests/support/chromium";
 
 /**
@@ -108,6 +108,7 @@ export default defineConfig({
         HOST: "127.0.0.1",
         APP_URL: BASE_URL,
         SESSION_SECRET: E2E_SESSION_SECRET,
+        TOTP_KEYS: E2E_TOTP_KEYS,
         DATABASE_PATH: path.join(runDir, "e2e.sqlite"),
         STORAGE_DIR: path.join(runDir, "uploads"),
         LOG_LEVEL: "silent",

@@ -59,7 +59,7 @@ test("register → confirm the address → the admins are told → pending sign-
   jsEnabled,
   secondBrowser,
 }, testInfo) => {
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   const user = newAccount(testInfo, "investor", { company: "Photon Capital" });
 
   // 1. The request, through the form.
@@ -151,7 +151,7 @@ test("Reject asks first: cancelling keeps the request pending, confirming moves 
   clientIp,
   jsEnabled,
 }, testInfo) => {
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   const user = await pendingInvestor(request, testInfo, "rejectee");
   const question = TEXT.rejectQuestion(user.name);
   await signInAsAdmin(page, jsEnabled, admin, "investors");
@@ -385,7 +385,7 @@ test("a signed-in admin is sent from /lp/login and /admin/login to /admin/dashbo
   context,
   jsEnabled,
 }, testInfo) => {
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   await signInAsAdmin(page, jsEnabled, admin);
   const header = page.getByRole("banner");
   await expect(header).toContainText("Admin Portal");

@@ -94,7 +94,7 @@ const test = base.extend<{ lab: Lab }>({
     const apis: APIRequestContext[] = [];
     try {
       const admin = newAccount(testInfo, "admin");
-      server.createAdmin(admin);
+      await server.createAdmin(admin);
       const api = await playwright.request.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { "X-Forwarded-For": clientIp }, maxRedirects: 0 });
       apis.push(api);
       const browserContext = async (ip = clientIp) => {

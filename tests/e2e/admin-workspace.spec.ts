@@ -23,7 +23,7 @@ const test = base.extend<{ isolated: (setup: (api: APIRequestContext) => Promise
       const server = await startIsolatedServer();
       servers.push(server);
       const admin = newAccount(testInfo, "admin");
-      server.createAdmin(admin);
+      await server.createAdmin(admin);
       const api = await playwright.request.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { "X-Forwarded-For": clientIp } });
       await setup(api);
       await api.dispose();

@@ -220,7 +220,7 @@ test.beforeAll(async () => {
     playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { "X-Forwarded-For": ip, ...headers }, maxRedirects: 0 });
   const id = unique();
   const adminEmail = `matrix-admin-${id}@example.com`;
-  createAdmin(adminEmail, "Matrix Admin", PASSWORD);
+  await createAdmin(adminEmail, "Matrix Admin", PASSWORD);
   // The fund roles' contexts are made once their cookies exist (below).
   contexts = {
     anonymous: await make(),
@@ -240,7 +240,7 @@ test.beforeAll(async () => {
   expect(cookies["half-session"]).toMatch(/lr_session=/);
   // The enrolling admin: an admin made without two-factor; the password alone signs it in (to the set-up only).
   const enrollingEmail = `matrix-enrolling-${id}@example.com`;
-  createAdmin(enrollingEmail, "Matrix Enrolling Admin", PASSWORD, { twoFactor: false });
+  await createAdmin(enrollingEmail, "Matrix Enrolling Admin", PASSWORD, { twoFactor: false });
   cookies["enrolling admin"] = await loginViaApi(contexts["enrolling admin"], enrollingEmail, PASSWORD);
   const adminCookie = ""; // the admin context's own cookie jar carries the session
   pitchId = insertPitchRow({ company: `Matrix Pitch ${id}` });

@@ -101,7 +101,7 @@ test("reference code on the investors page → bulk upload of 3 PDFs → preview
   request,
   jsEnabled,
 }, testInfo) => {
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   const coded = await investorApprovedBy(request, testInfo, admin, "coded");
   const mailed = await investorApprovedBy(request, testInfo, admin, "mailed");
   const code = `LRV-${randomBytes(3).toString("hex").toUpperCase()}`;
@@ -190,7 +190,7 @@ test("reference code on the investors page → bulk upload of 3 PDFs → preview
 
 test("through the server, a batch over a limit is answered 413 with the page's message, and leaves nothing staged", async ({ request, jsEnabled }, testInfo) => {
   test.skip(!jsEnabled, "an HTTP check: once, in the js project");
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   const cookie = await mintSessionCookie(admin.email);
   const tiny = samplePdf("tiny");
   const form = new FormData();

@@ -32,7 +32,7 @@ async function listed(context: APIRequestContext): Promise<LpDoc[]> {
 const titles = async (context: APIRequestContext) => (await listed(context)).map((d) => d.title);
 
 test("publish to one chosen investor → only they see it → widen to all approved investors → read status", { tag: "@no-js" }, async ({ page, request, jsEnabled }, testInfo) => {
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   const chosen = await investorApprovedBy(request, testInfo, admin, "chosen");
   const other = await investorApprovedBy(request, testInfo, admin, "other");
   const doc = sampleDocument(testInfo, "Capital account statement", 40_000);

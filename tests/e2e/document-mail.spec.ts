@@ -46,7 +46,7 @@ const unsubscribePath = (token: string) => `/unsubscribe/documents?token=${encod
 
 /** An approved investor and their id (approved by an admin of their own, through the API). */
 async function investorWithId(request: APIRequestContext, testInfo: TestInfo): Promise<Account & { id: string }> {
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   const user = await pendingInvestor(request, testInfo);
   const cookie = await mintSessionCookie(admin.email);
   const id = await userIdByEmail(request, cookie, user.email);

@@ -78,7 +78,7 @@ test("admin uploads a PDF with the stamp box ticked → the investor's download 
   jsEnabled,
   clientIp,
 }, testInfo) => {
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   const investor = await investorApprovedBy(request, testInfo, admin);
   const doc = await stampablePdf(testInfo, "Stamped statement");
 
@@ -130,7 +130,7 @@ test("admin uploads a PDF with the stamp box ticked → the investor's download 
 });
 
 test("an encrypted PDF with the stamp box ticked is refused with the reason on the form, and nothing is published", { tag: "@no-js" }, async ({ page, jsEnabled }, testInfo) => {
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   const plain = await stampablePdf(testInfo, "Locked statement");
   const doc = { ...plain, bytes: encrypted(plain.bytes) };
 
@@ -150,7 +150,7 @@ test("an encrypted PDF with the stamp box ticked is refused with the reason on t
 
 test("the refused encrypted upload keeps what was typed (title, description, the box ticked)", { tag: "@no-js" }, async ({ page, jsEnabled }, testInfo) => {
   // Without JavaScript the form comes back from the server's flash with the typed values.
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   const plain = await stampablePdf(testInfo, "Locked letter");
   const doc = { ...plain, description: `Refused on purpose (${testInfo.project.name}).`, bytes: encrypted(plain.bytes) };
 

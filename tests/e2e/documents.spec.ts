@@ -65,7 +65,7 @@ test("admin uploads a PDF → the investor finds it in its category → view and
   clientIp,
   secondBrowser,
 }, testInfo) => {
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   const investor = await investorApprovedBy(request, testInfo, admin);
   // 1,300,000 bytes: "1.24 MB" (SPEC.md §9, 2 decimals).
   const doc = sampleDocument(testInfo, "Q3 Portfolio Report", 1_300_000);
@@ -247,7 +247,7 @@ test("the upload form's errors: 'Title is required', 'File is required', and a t
   page,
   jsEnabled,
 }, testInfo) => {
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   const fake = textFileAsPdf(testInfo);
   const title = `Not a PDF ${testInfo.project.name} ${randomBytes(3).toString("hex")}`;
   await openAsAdmin(page, jsEnabled, admin, "documents");
@@ -307,7 +307,7 @@ test("the upload form's errors: 'Title is required', 'File is required', and a t
 
 test("with JavaScript a few-MB upload shows its progress bar, then the form resets", async ({ page, jsEnabled }, testInfo) => {
   test.skip(!jsEnabled, "the progress bar is sent by the page's script (without JavaScript the form posts natively)");
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   const doc = sampleDocument(testInfo, "Annual Research Pack", 3 * 1024 * 1024);
   expect(doc.size).toBe("3.00 MB");
   await openAsAdmin(page, jsEnabled, admin, "documents");
@@ -359,7 +359,7 @@ test("with no documents at all the investor sees 'No documents available yet', a
   const server = await startIsolatedServer();
   try {
     const admin = newAccount(testInfo, "admin");
-    server.createAdmin(admin);
+    await server.createAdmin(admin);
     const investor = newAccount(testInfo, "investor");
     const api = await playwright.request.newContext({ baseURL: server.baseURL, extraHTTPHeaders: { "X-Forwarded-For": clientIp } });
     await registerViaApi(api, investor);

@@ -109,7 +109,7 @@ const test = base.extend<{ adminPage: Page }, { seeded: Seeded }>({
           name: "Lists Admin",
           password: `pw-${randomBytes(8).toString("hex")}`,
         };
-        server.createAdmin(admin);
+        await server.createAdmin(admin);
         const api = await playwright.request.newContext({
           baseURL: server.baseURL,
           maxRedirects: 0,
@@ -509,7 +509,7 @@ test("with every list empty: '0 total', each list's empty text, no paging, and e
   const server = await startIsolatedServer();
   try {
     const admin = newAccount(testInfo, "admin");
-    server.createAdmin(admin);
+    await server.createAdmin(admin);
     const cookie = await mintSessionCookie(admin.email);
     const context = await browser.newContext({
       baseURL: server.baseURL,

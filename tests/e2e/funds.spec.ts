@@ -63,7 +63,7 @@ function newHolder(testInfo: TestInfo, label: string): Account {
 
 /** A fresh admin (the real CLI) signed in over the API: the session cookie. */
 async function adminApiCookie(testInfo: TestInfo): Promise<{ admin: Account; cookie: string }> {
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   return { admin, cookie: await mintSessionCookie(admin.email) };
 }
 
@@ -362,7 +362,7 @@ test("revocation: the admin uploads a Fund II document, the holder reads it, the
   baseURL,
   secondBrowser,
 }, testInfo) => {
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   const holder = newHolder(testInfo, "revoked");
   const doc: SampleDocument = sampleDocument(testInfo, "Fund II Pitch Deck", 96 * 1024);
 

@@ -53,7 +53,7 @@ test("subscribe → confirm from the mailed link → listed as confirmed → one
   await expect(form.thanks).toBeVisible();
 
   // The admin sees the address as pending, not on the (default) confirmed list.
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   const adminCookie = await mintSessionCookie(admin.email);
   const lists = await adminPage(browser, jsEnabled, adminCookie, clientIp);
   await lists.goto("/admin/email-lists");
@@ -124,7 +124,7 @@ test("the unsubscribe page's button unsubscribes without a sign-in; made-up link
   await expect(page.getByRole("heading", { name: "You're subscribed" })).toBeVisible();
 
   // Its unsubscribe link, as the admin's CSV gives it to the mailing tool.
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   const cookie = await mintSessionCookie(admin.email);
   const csv = await (await request.get("/admin/email-lists/newsletter.csv", { headers: { Cookie: cookie } })).text();
   const unsubscribeUrl = csv

@@ -60,7 +60,7 @@ test("a pitch from /contact is found, triaged, noted and answered; the timeline 
   await expect(form.thanks).toBeVisible();
 
   // The admin, in a browser of their own.
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   const context = await newBrowserContext(browser, { baseURL, jsEnabled, clientIp });
   const adminPage = await context.newPage();
   try {
@@ -191,7 +191,7 @@ test("the badge counts overdue pitches; bad filters answer 400 with a message at
   test.setTimeout(90_000);
   // An overdue pitch: the navigation's badge counts it (among the run's others).
   insertPitchRow({ company: `Overdue ${randomBytes(4).toString("hex")}`, daysAgo: 30 });
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   const context = await newBrowserContext(browser, { baseURL, jsEnabled, clientIp });
   const page = await context.newPage();
   try {

@@ -71,7 +71,7 @@ test("register → the admin sees nothing → sign-in: pending + confirm hint �
   jsEnabled,
   secondBrowser,
 }, testInfo) => {
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   const user = newAccount(testInfo, "confirmer", { company: "Photon Capital" });
 
   // 1. The request, through the form: the answer says a link was mailed.

@@ -139,7 +139,7 @@ test("an admin without two-factor is sent to set it up after the password, and r
   jsEnabled,
 }, testInfo) => {
   const admin = newAccount(testInfo, "admin");
-  createAdmin(admin.email, admin.name, admin.password, { twoFactor: false });
+  await createAdmin(admin.email, admin.name, admin.password, { twoFactor: false });
   await page.goto("/admin/login");
   await waitHydrated(page, jsEnabled);
   await signInWith(page, admin);

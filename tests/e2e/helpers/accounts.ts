@@ -1,8 +1,9 @@
-import { execFileSync } from "node:child_process";
-import path from "node:path";
 import { expect, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { nextTotpCode, skipStep, testTotpSecret } from "../../support/totp";
-import { E2E_SESSION_SECRET } from "./secrets";
+import { openDatabase, type Db } from "../../../db/client";
+import { createAdminAccount } from "../../../app/modules/lp-users/admin-create.server";
+import { AdminCreateInput } from "../../../app/modules/lp-users/schema";
+import { E2E_SESSION_SECRET, E2E_TOTP_KEYS } from "./secrets";
 import { e2eDatabasePath } from "./sessions";
 import { latestMailTo } from "./mail";
 
@@ -10,28 +11,29 @@ import { latestMailTo } from "./mail";
 /** Admins made by this process: their sign-ins send a code at once (others learn it from the answer). */
 const enrolledAdmins = new Set<string>();
 
-/** The compiled admin:create of the build under test (what `npm run admin:create` runs on a server). */
-const ADMIN_CREATE = path.resolve(process.env.BUILD_DIR ?? "build", "server/admin-create.js");
+const databases = new Map<string, Db>();
 
 /**
- * Create an approved admin with the real CLI (npm run admin:create), as an
- * operator would, with two-factor on (the admin portal requires it): its
- * secret is testTotpSecret(email), so the tests compute its codes.
- * `twoFactor: false` makes an admin who has not set it up yet. It runs the
- * build's compiled script with plain node, as on a server (no TypeScript
- * compiler at each call).
+ * Create an approved admin with two-factor on (the admin portal requires it):
+ * its secret is testTotpSecret(email), so the tests compute its codes.
+ * `twoFactor: false` makes an admin who has not set it up yet. It calls the
+ * domain function that `npm run admin:create` runs (createAdminAccount, with
+ * the CLI's input schema) in this worker, against the server's database: no
+ * process started per admin (the CLI itself is tested in Vitest and in the
+ * hardening run). Every e2e server seals two-factor secrets with
+ * E2E_TOTP_KEYS, which this process uses too.
  */
-export function createAdmin(
-  email: string,
-  name: string,
-  password: string,
-  { database = e2eDatabasePath(), twoFactor = true, sessionSecret = E2E_SESSION_SECRET } = {},
-) {
-  // The secrets go through the environment, as DESIGN.md §8 asks of an operator (never the command line).
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_PATH: database, SESSION_SECRET: sessionSecret, LOG_LEVEL: "silent", ADMIN_PASSWORD: password };
-  if (twoFactor) env.ADMIN_TOTP_SECRET = testTotpSecret(email);
-  else delete env.ADMIN_TOTP_SECRET;
-  execFileSync(process.execPath, [ADMIN_CREATE, "--email", email, "--name", name], { env, stdio: "pipe" });
+export async function createAdmin(email: string, name: string, password: string, { database = e2eDatabasePath(), twoFactor = true } = {}) {
+  process.env.TOTP_KEYS = E2E_TOTP_KEYS;
+  process.env.SESSION_SECRET ??= E2E_SESSION_SECRET;
+  process.env.LOG_LEVEL = "silent";
+  let db = databases.get(database);
+  if (!db) {
+    db = openDatabase(database);
+    databases.set(database, db);
+  }
+  const input = AdminCreateInput.parse({ email, name, password, ...(twoFactor ? { totpSecret: testTotpSecret(email) } : {}) });
+  await createAdminAccount(input, db);
   if (twoFactor) enrolledAdmins.add(email.toLowerCase());
 }
 

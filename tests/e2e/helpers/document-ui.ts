@@ -7,7 +7,7 @@ import { expect, type APIRequestContext, type Locator, type Page, type TestInfo 
 import { samplePdf } from "../../helpers/sample-files";
 import { createAdmin, setStatusViaApi, userIdByEmail } from "./accounts";
 import { runDir } from "./documents";
-import { E2E_ISOLATED_SESSION_SECRET } from "./secrets";
+import { E2E_ISOLATED_SESSION_SECRET, E2E_TOTP_KEYS } from "./secrets";
 import { mintSessionCookie, registerIsolatedServer } from "./sessions";
 import { pendingInvestor, type Account } from "./portal";
 
@@ -187,8 +187,8 @@ export type IsolatedServer = {
   baseURL: string;
   /** This server's SQLite file (for a look at, or rows put straight into, its database). */
   databasePath: string;
-  /** Make an approved admin in this server's database with the real CLI. */
-  createAdmin: (account: { email: string; name: string; password: string }) => void;
+  /** Make an approved admin with two-factor in this server's database (helpers/accounts.ts createAdmin). */
+  createAdmin: (account: { email: string; name: string; password: string }) => Promise<void>;
   stop: () => Promise<void>;
 };
 
@@ -238,6 +238,7 @@ export async function startIsolatedServer(): Promise<IsolatedServer> {
     HOST: "127.0.0.1",
     APP_URL: baseURL,
     SESSION_SECRET: E2E_ISOLATED_SESSION_SECRET,
+    TOTP_KEYS: E2E_TOTP_KEYS,
     DATABASE_PATH: path.join(dir, "isolated.sqlite"),
     STORAGE_DIR: path.join(dir, "uploads"),
     LOG_LEVEL: "silent",
@@ -272,7 +273,7 @@ export async function startIsolatedServer(): Promise<IsolatedServer> {
   return {
     baseURL,
     databasePath: env.DATABASE_PATH,
-    createAdmin: ({ email, name, password }) => createAdmin(email, name, password, { database: env.DATABASE_PATH, sessionSecret: E2E_ISOLATED_SESSION_SECRET }),
+    createAdmin: ({ email, name, password }) => createAdmin(email, name, password, { database: env.DATABASE_PATH }),
     stop: async () => {
       unregister();
       await stop();

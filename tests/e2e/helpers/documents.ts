@@ -75,7 +75,7 @@ export type Session = { context: APIRequestContext; cookie: string; email: strin
 export async function adminSession(label = "docs-admin"): Promise<Session> {
   const email = `${label}-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}@example.com`;
   const password = `pw-${randomBytes(8).toString("hex")}`;
-  createAdmin(email, "Documents Admin", password);
+  await createAdmin(email, "Documents Admin", password);
   const ip = randomClientIp();
   const cookie = await mintSessionCookie(email);
   const context = await newApiContext(ip, cookie);

@@ -60,9 +60,9 @@ export function newAccount(testInfo: TestInfo, label: string, extra: { company?:
 }
 
 /** An approved admin of its own, made with the real CLI. */
-export function newAdmin(testInfo: TestInfo): Account {
+export async function newAdmin(testInfo: TestInfo): Promise<Account> {
   const admin = newAccount(testInfo, "admin");
-  createAdmin(admin.email, admin.name, admin.password);
+  await createAdmin(admin.email, admin.name, admin.password);
   return admin;
 }
 
@@ -80,7 +80,7 @@ export async function pendingInvestor(request: APIRequestContext, testInfo: Test
 
 /** An investor approved by an admin of their own (all through the API). */
 export async function approvedInvestor(request: APIRequestContext, testInfo: TestInfo, label = "investor"): Promise<Account> {
-  const admin = newAdmin(testInfo);
+  const admin = await newAdmin(testInfo);
   const user = await pendingInvestor(request, testInfo, label);
   const cookie = await mintSessionCookie(admin.email);
   await setStatusViaApi(request, cookie, await userIdByEmail(request, cookie, user.email), "approved");
