@@ -1,8 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import fontkit from "@pdf-lib/fontkit";
-import { degrees, PDFDocument, rgb, type PDFFont } from "pdf-lib";
+import type { PDFDocument, PDFFont } from "pdf-lib";
 import type { PageShape } from "./page-geometry.server";
 
 /**
@@ -11,11 +10,15 @@ import type { PageShape } from "./page-geometry.server";
  * diagonal, centred, light grey at low opacity so the content stays readable.
  * The text is DejaVu Sans, embedded as a subset, so any Latin, Greek or
  * Cyrillic name can be stamped (Helvetica stops at WinAnsi: "Ł" throws).
+ *
+ * pdf-lib and fontkit (hundreds of modules, about half a second of a server's
+ * start) load at the first stamp, not when the server starts.
  */
 
 export type StampLines = [title: string, recipient: string, time: string];
 
-const GREY = rgb(0.45, 0.45, 0.45);
+/** Light grey (pdf-lib's rgb 0.45). */
+const GREY_LEVEL = 0.45;
 const OPACITY = 0.18;
 /** The widest line takes at most this share of the diagonal. */
 const MAX_LINE_SHARE = 0.7;
@@ -37,6 +40,21 @@ function fontPath(): string {
   return path.join(path.dirname(requireFromHere.resolve("dejavu-fonts-ttf/package.json")), "ttf", "DejaVuSans.ttf");
 }
 
+type PdfLib = typeof import("pdf-lib");
+
+type Fontkit = Parameters<PDFDocument["registerFontkit"]>[0];
+
+let pdfLib: Promise<{ lib: PdfLib; fontkit: Fontkit }> | undefined;
+
+function loadPdfLib() {
+  pdfLib ??= Promise.all([import("pdf-lib"), import("@pdf-lib/fontkit")]).then(([lib, fontkit]) => ({
+    lib,
+    // A CommonJS module: its exports are the default export when imported from ES modules.
+    fontkit: ((fontkit as { default?: Fontkit }).default ?? fontkit) as Fontkit,
+  }));
+  return pdfLib;
+}
+
 let fontBytes: Promise<Buffer> | undefined;
 
 function loadFont(): Promise<Buffer> {
@@ -55,7 +73,7 @@ export function cleanStampText(text: string): string {
     .trim();
 }
 
-function drawStamp(page: ReturnType<PDFDocument["addPage"]>, shape: PageShape, font: PDFFont, lines: StampLines) {
+function drawStamp(lib: PdfLib, page: ReturnType<PDFDocument["addPage"]>, shape: PageShape, font: PDFFont, lines: StampLines) {
   const { width, height } = shape;
   const angle = Math.atan2(height, width);
   const diagonal = Math.hypot(width, height);
@@ -84,9 +102,9 @@ function drawStamp(page: ReturnType<PDFDocument["addPage"]>, shape: PageShape, f
       y: height / 2 + along * u.y + baseline * n.y,
       size: line.size,
       font,
-      color: GREY,
+      color: lib.rgb(GREY_LEVEL, GREY_LEVEL, GREY_LEVEL),
       opacity: OPACITY,
-      rotate: degrees((angle * 180) / Math.PI),
+      rotate: lib.degrees((angle * 180) / Math.PI),
     });
     top -= line.size + gap;
   }
@@ -94,12 +112,13 @@ function drawStamp(page: ReturnType<PDFDocument["addPage"]>, shape: PageShape, f
 
 /** A PDF with one stamp page per shape, in order. */
 export async function buildStampPdf(shapes: PageShape[], lines: StampLines): Promise<Uint8Array> {
-  const doc = await PDFDocument.create({ updateMetadata: false });
+  const { lib, fontkit } = await loadPdfLib();
+  const doc = await lib.PDFDocument.create({ updateMetadata: false });
   doc.registerFontkit(fontkit);
   const font = await doc.embedFont(await loadFont(), { subset: true });
   const clean = lines.map(cleanStampText) as StampLines;
   for (const shape of shapes) {
-    drawStamp(doc.addPage([shape.width, shape.height]), shape, font, clean);
+    drawStamp(lib, doc.addPage([shape.width, shape.height]), shape, font, clean);
   }
   return doc.save({ useObjectStreams: false, updateFieldAppearances: false });
 }
