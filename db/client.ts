@@ -22,7 +22,14 @@ export function openDatabase(file: string): Db {
   sqlite.function("fold_case", { deterministic: true }, (value: unknown) => (typeof value === "string" ? value.toLowerCase() : value));
   // Lower case without accents ('Éva' → 'eva'), for the admin's investor search. Queries only.
   sqlite.function("fold_search", { deterministic: true }, (value: unknown) => (typeof value === "string" ? foldForSearch(value) : value));
-  return drizzle(sqlite, { schema }) as Db;
+  const db = drizzle(sqlite, { schema }) as Db;
+  // Every transaction takes the write lock when it begins (BEGIN IMMEDIATE), not at its first write:
+  // a deferred transaction that read first fails at once with SQLITE_BUSY when another process
+  // (admin:create, a restore, a test fixture) wrote in between; an immediate one waits its turn
+  // (busy_timeout). The server is one connection, so its transactions run one at a time anyway.
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((fn, config) => transaction(fn, { behavior: "immediate", ...config })) as Db["transaction"];
+  return db;
 }
 
 /** Lower case, accents removed: what a search compares ('Ångström' and 'angstrom' match). */
