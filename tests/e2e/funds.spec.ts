@@ -61,7 +61,7 @@ function newHolder(testInfo: TestInfo, label: string): Account {
   return newAccount(testInfo, label);
 }
 
-/** A fresh admin (the real CLI) signed in over the API: the session cookie. */
+/** A fresh admin (helpers/accounts.ts createAdmin) and a minted session cookie for it. */
 async function adminApiCookie(testInfo: TestInfo): Promise<{ admin: Account; cookie: string }> {
   const admin = await newAdmin(testInfo);
   return { admin, cookie: await mintSessionCookie(admin.email) };

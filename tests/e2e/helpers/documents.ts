@@ -71,7 +71,7 @@ export function newApiContext(ip = randomClientIp(), sessionCookie?: string): Pr
 
 export type Session = { context: APIRequestContext; cookie: string; email: string; ip: string };
 
-/** A fresh admin (made with the real CLI), with a minted session (helpers/sessions.ts) in a context of its own. */
+/** A fresh admin (helpers/accounts.ts createAdmin), with a minted session (helpers/sessions.ts) in a context of its own. */
 export async function adminSession(label = "docs-admin"): Promise<Session> {
   const email = `${label}-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}@example.com`;
   const password = `pw-${randomBytes(8).toString("hex")}`;

@@ -59,7 +59,7 @@ export function newAccount(testInfo: TestInfo, label: string, extra: { company?:
   };
 }
 
-/** An approved admin of its own, made with the real CLI. */
+/** An approved admin of its own, with two-factor (helpers/accounts.ts createAdmin). */
 export async function newAdmin(testInfo: TestInfo): Promise<Account> {
   const admin = newAccount(testInfo, "admin");
   await createAdmin(admin.email, admin.name, admin.password);
