@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { confirmRegistrationFromMail, latestMailTo, linkIn } from "./helpers/accounts";
 import { expect, expectToast, toast } from "./helpers/fixtures";
-import { recordWrites } from "./helpers/forms";
+import { clickAndAnswerConfirm, recordWrites } from "./helpers/forms";
 import { BASE_URL } from "./helpers/origin";
 import {
   adminEntry,
@@ -162,13 +162,7 @@ test("Reject asks first: cancelling keeps the request pending, confirming moves 
   // 1. Ask, then change one's mind.
   const writes = recordWrites(page);
   if (jsEnabled) {
-    let asked: { type: string; message: string } | undefined;
-    page.once("dialog", async (dialog) => {
-      asked = { type: dialog.type(), message: dialog.message() };
-      await dialog.dismiss();
-    });
-    await pending.getByRole("button", { name: "Reject" }).click();
-    await expect.poll(() => asked).toEqual({ type: "confirm", message: question });
+    await clickAndAnswerConfirm(page, pending.getByRole("button", { name: "Reject" }), question, "dismiss");
   } else {
     await pending.getByRole("button", { name: "Reject" }).click();
     await expect(page).toHaveURL(/\/admin\/investors\?confirm=reject&user=[^&#]+#confirm$/);
@@ -188,13 +182,7 @@ test("Reject asks first: cancelling keeps the request pending, confirming moves 
 
   // 2. Ask again and confirm.
   if (jsEnabled) {
-    let asked: string | undefined;
-    page.once("dialog", async (dialog) => {
-      asked = dialog.message();
-      await dialog.accept();
-    });
-    await pending.getByRole("button", { name: "Reject" }).click();
-    await expect.poll(() => asked).toBe(question);
+    await clickAndAnswerConfirm(page, pending.getByRole("button", { name: "Reject" }), question, "accept");
   } else {
     await pending.getByRole("button", { name: "Reject" }).click();
     await expect(confirmPanel).toBeVisible();

@@ -3,6 +3,7 @@ import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
 import { registerViaApi } from "./helpers/accounts";
 import { startIsolatedServer, type IsolatedServer } from "./helpers/document-ui";
 import { expect, expectToast, test as base } from "./helpers/fixtures";
+import { clickAndAnswerConfirm } from "./helpers/forms";
 import { ADMIN_PAGES, adminEntry, adminList, newAccount, newBrowserContext, openAdminPage, openAsAdmin, TEXT, waitHydrated, type Account } from "./helpers/portal";
 import { openDatabase } from "../../db/client";
 
@@ -131,13 +132,7 @@ test("the overview rejects a pending request in place, after asking", { tag: "@n
 
   if (jsEnabled) {
     // The browser's confirm, then the change in place: the overview stays.
-    let asked: string | undefined;
-    page.once("dialog", async (dialog) => {
-      asked = dialog.message();
-      await dialog.accept();
-    });
-    await entry.getByRole("button", { name: "Reject" }).click();
-    await expect.poll(() => asked).toBe(question);
+    await clickAndAnswerConfirm(page, entry.getByRole("button", { name: "Reject" }), question, "accept");
     await expect(page).toHaveURL(/\/admin\/dashboard$/);
   } else {
     // Without a script the confirm step opens on the investors page, where the change is made.

@@ -22,7 +22,7 @@ import {
 } from "./helpers/document-ui";
 import { expectContentDisposition } from "./helpers/documents";
 import { expect, expectToast, test as base, toast } from "./helpers/fixtures";
-import { holdPosts, recordWrites } from "./helpers/forms";
+import { clickAndAnswerConfirm, holdPosts, recordWrites } from "./helpers/forms";
 import { literal, newAccount, newAdmin, newBrowserContext, openAsAdmin, openAsInvestor, waitHydrated } from "./helpers/portal";
 import { mintSessionCookie } from "./helpers/sessions";
 
@@ -192,13 +192,7 @@ test("admin uploads a PDF → the investor finds it in its category → view and
   const question = page.getByRole("region", { name: DOC_TEXT.confirmDelete });
   const writes = recordWrites(page);
   if (jsEnabled) {
-    let asked: { type: string; message: string } | undefined;
-    page.once("dialog", async (dialog) => {
-      asked = { type: dialog.type(), message: dialog.message() };
-      await dialog.dismiss();
-    });
-    await remove.click();
-    await expect.poll(() => asked).toEqual({ type: "confirm", message: DOC_TEXT.confirmDelete });
+    await clickAndAnswerConfirm(page, remove, DOC_TEXT.confirmDelete, "dismiss");
   } else {
     await remove.click();
     await expect(page).toHaveURL(new RegExp(`/admin/documents\\?confirm=delete-document&document=${id}#confirm$`));
@@ -217,13 +211,7 @@ test("admin uploads a PDF → the investor finds it in its category → view and
   // 8. Confirmed: deleted, and the row leaves the panel.
   await openCategory(panel.category("reports"));
   if (jsEnabled) {
-    let asked: string | undefined;
-    page.once("dialog", async (dialog) => {
-      asked = dialog.message();
-      await dialog.accept();
-    });
-    await remove.click();
-    await expect.poll(() => asked).toBe(DOC_TEXT.confirmDelete);
+    await clickAndAnswerConfirm(page, remove, DOC_TEXT.confirmDelete, "accept");
   } else {
     await remove.click();
     await expect(question).toBeVisible();

@@ -4,7 +4,7 @@ import type { APIRequestContext, BrowserContext, Locator, Page, TestInfo } from 
 import { investorDate, openCategory, sampleDocument, type SampleDocument } from "./helpers/document-ui";
 import { expectContentDisposition } from "./helpers/documents";
 import { expect, expectToast, test as base, toast } from "./helpers/fixtures";
-import { recordWrites } from "./helpers/forms";
+import { clickAndAnswerConfirm, recordWrites } from "./helpers/forms";
 import {
   accessRequestRow,
   FUND_TEXT,
@@ -416,13 +416,7 @@ test("revocation: the admin uploads a Fund II document, the holder reads it, the
   const revoke = row.getByRole("button", { name: FUND_TEXT.admin.revoke, exact: true });
   const question = FUND_TEXT.admin.revokeQuestion(holder.name);
   if (jsEnabled) {
-    let asked: { type: string; message: string } | undefined;
-    page.once("dialog", async (dialog) => {
-      asked = { type: dialog.type(), message: dialog.message() };
-      await dialog.accept();
-    });
-    await revoke.click();
-    await expect.poll(() => asked).toEqual({ type: "confirm", message: question });
+    await clickAndAnswerConfirm(page, revoke, question, "accept");
   } else {
     await revoke.click();
     await expect(page).toHaveURL(/\/admin\/fund-access\?confirm=revoke-fund-access&request=[0-9a-f-]{36}#confirm$/);

@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import { footer, main } from "./site";
 
 /** The newsletter form in the home hero ('Stay Updated'), or the footer's. */
@@ -77,4 +77,18 @@ export function recordWrites(page: Page): string[] {
     if (request.method() !== "GET" && request.method() !== "HEAD") writes.push(`${request.method()} ${request.url()}`);
   });
   return writes;
+}
+
+/**
+ * With JavaScript: click `button`, answer the browser's confirm dialog it opens
+ * (accept or dismiss), and expect that dialog to be a confirm asking `question`.
+ */
+export async function clickAndAnswerConfirm(page: Page, button: Locator, question: string, answer: "accept" | "dismiss") {
+  let asked: { type: string; message: string } | undefined;
+  page.once("dialog", async (dialog) => {
+    asked = { type: dialog.type(), message: dialog.message() };
+    await (answer === "accept" ? dialog.accept() : dialog.dismiss());
+  });
+  await button.click();
+  await expect.poll(() => asked).toEqual({ type: "confirm", message: question });
 }
