@@ -1,4 +1,3 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page, TestInfo } from "@playwright/test";
 import {
   adminSession,
@@ -14,6 +13,7 @@ import {
   useSessionCookie,
   type LpCategoryValue,
 } from "./helpers/document-ui";
+import { expectNoAxeViolations } from "./helpers/axe";
 import { expect, test } from "./helpers/fixtures";
 import { insertPitchRow } from "./helpers/pitches";
 import { latestMailTo } from "./helpers/accounts";
@@ -30,7 +30,6 @@ import { latestMailTo } from "./helpers/accounts";
  * hand (keyboard, screen reader names) when they were built.
  */
 
-const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 const THEMES = ["light", "dark"] as const;
 
 const PUBLIC_PAGES = [
@@ -63,32 +62,6 @@ test.skip(
   "axe runs once, on the JavaScript-on pages (the js project)",
 );
 
-/** Run axe; on failure print each violation's rule, help text and the nodes it found. */
-async function expectNoViolations(page: Page, testInfo: TestInfo) {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  const violations = results.violations.map((v) => ({
-    id: v.id,
-    impact: v.impact,
-    help: `${v.help} (${v.helpUrl})`,
-    nodes: v.nodes.map((n) => ({
-      target: n.target.map(String).join(" "),
-      why: n.failureSummary?.replace(/\s+/g, " ").trim(),
-    })),
-  }));
-  if (violations.length > 0) {
-    await testInfo.attach("axe-violations.json", {
-      body: JSON.stringify(results.violations, null, 2),
-      contentType: "application/json",
-    });
-  }
-  expect(
-    violations,
-    `axe violations on ${page.url()}:\n${JSON.stringify(violations, null, 2)}`,
-  ).toEqual([]);
-  // A run that looked at nothing cannot fail: make sure axe checked the page.
-  expect(results.passes.length, "axe ran its rules").toBeGreaterThan(10);
-}
-
 /** The theme class on <html>. */
 async function expectTheme(page: Page, theme: (typeof THEMES)[number]) {
   const html = page.locator("html");
@@ -103,7 +76,7 @@ async function expectTheme(page: Page, theme: (typeof THEMES)[number]) {
  */
 async function expectNoViolationsInEitherTheme(page: Page, testInfo: TestInfo) {
   await expectTheme(page, "light");
-  await test.step("light theme", () => expectNoViolations(page, testInfo));
+  await test.step("light theme", () => expectNoAxeViolations(page, testInfo));
   // The colours' transitions (links, buttons) run to their end before axe reads the colours.
   await page.evaluate(async () => {
     document.documentElement.classList.remove("light");
@@ -111,7 +84,7 @@ async function expectNoViolationsInEitherTheme(page: Page, testInfo: TestInfo) {
     await Promise.all(document.getAnimations().map((animation) => animation.finished));
   });
   await expectTheme(page, "dark");
-  await test.step("dark theme", () => expectNoViolations(page, testInfo));
+  await test.step("dark theme", () => expectNoAxeViolations(page, testInfo));
 }
 
 type Portal = {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
+import { expectNoAxeViolations } from "./helpers/axe";
 import type { APIRequestContext, Locator, Page, TestInfo } from "@playwright/test";
 import { samplePdf } from "../helpers/sample-files";
 import { investorApprovedBy, openCategory, publishedPanel, publishedRow } from "./helpers/document-ui";
@@ -37,13 +37,9 @@ const TEXT = {
 
 test.describe.configure({ timeout: 120_000 });
 
-/** axe (WCAG 2.1 A/AA, as tests/e2e/a11y.spec.ts runs it), once, in the JavaScript project. */
+/** axe (tests/e2e/helpers/axe.ts), once, in the JavaScript project. */
 async function expectAccessible(page: Page, jsEnabled: boolean, testInfo: TestInfo) {
-  if (!jsEnabled) return;
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const violations = results.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n) => n.target.map(String).join(" ")) }));
-  if (violations.length > 0) await testInfo.attach("axe-violations.json", { body: JSON.stringify(results.violations, null, 2), contentType: "application/json" });
-  expect(violations, `axe violations on ${page.url()}`).toEqual([]);
+  if (jsEnabled) await expectNoAxeViolations(page, testInfo);
 }
 
 /** An investor's entry on /admin/investors, narrowed by a search for their e-mail. */

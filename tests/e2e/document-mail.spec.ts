@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
+import { expectNoAxeViolations } from "./helpers/axe";
 import { request as playwrightRequest, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
 import { setStatusViaApi, userIdByEmail } from "./helpers/accounts";
 import { withDb } from "./helpers/documents";
@@ -169,11 +169,7 @@ for (const theme of ["light", "dark"] as const) {
     test.skip(!jsEnabled, "axe runs once, on the JavaScript-on pages (the js project)");
     await context.addCookies([{ name: "theme", value: theme, url: baseURL! }]);
     const investor = await investorWithId(request, testInfo);
-    const expectNoViolations = async () => {
-      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-      expect(results.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.map(String).join(" ")) }))).toEqual([]);
-      expect(results.passes.length).toBeGreaterThan(10);
-    };
+    const expectNoViolations = () => expectNoAxeViolations(page, testInfo);
     await visit(unsubscribePath(unsubscribeToken(investor.id)));
     if (theme === "dark") await expect(page.locator("html")).toHaveClass(/\bdark\b/);
     await expectNoViolations();
