@@ -20,29 +20,31 @@ import path from "node:path";
 import { freePort, ROOT, type Context, type Section, type SectionResult } from "./harness";
 
 /**
- * Sections marked `alone` run with nothing beside them (hostile-input loads the
- * machine on purpose; load measures latency). The others, which mostly wait on
- * their own servers, run two at a time in the order listed.
+ * Sections marked `alone` run with nothing beside them (load measures latency).
+ * The others run SIDE_BY_SIDE at a time, each taking the next in the order
+ * listed when one ends: most of them wait on their own servers (a server is one
+ * Node thread), so one alone leaves a core idle. The order is longest first
+ * (seconds at CI size on this 2-core machine), so the last to start are short.
  */
 const SECTIONS: Array<{ name: string; alone?: boolean; load: () => Promise<Section> }> = [
-  { name: "hostile-input", alone: true, load: async () => (await import("./hostile-input")).section },
-  { name: "injection", load: async () => (await import("./injection")).section },
-  { name: "csrf", load: async () => (await import("./csrf")).section },
-  { name: "sessions", load: async () => (await import("./sessions")).section },
-  { name: "brute-force", load: async () => (await import("./brute-force")).section },
-  { name: "headers", load: async () => (await import("./headers")).section },
-  { name: "faults", load: async () => (await import("./faults")).section },
-  { name: "two-factor", load: async () => (await import("./two-factor")).section },
-  { name: "admin-create", load: async () => (await import("./admin-create")).section },
-  { name: "audience", load: async () => (await import("./audience")).section },
-  { name: "unsubscribe", load: async () => (await import("./unsubscribe")).section },
-  { name: "newsletter", load: async () => (await import("./newsletter")).section },
-  { name: "watermark", load: async () => (await import("./watermark")).section },
-  { name: "pitch-summary", load: async () => (await import("./pitch-summary")).section },
-  { name: "spam-trap", load: async () => (await import("./spam-trap")).section },
+  { name: "injection", load: async () => (await import("./injection")).section }, // ~100 s
+  { name: "faults", load: async () => (await import("./faults")).section }, // ~64 s
+  { name: "hostile-input", load: async () => (await import("./hostile-input")).section }, // ~39 s
+  { name: "two-factor", load: async () => (await import("./two-factor")).section }, // ~31 s
+  { name: "watermark", load: async () => (await import("./watermark")).section }, // ~20 s
+  { name: "csrf", load: async () => (await import("./csrf")).section }, // ~14 s
+  { name: "brute-force", load: async () => (await import("./brute-force")).section }, // ~14 s
+  { name: "pitch-summary", load: async () => (await import("./pitch-summary")).section }, // ~10 s
+  { name: "sessions", load: async () => (await import("./sessions")).section }, // ~8 s
+  { name: "unsubscribe", load: async () => (await import("./unsubscribe")).section }, // ~8 s
+  { name: "admin-create", load: async () => (await import("./admin-create")).section }, // ~8 s
+  { name: "headers", load: async () => (await import("./headers")).section }, // ~7 s
+  { name: "audience", load: async () => (await import("./audience")).section }, // ~7 s
+  { name: "newsletter", load: async () => (await import("./newsletter")).section }, // ~7 s
+  { name: "spam-trap", load: async () => (await import("./spam-trap")).section }, // ~6 s
   { name: "load", alone: true, load: async () => (await import("./load")).section },
 ];
-const SIDE_BY_SIDE = 2;
+const SIDE_BY_SIDE = 3;
 
 const argv = process.argv.slice(2);
 const full = argv.includes("--full");
