@@ -2,9 +2,13 @@
  * `npm test`: every check a change must pass, in the order that fails fastest,
  * with a timing line per stage at the end (scripts/stages.mjs):
  *
- *   1. typecheck and lint, side by side (after React Router's type generation,
- *      which both read);
- *   2. Vitest (unit and integration) beside the production build;
+ *   1. the checks, on two lanes (the machine has two cores and each of these
+ *      keeps one busy), each job taking the first free lane once what it needs
+ *      is done: the native addons when they are missing (`npm rebuild`; .ci/run
+ *      installs with --ignore-scripts so that better-sqlite3's minute of
+ *      compiling runs beside the rest), React Router's type generation, then
+ *      typecheck, the production build and lint;
+ *   2. Vitest (unit and integration), which keeps both cores busy on its own;
  *   3. Playwright against that build (projects js, no-js and api in one run;
  *      a line per project: its tests and the time it kept the workers busy).
  *
@@ -15,36 +19,64 @@ import fs from "node:fs";
 import path from "node:path";
 import { printTimings, recordStage, stage, TIMINGS_FILE } from "./stages.mjs";
 
-const npx = (...args) => ["npx", args];
+const npx = (...args) => ({ command: "npx", args });
+const npm = (...args) => ({ command: "npm", args });
 const seconds = (since) => Math.round((Date.now() - since) / 100) / 10;
 const timingFile = path.resolve("test-results/e2e-timing.json");
+const LANES = 2;
+/** better-sqlite3's compiled addon: missing after `npm install --ignore-scripts`. */
+const NATIVE_ADDON = "node_modules/better-sqlite3/build/Release/better_sqlite3.node";
+
+/**
+ * Run jobs on LANES lanes, in list order, each once the jobs it needs have
+ * passed; after a failure nothing new starts. Resolves to true when all passed.
+ */
+function runOnLanes(jobs) {
+  const passed = new Set();
+  const waiting = [...jobs];
+  let running = 0;
+  let failed = false;
+  return new Promise((resolve) => {
+    const fill = () => {
+      while (!failed && running < LANES) {
+        const index = waiting.findIndex((job) => (job.needs ?? []).every((name) => passed.has(name)));
+        if (index < 0) break;
+        const [job] = waiting.splice(index, 1);
+        running += 1;
+        void stage(job.name, job.command, job.args, { prefix: job.prefix, part: true }).then((code) => {
+          running -= 1;
+          if (code === 0) passed.add(job.name);
+          else failed = true;
+          fill();
+        });
+      }
+      // Done, or stuck (a job needs one that never ran): either way nothing is left to start.
+      if (running === 0) resolve(!failed && waiting.length === 0);
+    };
+    fill();
+  });
+}
 
 async function main() {
   // .ci/run records its own stages (install, hardening) in the same file around this one.
   if (!process.env.STAGE_TIMINGS_KEEP) fs.rmSync(TIMINGS_FILE, { force: true });
-  if ((await stage("typegen", ...npx("react-router", "typegen"))) !== 0) return 1;
 
-  // tsc and ESLint each keep one core busy for about as long: side by side on two cores.
+  const checks = [
+    ...(fs.existsSync(NATIVE_ADDON) ? [] : [{ name: "native addons (npm rebuild)", ...npm("rebuild", "--no-audit", "--no-fund"), prefix: "native" }]),
+    { name: "typegen", ...npx("react-router", "typegen"), prefix: "typegen" },
+    { name: "typecheck", ...npx("tsc"), needs: ["typegen"], prefix: "tsc" },
+    { name: "build", ...npm("run", "--silent", "build"), prefix: "build" },
+    { name: "lint", ...npm("run", "--silent", "lint"), needs: ["typegen"], prefix: "lint" },
+  ];
   const started = Date.now();
-  const [typecheck, lint] = await Promise.all([
-    stage("typecheck", ...npx("tsc"), { prefix: "tsc", part: true }),
-    stage("lint", "npm", ["run", "--silent", "lint"], { prefix: "lint", part: true }),
-  ]);
-  recordStage({ name: "typecheck ∥ lint", seconds: seconds(started), ok: typecheck === 0 && lint === 0 });
-  if (typecheck !== 0 || lint !== 0) return 1;
+  const checked = await runOnLanes(checks);
+  recordStage({ name: checks.map((job) => job.prefix).join(" ∥ "), seconds: seconds(started), ok: checked, note: `${LANES} lanes` });
+  if (!checked) return 1;
 
-  // The build (one core for about 15 s) beside Vitest, which leaves some of its time idle (bcrypt on
-  // libuv's threads, child processes): Playwright needs both.
-  const besideStarted = Date.now();
-  const [unit, build] = await Promise.all([
-    stage("unit/integration (vitest)", ...npx("vitest", "run"), { part: true }),
-    stage("build", "npm", ["run", "--silent", "build"], { prefix: "build", part: true }),
-  ]);
-  recordStage({ name: "vitest ∥ build", seconds: seconds(besideStarted), ok: unit === 0 && build === 0 });
-  if (unit !== 0 || build !== 0) return 1;
+  if ((await stage("unit/integration (vitest)", "npx", ["vitest", "run"])) !== 0) return 1;
 
   fs.rmSync(timingFile, { force: true });
-  const e2e = await stage("e2e (playwright)", ...npx("playwright", "test"), { env: { ...process.env, E2E_TIMING_FILE: timingFile } });
+  const e2e = await stage("e2e (playwright)", "npx", ["playwright", "test"], { env: { ...process.env, E2E_TIMING_FILE: timingFile } });
   try {
     const { projects } = JSON.parse(fs.readFileSync(timingFile, "utf8"));
     for (const [name, p] of Object.entries(projects)) {
