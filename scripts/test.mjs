@@ -57,6 +57,22 @@ function runOnLanes(jobs) {
   });
 }
 
+/**
+ * .ci/run installs the Debian packages the suites use (qpdf, mutool, Chromium)
+ * beside npm install and the checks, and names a file that will hold apt-get's
+ * exit code: wait for it before the suites. Without the variable, nothing to wait for.
+ */
+async function prerequisitesReady() {
+  const file = process.env.TEST_PREREQUISITES_DONE;
+  if (!file) return true;
+  const started = Date.now();
+  while (!fs.existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 250));
+  const ok = fs.readFileSync(file, "utf8").trim() === "0";
+  recordStage({ name: "waiting for the Debian packages", seconds: seconds(started), ok });
+  if (!ok) console.error("The Debian packages the suites need did not install (see apt-get's output at the end).");
+  return ok;
+}
+
 async function main() {
   // .ci/run records its own stages (install, hardening) in the same file around this one.
   if (!process.env.STAGE_TIMINGS_KEEP) fs.rmSync(TIMINGS_FILE, { force: true });
@@ -73,6 +89,7 @@ async function main() {
   recordStage({ name: checks.map((job) => job.prefix).join(" ∥ "), seconds: seconds(started), ok: checked, note: `${LANES} lanes` });
   if (!checked) return 1;
 
+  if (!(await prerequisitesReady())) return 1;
   if ((await stage("unit/integration (vitest)", "npx", ["vitest", "run"])) !== 0) return 1;
 
   fs.rmSync(timingFile, { force: true });
