@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { buildSync } from "esbuild";
-import { E2E_SESSION_SECRET, E2E_TOTP_KEYS } from "./tests/e2e/helpers/secrets";
+import { E2E_BCRYPT_COST, E2E_SESSION_SECRET, E2E_TOTP_KEYS } from "./tests/e2e/helpers/secrets";
 import { CHROMIUM_PATH } from "./tests/support/chromium";
 
 /**
@@ -122,6 +122,9 @@ export default defineConfig({
         // Playwright fills the pitch form faster than a person: no minimum fill time here. The 3-second
         // default is tested in tests/integration/pitch-deck.test.ts and hardening/spam-trap.ts.
         PITCH_MIN_FILL_SECONDS: "0",
+        // New password hashes at bcrypt cost 4 (decision 036): the suite creates hundreds of accounts.
+        // The production cost (12) is tested in Vitest and by the hardening run's brute-force and load sections.
+        TEST_BCRYPT_COST: E2E_BCRYPT_COST,
       },
     },
   ],

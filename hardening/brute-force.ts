@@ -14,7 +14,7 @@
  * bind them). A 401 is an attempt that reached bcrypt, a 429 one refused before.
  */
 import { RATE_LIMITS } from "../app/modules/http/rate-limit.server";
-import { confirmRegistration, formBody, jsonBody, startServer, Tally, type AppServer, type HttpAnswer, type Section } from "./harness";
+import { confirmRegistration, PRODUCTION_PASSWORD_COST, formBody, jsonBody, startServer, Tally, type AppServer, type HttpAnswer, type Section } from "./harness";
 import { PASSWORD, retryAfterSeconds, send, unique, type Body } from "./web-helpers";
 
 type Attempt = (i: number) => Promise<HttpAnswer>;
@@ -259,8 +259,9 @@ export const section: Section = {
   run: async (ctx) => {
     const t = new Tally();
     const [plain, proxied] = await Promise.all([
-      startServer(ctx, { name: "brute-no-proxy" }),
-      startServer(ctx, { name: "brute-proxy", env: { TRUST_PROXY: "1" } }),
+      // The production password cost (12): what a guesser pays per attempt is the point here.
+      startServer(ctx, { name: "brute-no-proxy", env: PRODUCTION_PASSWORD_COST }),
+      startServer(ctx, { name: "brute-proxy", env: { TRUST_PROXY: "1", ...PRODUCTION_PASSWORD_COST } }),
     ]);
     try {
       // The two servers are independent: run their halves side by side.

@@ -114,6 +114,9 @@ export type AppServer = {
   start: () => Promise<void>;
 };
 
+/** The env for startServer that keeps bcrypt at the production cost (12), for the sections where its cost matters. */
+export const PRODUCTION_PASSWORD_COST = { TEST_BCRYPT_COST: "" };
+
 /** Start the production server (the finished build) on a fresh port and data folder. */
 export async function startServer(ctx: Context, options: ServerOptions): Promise<AppServer> {
   const port = ctx.nextPort();
@@ -133,6 +136,9 @@ export async function startServer(ctx: Context, options: ServerOptions): Promise
     DOCUMENT_MAIL_DEFAULT: "none",
     // The server finds its files next to itself; hardening/headers.ts reads the client folder from here.
     BUILD_DIR: ctx.buildDir,
+    // New password hashes at bcrypt cost 4 (decision 036): most sections create accounts by the dozen and
+    // sign in hundreds of times. The sections about guessing and load set "" (the production cost, 12).
+    TEST_BCRYPT_COST: "4",
     ...options.env,
   };
   const lines: string[] = [];
@@ -357,8 +363,10 @@ const twoFactorAdmins = new Set<string>();
 export function createAdmin(server: AppServer, email: string, password: string, name = "Hardening Admin", { twoFactor = true }: { twoFactor?: boolean } = {}) {
   const script = path.join(server.buildDir, "server/admin-create.js");
   const keys = { SESSION_SECRET: server.env.SESSION_SECRET!, ...(server.env.TOTP_KEYS ? { TOTP_KEYS: server.env.TOTP_KEYS } : {}) };
+  // The admin's password is hashed at the server's cost ("" for the production cost).
+  const cost = { TEST_BCRYPT_COST: server.env.TEST_BCRYPT_COST ?? "" };
   // The secrets through the environment (DESIGN.md §8), never the command line.
-  const env: NodeJS.ProcessEnv = { ...process.env, ...keys, DATABASE_PATH: server.dbPath, LOG_LEVEL: "silent", ADMIN_PASSWORD: password };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...keys, ...cost, DATABASE_PATH: server.dbPath, LOG_LEVEL: "silent", ADMIN_PASSWORD: password };
   if (twoFactor) env.ADMIN_TOTP_SECRET = testTotpSecret(email);
   else delete env.ADMIN_TOTP_SECRET;
   execFileSync(process.execPath, [script, "--email", email, "--name", name], { cwd: ROOT, env, stdio: "pipe" });

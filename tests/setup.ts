@@ -11,7 +11,7 @@ import { closeDb } from "../app/modules/db/connection.server";
 import { resetEnvForTests } from "../app/modules/config/env.server";
 import { flushMailer, setMailTransportForTests } from "../app/modules/mail/mail.server";
 import { resetRateLimitsForTests } from "../app/modules/http/rate-limit.server";
-import { TEST_FIRM_INBOX, TEST_SESSION_SECRET } from "./helpers/test-env";
+import { TEST_BCRYPT_COST, TEST_FIRM_INBOX, TEST_SESSION_SECRET } from "./helpers/test-env";
 
 
 const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), "lumen-ridge-test-"));
@@ -23,6 +23,7 @@ process.env.STORAGE_DIR = path.join(tmpDir, "uploads");
 process.env.SESSION_SECRET = TEST_SESSION_SECRET;
 process.env.FIRM_INBOX = TEST_FIRM_INBOX;
 process.env.APP_URL = "http://localhost:3000";
+process.env.TEST_BCRYPT_COST = TEST_BCRYPT_COST;
 delete process.env.SMTP_URL;
 delete process.env.TRUST_PROXY;
 

@@ -21,6 +21,7 @@ import {
   sessionCookieFor,
   userById,
 } from "../helpers/users";
+import { atProductionPasswordCost } from "../helpers/test-env";
 
 const INVALID_LINK = "This reset link is invalid or has expired. Please request a new one.";
 const NEW_PASSWORD = "a brand new passphrase";
@@ -140,7 +141,8 @@ describe("resetPassword", () => {
     const phone = await sessionCookieFor(user);
     expect(await whoAmI(laptop)).toBe(200);
 
-    await resetPassword({ token: requestLink(user), password: NEW_PASSWORD });
+    // The production cost (tests hash at TEST_BCRYPT_COST): the new hash is checked below.
+    await atProductionPasswordCost(() => resetPassword({ token: requestLink(user), password: NEW_PASSWORD }));
 
     expect(await whoAmI(laptop)).toBe(401);
     expect(await whoAmI(phone)).toBe(401);

@@ -114,6 +114,25 @@ describe("parseEnv", () => {
   });
 });
 
+describe("TEST_BCRYPT_COST (decision 036)", () => {
+  it("is unset by default: new password hashes are cost 12", () => {
+    expect(parseEnv({}).TEST_BCRYPT_COST).toBeUndefined();
+  });
+
+  it.each(["http://localhost:3210", "http://127.0.0.1:8080", "http://[::1]:3000"])("is honoured on a server whose APP_URL is on this machine (%s)", (url) => {
+    expect(parseEnv({ NODE_ENV: "production", SESSION_SECRET: SECRET, APP_URL: url, TEST_BCRYPT_COST: "4" }).TEST_BCRYPT_COST).toBe(4);
+  });
+
+  it.each(["https://lumenridge.example", "http://10.0.0.5:3000", "http://localhost.example.com"])("stops a server others can reach (APP_URL %s), naming the variable", (url) => {
+    const problems = problemsOf({ NODE_ENV: "production", SESSION_SECRET: SECRET, APP_URL: url, TEST_BCRYPT_COST: "4" });
+    expect(problems).toEqual([expect.stringMatching(/^TEST_BCRYPT_COST: .*test servers only/)]);
+  });
+
+  it.each(["3", "12", "4.5", "cheap"])("refuses TEST_BCRYPT_COST=%j (4 to 11 only)", (value) => {
+    expect(problemsOf({ TEST_BCRYPT_COST: value })).toEqual(["TEST_BCRYPT_COST: TEST_BCRYPT_COST must be a whole number from 4 to 11"]);
+  });
+});
+
 describe("getEnv", () => {
   const saved = { ...process.env };
   afterEach(() => {

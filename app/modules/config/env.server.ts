@@ -50,6 +50,12 @@ const trustedProxies = z
     return list;
   });
 
+/** Hosts that only this machine reaches. */
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+const isLoopbackUrl = (url: string) => LOOPBACK_HOSTS.has(new URL(url).hostname);
+const TEST_COST_RANGE = "TEST_BCRYPT_COST must be a whole number from 4 to 11";
+const TEST_COST_PROBLEM = "TEST_BCRYPT_COST is for test servers only: it needs an APP_URL on this machine (http://localhost:…); unset it on a real server";
+
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -118,11 +124,26 @@ export const envSchema = z
       .min(0, { message: "PITCH_MIN_FILL_SECONDS must be at least 0" })
       .max(600, { message: "PITCH_MIN_FILL_SECONDS must be at most 600" })
       .default(3),
+    /**
+     * Test servers only (decision 036): new password hashes at this bcrypt cost (4–11) instead of
+     * 12, so suites that create hundreds of accounts do not spend minutes hashing. Refused unless
+     * APP_URL is a loopback address: a server others can reach always hashes at 12.
+     */
+    TEST_BCRYPT_COST: z.coerce
+      .number({ message: TEST_COST_RANGE })
+      .int({ message: TEST_COST_RANGE })
+      .min(4, { message: TEST_COST_RANGE })
+      .max(11, { message: TEST_COST_RANGE })
+      .optional(),
   })
   .transform((env, ctx) => {
     const problem = sessionSecretProblem(env.SESSION_SECRET, env.NODE_ENV);
     if (problem) {
       ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: problem });
+      return z.NEVER;
+    }
+    if (env.TEST_BCRYPT_COST !== undefined && !isLoopbackUrl(env.APP_URL)) {
+      ctx.addIssue({ code: "custom", path: ["TEST_BCRYPT_COST"], message: TEST_COST_PROBLEM });
       return z.NEVER;
     }
     const secret = env.SESSION_SECRET ?? DEV_SESSION_SECRET;

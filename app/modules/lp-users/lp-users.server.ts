@@ -9,7 +9,7 @@ import { AppError, isAppError } from "../http/app-error";
 import { kickMailer, queueMail, recentMailCount } from "../mail/mail.server";
 import { endAllSessions, type LpUser } from "../auth/session.server";
 import { hashToken, newToken } from "../auth/tokens.server";
-import { hashPassword, verifyPassword } from "./password.server";
+import { hashPassword, passwordCost, verifyPassword } from "./password.server";
 import type { ForgotPasswordInput, LoginInput, ResetPasswordInput, UserStatus } from "./schema";
 import { audit, type AuditTarget } from "../audit/audit.server";
 
@@ -52,11 +52,12 @@ export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
 
 
-// A real bcrypt hash of a random string: unknown e-mails cost the same time as known ones.
-let dummyHash: Promise<string> | undefined;
+// A real bcrypt hash of a random string, at the cost new hashes get: unknown e-mails cost the same time as known ones.
+const dummyHashes = new Map<number, Promise<string>>();
 export function timingDummy(): Promise<string> {
-  dummyHash ??= hashPassword(newToken());
-  return dummyHash;
+  const cost = passwordCost();
+  if (!dummyHashes.has(cost)) dummyHashes.set(cost, hashPassword(newToken()));
+  return dummyHashes.get(cost)!;
 }
 
 /** Who is told about a new request: every approved admin, or the firm's inbox while there is none. */

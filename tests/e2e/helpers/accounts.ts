@@ -3,7 +3,7 @@ import { nextTotpCode, skipStep, testTotpSecret } from "../../support/totp";
 import { openDatabase, type Db } from "../../../db/client";
 import { createAdminAccount } from "../../../app/modules/lp-users/admin-create.server";
 import { AdminCreateInput } from "../../../app/modules/lp-users/schema";
-import { E2E_SESSION_SECRET, E2E_TOTP_KEYS } from "./secrets";
+import { E2E_BCRYPT_COST, E2E_SESSION_SECRET, E2E_TOTP_KEYS } from "./secrets";
 import { e2eDatabasePath } from "./sessions";
 import { latestMailTo } from "./mail";
 
@@ -25,6 +25,7 @@ const databases = new Map<string, Db>();
  */
 export async function createAdmin(email: string, name: string, password: string, { database = e2eDatabasePath(), twoFactor = true } = {}) {
   process.env.TOTP_KEYS = E2E_TOTP_KEYS;
+  process.env.TEST_BCRYPT_COST = E2E_BCRYPT_COST;
   process.env.SESSION_SECRET ??= E2E_SESSION_SECRET;
   process.env.LOG_LEVEL = "silent";
   let db = databases.get(database);

@@ -7,7 +7,7 @@ import { expect, type APIRequestContext, type Locator, type Page, type TestInfo 
 import { samplePdf } from "../../helpers/sample-files";
 import { createAdmin, setStatusViaApi, userIdByEmail } from "./accounts";
 import { runDir } from "./documents";
-import { E2E_ISOLATED_SESSION_SECRET, E2E_TOTP_KEYS } from "./secrets";
+import { E2E_BCRYPT_COST, E2E_ISOLATED_SESSION_SECRET, E2E_TOTP_KEYS } from "./secrets";
 import { mintSessionCookie, registerIsolatedServer } from "./sessions";
 import { pendingInvestor, type Account } from "./portal";
 
@@ -239,6 +239,7 @@ export async function startIsolatedServer(): Promise<IsolatedServer> {
     APP_URL: baseURL,
     SESSION_SECRET: E2E_ISOLATED_SESSION_SECRET,
     TOTP_KEYS: E2E_TOTP_KEYS,
+    TEST_BCRYPT_COST: E2E_BCRYPT_COST,
     DATABASE_PATH: path.join(dir, "isolated.sqlite"),
     STORAGE_DIR: path.join(dir, "uploads"),
     LOG_LEVEL: "silent",

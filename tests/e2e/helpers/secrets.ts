@@ -6,3 +6,8 @@ export const E2E_ISOLATED_SESSION_SECRET = "e2e-isolated-session-secret-01234567
  * the test workers can enrol an admin on any of them (helpers/accounts.ts).
  */
 export const E2E_TOTP_KEYS = "e2e-totp-key-0123456789abcdef-0123456789abcdef";
+/**
+ * TEST_BCRYPT_COST of every e2e server and of the workers' createAdmin (decision 036): new
+ * password hashes at cost 4, since the suite creates hundreds of accounts.
+ */
+export const E2E_BCRYPT_COST = "4";
