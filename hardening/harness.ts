@@ -136,11 +136,15 @@ export async function startServer(ctx: Context, options: ServerOptions): Promise
     DOCUMENT_MAIL_DEFAULT: "none",
     // The server finds its files next to itself; hardening/headers.ts reads the client folder from here.
     BUILD_DIR: ctx.buildDir,
-    // New password hashes at bcrypt cost 4 (decision 036): most sections create accounts by the dozen and
-    // sign in hundreds of times. The sections about guessing and load set "" (the production cost, 12).
-    TEST_BCRYPT_COST: "4",
     ...options.env,
   };
+  // New password hashes at bcrypt cost 4 (decision 036): most sections create accounts by the dozen and
+  // sign in hundreds of times. The sections about guessing and load keep the production cost (12:
+  // PRODUCTION_PASSWORD_COST), and so does a server with a public APP_URL (the server refuses the
+  // setting there).
+  if (!("TEST_BCRYPT_COST" in (options.env ?? {})) && ["localhost", "127.0.0.1", "[::1]"].includes(new URL(env.APP_URL!).hostname)) {
+    env.TEST_BCRYPT_COST = "4";
+  }
   const lines: string[] = [];
   let proc: ChildProcess | null = null;
   let exitedPromise: Promise<void> = Promise.resolve();
