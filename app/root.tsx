@@ -7,6 +7,7 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from "react-router";
+import { useEffect } from "react";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { ErrorNotice, errorText } from "~/components/layout/page-frame";
@@ -60,6 +61,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
+  // Once React has hydrated the page (its forms are enhanced from here on), <html data-hydrated> says so:
+  // the browser tests wait for it before they act on an enhanced page.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return <Outlet />;
 }
 

@@ -1,6 +1,6 @@
 /** The account page of every signed-in user (/lp/account, /admin/account). */
 export const accountPageCopy = {
-  title: "Your account",
+  title: "Account",
   description: "Sign-in security for your account.",
   intro: (email: string) => `Signed in as ${email}.`,
   link: "Account",

@@ -1,25 +1,43 @@
 /** The admin workspace: its navigation and the overview's blocks. Page titles come from SPEC.md where it names them. */
 
-export type AdminPageKey = "overview" | "investors" | "pitches" | "documents" | "fund-access" | "email-lists" | "activity";
+export type AdminPageKey = "overview" | "investors" | "fund-access" | "documents" | "pitches" | "email-lists" | "activity" | "account";
+export type AdminGroupKey = "people" | "documents" | "deal-flow" | "lists" | "system";
 
 export const adminNavCopy = {
   label: "Admin",
-  menu: "Admin menu",
+  /** Each page's navigation label, which is also its title (sentence case). */
   pages: {
     overview: "Overview",
     investors: "Investors",
-    pitches: "Pitches",
+    "fund-access": "Fund access",
     documents: "Documents",
-    "fund-access": "Fund II access",
+    pitches: "Pitches",
     "email-lists": "Email lists",
     activity: "Activity",
+    account: "Account",
   } satisfies Record<AdminPageKey, string>,
+  /** The sidebar's groups, by the firm's work. */
+  groups: {
+    people: "People",
+    documents: "Documents",
+    "deal-flow": "Deal flow",
+    lists: "Lists",
+    system: "System",
+  } satisfies Record<AdminGroupKey, string>,
   /** What a badge counts, read after the link's name. */
   badge: {
     investors: (count: number) => `${count} pending`,
     "fund-access": (count: number) => `${count} new this week`,
     pitches: (count: number) => `${count} due within a business day or overdue`,
   },
+} as const;
+
+/** The workspaces' frame (app/components/layout/workspace-frame.tsx). */
+export const workspaceFrameCopy = {
+  /** The phone's menu button. */
+  menu: "Menu",
+  /** The slim footer's link to the marketing site. */
+  site: "Public site",
 } as const;
 
 export const overviewCopy = {
@@ -54,7 +72,8 @@ export const overviewCopy = {
     overduePitches: "Overdue pitches",
   },
   loadFailed: "This part could not be loaded. Please try refreshing the page.",
-  elsewhere: "Sections of the admin portal",
+  /** Before the link to where an old dashboard section (#anchor) lives now. */
+  moved: "This section has its own page now:",
   /** Link names of the sections an older link to this page may point at (by its #anchor). */
   sections: {
     "lp-management": "Existing Investor/LP Management",

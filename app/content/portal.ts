@@ -97,9 +97,15 @@ export const portalCopy = {
   signInAgain: "Sign in again",
 } as const;
 
+/** The investor portal's navigation (the workspace frame). */
+export const lpNavCopy = {
+  label: "Investor portal",
+  pages: { home: "Home", account: "Account" },
+} as const;
+
 export const lpDashboardCopy = {
   title: "Investor Dashboard",
-  eyebrow: "Investor Portal",
+  portal: "Investor Portal",
   welcome: (name: string) => `Welcome back, ${name}`,
   intro: "Fund documents, reports and updates for our limited partners.",
   documentsTitle: "Documents",
@@ -111,7 +117,6 @@ export const adminCopy = {
   portal: "Admin Portal",
   badge: "Administrator",
   signedInAs: "Signed in as",
-  title: "Admin Dashboard",
   lpSection: "Existing Investor/LP Management",
   pending: {
     title: "Pending Requests",

@@ -205,12 +205,12 @@ test.describe("light and dark theme", () => {
   });
 
   for (const [path, heading] of [
-    ["/admin/dashboard", "Admin Dashboard"],
-    ["/admin/investors", "Existing Investor/LP Management"],
-    ["/admin/fund-access", "Potential Investor Management (Fund II)"],
-    ["/admin/email-lists", "Email Lists (Copy & Export)"],
+    ["/admin/dashboard", "Overview"],
+    ["/admin/investors", "Investors"],
+    ["/admin/fund-access", "Fund access"],
+    ["/admin/email-lists", "Email lists"],
     ["/admin/activity", "Activity"],
-    ["/admin/account", "Your account"],
+    ["/admin/account", "Account"],
     ["/admin/pitches", "Pitches"],
   ] as const) {
     test(`${path} has no axe violations`, async ({

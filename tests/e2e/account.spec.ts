@@ -26,7 +26,7 @@ async function signIn(page: Page, jsEnabled: boolean, account: Pick<Account, "em
 
 async function openAccount(page: Page, jsEnabled: boolean) {
   await page.goto("/lp/account");
-  await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
   await waitHydrated(page, jsEnabled);
 }
 

@@ -134,7 +134,7 @@ test("register → confirm the address → the admins are told → pending sign-
 
   // 7. Logout: back at /lp/login, and the dashboard is closed again.
   await waitHydrated(page, jsEnabled);
-  await page.getByRole("main").getByRole("button", { name: "Logout" }).click();
+  await page.getByRole("banner").getByRole("button", { name: "Logout" }).click();
   await expect(page).toHaveURL(/\/lp\/login$/);
   await expect(page.getByRole("heading", { level: 1, name: "Investor Portal" })).toBeVisible();
   expect(await sessionCookie(context)).toBeUndefined();

@@ -59,14 +59,14 @@ test("the sidebar leads to every page, marks the current one and counts what wai
   const investors = nav(page).getByRole("link", { name: /^Investors/ });
   await expect(investors).toHaveAccessibleName(/^Investors\W+2 pending$/);
   await expect(nav(page).getByTestId("nav-badge-investors")).toHaveText("2");
-  await expect(nav(page).getByRole("link", { name: /^Fund II access/ })).toHaveAccessibleName(/^Fund II access\W+1 new this week$/);
+  await expect(nav(page).getByRole("link", { name: /^Fund access/ })).toHaveAccessibleName(/^Fund access\W+1 new this week$/);
   await expect(nav(page).getByTestId("nav-badge-fund-access")).toHaveText("1");
   await expect(nav(page).getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
 
   for (const [key, name] of [
     ["investors", /^Investors/],
     ["documents", /^Documents/],
-    ["fund-access", /^Fund II access/],
+    ["fund-access", /^Fund access/],
     ["email-lists", /^Email lists/],
     ["overview", /^Overview/],
   ] as const) {
@@ -85,7 +85,7 @@ test("below the md width the navigation is a menu that opens without a script", 
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(nav(page)).toBeHidden();
   const summary = menu(page).locator("summary");
-  await expect(summary).toContainText("Admin menu");
+  await expect(summary).toContainText("Menu");
   await expect(menuNav(page).getByRole("link", { name: "Overview" })).toBeHidden();
   await summary.click();
   await expect(menuNav(page).getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
@@ -94,6 +94,39 @@ test("below the md width the navigation is a menu that opens without a script", 
   await waitHydrated(page, jsEnabled);
   await menu(page).locator("summary").click();
   await expect(menuNav(page).getByRole("link", { name: "Email lists" })).toHaveAttribute("aria-current", "page");
+});
+
+test("the frame: SPEC's banner, a one-row top bar and a slim footer; at 390 px each workspace page starts near the top and is no wider than the screen", async ({ isolated }) => {
+  const { page, admin } = await isolated(async () => {});
+  const banner = page.getByRole("banner");
+  await expect(banner).toContainText("Admin Portal");
+  await expect(banner.getByText("Administrator", { exact: true })).toBeVisible();
+  await expect(banner).toContainText(admin.name);
+  await expect(banner.getByRole("button", { name: "Logout" })).toBeVisible();
+  // The slim footer: the legal links, no newsletter sign-up.
+  const footer = page.getByRole("contentinfo");
+  await expect(footer.getByRole("link", { name: "Privacy Policy" })).toBeVisible();
+  await expect(footer.getByRole("textbox")).toHaveCount(0);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  const pages: Array<[string, string]> = [
+    ...Object.values(ADMIN_PAGES).map(({ path, heading }): [string, string] => [path, heading]),
+    ["/admin/pitches", "Pitches"],
+    ["/admin/activity", "Activity"],
+    ["/admin/account", "Account"],
+    // An admin may open the investor portal: its frame is the same, with its own navigation.
+    ["/lp/dashboard", `Welcome back, ${admin.name}`],
+    ["/lp/account", "Account"],
+  ];
+  for (const [path, heading] of pages) {
+    await page.goto(path);
+    const title = page.getByRole("heading", { level: 1, name: heading });
+    await expect(title).toBeVisible();
+    expect((await title.boundingBox())!.y, `${path}: the title's distance from the top`).toBeLessThan(160);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${path}: the page's width`).toBeLessThanOrEqual(390);
+    // On a phone the name and Logout are in the menu.
+    await expect(page.getByRole("banner").getByRole("button", { name: "Logout" })).toBeHidden();
+  }
 });
 
 test("the overview lists the oldest pending requests and approves one in place", { tag: "@no-js" }, async ({ isolated }, testInfo) => {

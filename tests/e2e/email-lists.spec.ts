@@ -161,7 +161,7 @@ const DASHBOARD = "/admin/email-lists";
 /** The e-mail lists page, loaded (and hydrated with JavaScript). */
 async function openDashboard(page: Page, visit: (path: string) => Promise<unknown>, path = DASHBOARD) {
   await visit(path);
-  await expect(page.getByRole("heading", { level: 1, name: SECTION_TITLE, exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: SECTION_TITLE, exact: true })).toBeVisible();
 }
 
 /** The heading, status line and paging of a list at page 1. */
@@ -483,7 +483,7 @@ test("Copy All that fails says 'Failed to copy' / 'Please try again' and downloa
     });
   });
   await noClipboard.goto(DASHBOARD);
-  await expect(noClipboard.getByRole("contentinfo").locator('form input[name="_enhanced"]')).toBeAttached();
+  await expect(noClipboard.locator("html[data-hydrated]")).toBeAttached();
   saved = await downloadOf(noClipboard, () => emailList(noClipboard, "newsletter").copyAll.click());
   await expectToast(noClipboard, TOASTS.failed.title, TOASTS.failed.description);
   expect(saved.text).toBe(await expectedTsvFile(DEFAULT_SORT));
@@ -492,7 +492,7 @@ test("Copy All that fails says 'Failed to copy' / 'Please try again' and downloa
   const offline = await page.context().newPage();
   await offline.route("**/admin/email-lists/*.tsv*", (route) => route.fulfill({ status: 500, contentType: "text/plain", body: "boom" }));
   await offline.goto(DASHBOARD);
-  await expect(offline.getByRole("contentinfo").locator('form input[name="_enhanced"]')).toBeAttached();
+  await expect(offline.locator("html[data-hydrated]")).toBeAttached();
   saved = await downloadOf(offline, () => emailList(offline, "fund-ii-requests").copyAll.click());
   await expectToast(offline, TOASTS.failed.title, TOASTS.failed.description);
   expect(saved.download.suggestedFilename()).toMatch(exportFileNamePattern("fund-ii-requests", "csv"));
@@ -526,8 +526,8 @@ test("with every list empty: '0 total', each list's empty text, no paging, and e
     const page = await context.newPage();
     const response = await page.goto(DASHBOARD);
     expect(response?.status()).toBe(200);
-    if (jsEnabled) await expect(page.getByRole("contentinfo").locator('form input[name="_enhanced"]')).toBeAttached();
-    await expect(page.getByRole("heading", { level: 1, name: SECTION_TITLE, exact: true })).toBeVisible();
+    if (jsEnabled) await expect(page.locator("html[data-hydrated]")).toBeAttached();
+    await expect(page.getByRole("heading", { level: 2, name: SECTION_TITLE, exact: true })).toBeVisible();
 
     for (const list of LIST_KEYS) {
       const ui = emailList(page, list);

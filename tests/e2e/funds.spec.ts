@@ -404,7 +404,7 @@ test("revocation: the admin uploads a Fund II document, the holder reads it, the
   // 4. The admin finds the request: name, 'Fund II', the confirmation, not revoked.
   await page.goto("/admin/fund-access");
   await waitHydrated(page, jsEnabled);
-  await expect(page.getByRole("heading", { level: 1, name: FUND_TEXT.admin.section, exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: FUND_TEXT.admin.section, exact: true })).toBeVisible();
   const row = accessRequestRow(page, holder.email);
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(holder.name);

@@ -42,20 +42,17 @@ export function AccountPage({
   data,
   answer,
   home,
-  actions,
 }: {
   data: AccountData;
   answer: AccountAnswer | undefined;
   home: string;
-  /** Beside the heading (the investor portal's Logout). */
-  actions?: ReactNode;
 }) {
   const c = accountPageCopy;
   return (
-    <div className="mx-auto max-w-3xl space-y-6">
+    <div className="max-w-3xl space-y-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
-          <h1 className="text-3xl font-bold tracking-tight">{c.title}</h1>
+          <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{c.title}</h1>
           <p className="mt-2 text-slate-600 dark:text-slate-300">{c.intro(data.email)}</p>
           <p className="mt-2 text-sm">
             <Link to={home} className={textLinkClass}>
@@ -63,7 +60,6 @@ export function AccountPage({
             </Link>
           </p>
         </div>
-        {actions}
       </div>
       <AccountSection id="two-factor-title" icon={ShieldCheck} title={c.twoFactorTitle}>
         <TwoFactorPanel email={data.email} isAdmin={data.isAdmin} state={data.twoFactor} enrolment={data.enrolment} answer={answer} />

@@ -1,22 +1,46 @@
-import type { AdminPageKey } from "~/content/admin-workspace";
+import type { AdminGroupKey, AdminPageKey } from "~/content/admin-workspace";
+
+/** A page of the admin workspace: where it lives, the sidebar group it sits in, and whether a count shows beside it. */
+export type AdminSection = {
+  page: AdminPageKey;
+  path: string;
+  /** null: above the groups (the overview). */
+  group: AdminGroupKey | null;
+  /** The page's badge counts what waits there (the layout's loader fills it: app/modules/admin/overview.server.ts). */
+  badge?: true;
+};
+
+/**
+ * The admin workspace's one route table: the sidebar (its groups and order), the
+ * paths, the current-page match and the badges come from here; the admin layout
+ * guards every page under it (admins with two-factor only). A new section is one
+ * entry here plus its route modules (app/routes.ts).
+ */
+export const ADMIN_SECTIONS = [
+  { page: "overview", path: "/admin/dashboard", group: null },
+  { page: "investors", path: "/admin/investors", group: "people", badge: true },
+  { page: "fund-access", path: "/admin/fund-access", group: "people", badge: true },
+  { page: "documents", path: "/admin/documents", group: "documents" },
+  { page: "pitches", path: "/admin/pitches", group: "deal-flow", badge: true },
+  { page: "email-lists", path: "/admin/email-lists", group: "lists" },
+  { page: "activity", path: "/admin/activity", group: "system" },
+  { page: "account", path: "/admin/account", group: "system" },
+] as const satisfies readonly AdminSection[];
+
+/** The pages whose sidebar link shows a count. */
+export type AdminBadgeKey = Extract<(typeof ADMIN_SECTIONS)[number], { badge: true }>["page"];
 
 /** The admin workspace's pages, in the navigation's order. */
-export const ADMIN_PAGES = ["overview", "investors", "pitches", "documents", "fund-access", "email-lists", "activity"] as const satisfies readonly AdminPageKey[];
+export const ADMIN_PAGES = ADMIN_SECTIONS.map((section) => section.page);
 
-export const ADMIN_PATHS = {
-  overview: "/admin/dashboard",
-  investors: "/admin/investors",
-  pitches: "/admin/pitches",
-  documents: "/admin/documents",
-  "fund-access": "/admin/fund-access",
-  "email-lists": "/admin/email-lists",
-  activity: "/admin/activity",
-} as const satisfies Record<AdminPageKey, string>;
+export const ADMIN_PATHS = Object.fromEntries(ADMIN_SECTIONS.map((section) => [section.page, section.path])) as {
+  [S in (typeof ADMIN_SECTIONS)[number] as S["page"]]: S["path"];
+};
 
 /** The page a path belongs to (a document's access history belongs to Documents). */
 export function adminPageOf(pathname: string): AdminPageKey | null {
   const path = pathname.replace(/\/+$/, "");
-  return ADMIN_PAGES.find((page) => path === ADMIN_PATHS[page] || path.startsWith(`${ADMIN_PATHS[page]}/`)) ?? null;
+  return ADMIN_SECTIONS.find(({ path: page }) => path === page || path.startsWith(`${page}/`))?.page ?? null;
 }
 
 const EMAIL_LIST_PARAM = /^(lp-users|rejected-lp-users|fund-ii-requests|newsletter)\.(sort|dir|page)$/;

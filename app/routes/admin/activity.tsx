@@ -1,4 +1,5 @@
 import { Download } from "lucide-react";
+import { AdminPageHeader, adminPageTitle } from "~/components/admin/page-header";
 import type { ComponentProps, ReactNode } from "react";
 import { data, Form, Link, useLocation } from "react-router";
 import type { Route } from "./+types/activity";
@@ -19,7 +20,7 @@ const EXPORT = `${PAGE}.csv`;
 type FilterName = (typeof FILTER_PARAMS)[number];
 type TypedFilters = Record<FilterName, string>;
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: c.title, description: c.intro, path: PAGE, noindex: true });
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: adminPageTitle("activity"), description: c.intro, path: PAGE, noindex: true });
 
 /** A row as the table shows it. */
 function view(row: AuditRow) {
@@ -251,8 +252,7 @@ export default function Activity({ loaderData }: Route.ComponentProps) {
   const { typed, errors, filtered, rows, newer, older } = loaderData;
   return (
     <div>
-      <h1 className="text-3xl font-bold tracking-tight">{c.title}</h1>
-      <p className="mt-2 text-slate-700 dark:text-slate-200">{c.intro}</p>
+      <AdminPageHeader page="activity" intro={c.intro} />
       <Filters typed={typed} errors={errors} />
       {errors ? (
         <p role="alert" className="mt-6 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">

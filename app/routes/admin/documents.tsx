@@ -1,4 +1,5 @@
 import { Files, Info } from "lucide-react";
+import { AdminPageHeader, adminPageTitle } from "~/components/admin/page-header";
 import { Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/documents";
 import {
@@ -30,7 +31,7 @@ import { isMultipart, uploadLpDocument } from "./uploads.server";
 const PAGE = ADMIN_PATHS.documents;
 
 export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, { title: documentsPageCopy.title, description: adminCopy.footerNote, path: PAGE, noindex: true });
+  pageMeta(args, { title: adminPageTitle("documents"), description: adminCopy.footerNote, path: PAGE, noindex: true });
 
 /** The LP documents' delete, with JavaScript and through the confirm step. */
 const deleteSettings: DeleteSettings = {
@@ -83,7 +84,7 @@ export default function AdminDocuments({ loaderData }: Route.ComponentProps) {
   const { documents, confirm, audience, typed } = loaderData;
   return (
     <div>
-      <h1 className="text-3xl font-bold tracking-tight">{documentsPageCopy.title}</h1>
+      <AdminPageHeader page="documents" specName={documentsPageCopy.title} />
       <p className="mt-4 flex items-start gap-2 text-sm text-slate-600 dark:text-slate-300">
         <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
         {adminCopy.footerNote}

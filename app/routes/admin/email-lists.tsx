@@ -1,4 +1,5 @@
 import type { Route } from "./+types/email-lists";
+import { AdminPageHeader, adminPageTitle } from "~/components/admin/page-header";
 import type { EmailListData } from "~/components/email-lists/email-list-table";
 import { EmailListsSection } from "~/components/email-lists/email-lists-section";
 import { parseListViews } from "~/components/email-lists/params";
@@ -10,7 +11,7 @@ import { pageMeta } from "~/modules/seo/meta";
 import { readEmailList } from "./lists.server";
 
 export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, { title: emailListsCopy.section, description: emailListsCopy.intro, path: ADMIN_PATHS["email-lists"], noindex: true });
+  pageMeta(args, { title: adminPageTitle("email-lists"), description: emailListsCopy.intro, path: ADMIN_PATHS["email-lists"], noindex: true });
 
 /**
  * /admin/email-lists, 'Email Lists (Copy & Export)': the four tables, each
@@ -27,7 +28,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export default function EmailLists({ loaderData }: Route.ComponentProps) {
   return (
     <div id="email-lists">
-      <h1 className="text-3xl font-bold tracking-tight">{emailListsCopy.section}</h1>
+      <AdminPageHeader page="email-lists" specName={emailListsCopy.section} />
       <EmailListsSection lists={loaderData.lists} views={loaderData.views} />
     </div>
   );

@@ -1,4 +1,5 @@
 import type { ShouldRevalidateFunctionArgs } from "react-router";
+import { AdminPageHeader, adminPageTitle } from "~/components/admin/page-header";
 import type { Route } from "./+types/fund-access";
 import { DeleteConfirmPanel } from "~/components/documents/delete-document";
 import { PublishedDocuments } from "~/components/documents/published-documents";
@@ -36,7 +37,7 @@ const PAGE = ADMIN_PATHS["fund-access"];
 const INTENTS = [REVOKE_FUND_ACCESS_INTENT, RESEND_FUND_ACCESS_INTENT, DELETE_FUND_DOCUMENT_INTENT] as const;
 
 export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, { title: fundAdminCopy.section, description: fundUploadFormCopy.title, path: PAGE, noindex: true });
+  pageMeta(args, { title: adminPageTitle("fund-access"), description: fundUploadFormCopy.title, path: PAGE, noindex: true });
 
 /**
  * /admin/fund-access, 'Potential Investor Management (Fund II)': the fund
@@ -82,7 +83,7 @@ export default function FundAccess({ loaderData }: Route.ComponentProps) {
   const { requests, published, revokeConfirm, documentConfirm } = loaderData;
   return (
     <div>
-      <h1 className="text-3xl font-bold tracking-tight">{fundAdminCopy.section}</h1>
+      <AdminPageHeader page="fund-access" specName={fundAdminCopy.section} />
       {revokeConfirm ? <RevokeConfirmPanel request={revokeConfirm.request} /> : null}
       <FundAccessList data={requests} />
       <UploadForm

@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { AdminPageHeader, adminPageTitle } from "~/components/admin/page-header";
 import type { Route } from "./+types/investors";
 import { ReferenceCodeForm, ReferenceCodeHint, SET_REFERENCE_CODE_INTENT } from "~/components/admin/reference-code-form";
 import { StatusConfirmPanel, STATUS_INTENT, type ListKind } from "~/components/portal/status-actions";
@@ -21,7 +22,7 @@ const LISTS: readonly ListKind[] = ["pending", "approved", "rejected"];
 type StatusFilter = "all" | UserStatus;
 
 export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, { title: adminCopy.lpSection, description: investorsCopy.search.label, path: PAGE, noindex: true });
+  pageMeta(args, { title: adminPageTitle("investors"), description: investorsCopy.search.label, path: PAGE, noindex: true });
 
 /** Which list each confirm step belongs to: a user no longer in it has nothing to confirm. */
 const confirmLists: Record<ConfirmKind, UserStatus> = { reject: "pending", revoke: "approved", approve: "rejected" };
@@ -65,7 +66,7 @@ export default function Investors({ loaderData }: Route.ComponentProps) {
   const c = investorsCopy.search;
   return (
     <div>
-      <h1 className="text-3xl font-bold tracking-tight">{adminCopy.lpSection}</h1>
+      <AdminPageHeader page="investors" specName={adminCopy.lpSection} />
       <Form method="get" action={PAGE} role="search" aria-label={c.label} className="mt-6 flex flex-wrap items-end gap-3">
         <div className="min-w-60 flex-1">
           <Label htmlFor="investor-search">{c.label}</Label>

@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import { AdminPageHeader, adminPageTitle } from "~/components/admin/page-header";
 import { Link, redirect, useNavigate } from "react-router";
 import type { Route } from "./+types/overview";
 import { StatusActions, STATUS_INTENT } from "~/components/portal/status-actions";
@@ -22,7 +23,7 @@ const PENDING_SHOWN = 5;
 const ACCESSES_SHOWN = 10;
 
 export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, { title: adminCopy.title, description: overviewCopy.intro, path: PAGE, noindex: true });
+  pageMeta(args, { title: adminPageTitle("overview"), description: overviewCopy.intro, path: PAGE, noindex: true });
 
 function guarded<T>(read: () => T): T | null {
   try {
@@ -108,8 +109,21 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
   useLegacyAnchor();
   return (
     <div>
-      <h1 className="text-3xl font-bold tracking-tight">{adminCopy.title}</h1>
-      <p className="mt-2 text-slate-600 dark:text-slate-300">{c.intro}</p>
+      <AdminPageHeader page="overview" intro={c.intro} />
+      {/* An old link to a section of the former one-page dashboard (#anchor): with a script useLegacyAnchor moves on;
+          without, only the targeted entry shows (:target), saying where the section lives now. */}
+      <div>
+        {Object.entries(LEGACY_ANCHORS)
+          .filter(([anchor]) => anchor !== "pending-users")
+          .map(([anchor, page]) => (
+            <p key={anchor} id={anchor} className="mt-4 hidden scroll-mt-40 rounded-md border border-brand-300 bg-brand-50 px-4 py-3 text-sm target:block dark:border-brand-700 dark:bg-brand-900">
+              {`${c.moved} `}
+              <Link to={`${ADMIN_PATHS[page]}#${anchor}`} className="font-semibold text-brand-800 underline underline-offset-2 dark:text-brand-200">
+                {c.sections[anchor] ?? anchor}
+              </Link>
+            </p>
+          ))}
+      </div>
 
       <section aria-labelledby="counts-title" className="mt-6">
         <h2 id="counts-title" className="sr-only">
@@ -208,22 +222,6 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
         </Block>
       </div>
 
-      <nav aria-labelledby="elsewhere-title" className="mt-8 border-t border-slate-200 pt-6 dark:border-slate-800">
-        <h2 id="elsewhere-title" className="text-sm font-semibold text-slate-700 dark:text-slate-200">
-          {c.elsewhere}
-        </h2>
-        <ul className="mt-2 flex flex-wrap gap-x-6 gap-y-2 text-sm">
-          {Object.entries(LEGACY_ANCHORS)
-            .filter(([anchor]) => anchor !== "pending-users")
-            .map(([anchor, page]) => (
-              <li key={anchor} id={anchor} className="scroll-mt-40">
-                <Link to={`${ADMIN_PATHS[page]}#${anchor}`} className="text-brand-800 underline-offset-2 hover:underline dark:text-brand-200">
-                  {c.sections[anchor] ?? anchor}
-                </Link>
-              </li>
-            ))}
-        </ul>
-      </nav>
     </div>
   );
 }

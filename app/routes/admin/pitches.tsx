@@ -1,4 +1,5 @@
 import { Download } from "lucide-react";
+import { AdminPageHeader, adminPageTitle } from "~/components/admin/page-header";
 import { data, Form, Link, useLocation } from "react-router";
 import type { Route } from "./+types/pitches";
 import { Pager } from "~/components/ui/pager";
@@ -21,7 +22,7 @@ type FilterName = (typeof PITCH_FILTER_PARAMS)[number];
 type Typed = Record<FilterName | "page", string>;
 type Errors = Partial<Record<FilterName | "page", string[]>>;
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: c.title, description: c.intro, path: PAGE, noindex: true });
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: adminPageTitle("pitches"), description: c.intro, path: PAGE, noindex: true });
 
 /**
  * /admin/pitches: the pitch inbox, newest first, filtered by a GET form that works
@@ -220,8 +221,7 @@ export default function Pitches({ loaderData }: Route.ComponentProps) {
   const { typed, errors, owners, rows, page, total, filtered } = loaderData;
   return (
     <div>
-      <h1 className="text-3xl font-bold tracking-tight">{c.title}</h1>
-      <p className="mt-2 text-slate-700 dark:text-slate-200">{c.intro}</p>
+      <AdminPageHeader page="pitches" intro={c.intro} />
       <Filters typed={typed} errors={errors} owners={owners} />
       {errors ? (
         <p role="alert" className="mt-6 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">

@@ -1,6 +1,5 @@
 import type { Route } from "./+types/account";
 import { AccountPage } from "~/components/account/account-page";
-import { LogoutButton } from "~/components/portal/logout-button";
 import { accountPageCopy } from "~/content/account";
 import { requireInvestor } from "~/modules/auth/guards.server";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
@@ -23,9 +22,5 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 /** /lp/account: the investor's sign-in security (two-factor, optional for investors). */
 export default function InvestorAccount({ loaderData, actionData }: Route.ComponentProps) {
-  return (
-    <div className="px-4 py-12 sm:px-6">
-      <AccountPage data={loaderData} answer={actionData} home="/lp/dashboard" actions={<LogoutButton />} />
-    </div>
-  );
+  return <AccountPage data={loaderData} answer={actionData} home="/lp/dashboard" />;
 }

@@ -1,7 +1,10 @@
-import { Outlet } from "react-router";
+import { Outlet, useLocation } from "react-router";
 import type { Route } from "./+types/layout";
-import { SiteFrame } from "~/components/layout/page-frame";
+import { WorkspaceFrame } from "~/components/layout/workspace-frame";
 import { UserLoadError } from "~/components/portal/load-error";
+import { LpNavLinks } from "~/components/portal/lp-nav";
+import { LpProduct, PortalAccount } from "~/components/portal/portal-header";
+import { lpNavCopy } from "~/content/portal";
 import { requireInvestor } from "~/modules/auth/guards.server";
 import { toCurrentUser } from "~/modules/lp-users/lp-users.server";
 
@@ -11,20 +14,27 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { user: toCurrentUser(user) };
 }
 
-/** The investor portal in the site's frame (the pinned banner, header and footer are site-wide). */
-export default function InvestorPortalLayout() {
+/** The investor portal in the workspaces' frame (SPEC's pinned banner stays). */
+export default function InvestorPortalLayout({ loaderData }: Route.ComponentProps) {
+  const { pathname } = useLocation();
   return (
-    <SiteFrame>
+    <WorkspaceFrame
+      name="lp"
+      product={<LpProduct />}
+      account={<PortalAccount name={loaderData.user.name} />}
+      navLabel={lpNavCopy.label}
+      nav={() => <LpNavLinks pathname={pathname} />}
+    >
       <Outlet />
-    </SiteFrame>
+    </WorkspaceFrame>
   );
 }
 
 /** The user could not be loaded (e.g. the database did not answer). */
 export function ErrorBoundary() {
   return (
-    <SiteFrame>
+    <WorkspaceFrame name="lp" product={<LpProduct />} account={null} navLabel={lpNavCopy.label} nav={null}>
       <UserLoadError />
-    </SiteFrame>
+    </WorkspaceFrame>
   );
 }

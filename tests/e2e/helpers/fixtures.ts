@@ -26,10 +26,9 @@ type Fixtures = {
   /** This test's client address (also sent as X-Forwarded-For by page and request). */
   clientIp: string;
   /**
-   * With JavaScript on, wait until React has hydrated the page (the footer's
-   * newsletter form, on every public page, then carries its enhancement
-   * marker), so clicks exercise the enhanced behaviour and not the native
-   * fallback. Without JavaScript there is nothing to wait for.
+   * With JavaScript on, wait until React has hydrated the page (app/root.tsx
+   * then sets <html data-hydrated>), so clicks exercise the enhanced behaviour
+   * and not the native fallback. Without JavaScript there is nothing to wait for.
    */
   hydrated: () => Promise<void>;
   /** Open a page, expect its HTTP status (200 unless told), then wait for hydration. */
@@ -52,7 +51,7 @@ export const test = base.extend<Fixtures>({
   hydrated: async ({ page, jsEnabled }, use) => {
     await use(async () => {
       if (!jsEnabled) return;
-      await expect(page.getByRole("contentinfo").locator('form input[name="_enhanced"]')).toBeAttached();
+      await expect(page.locator("html[data-hydrated]")).toBeAttached();
     });
   },
   visit: async ({ page, hydrated }, use) => {

@@ -90,7 +90,7 @@ export async function approvedInvestor(request: APIRequestContext, testInfo: Tes
 /** The same wait as the `hydrated` fixture, for any page (e.g. one of a second context). */
 export async function waitHydrated(page: Page, jsEnabled: boolean) {
   if (!jsEnabled) return;
-  await expect(page.getByRole("contentinfo").locator('form input[name="_enhanced"]')).toBeAttached();
+  await expect(page.locator("html[data-hydrated]")).toBeAttached();
 }
 
 /** A second browser (e.g. the admin's), with the project's JavaScript setting and this test's client address. */
@@ -129,11 +129,11 @@ export async function signInWith(page: Page, account: { email: string; password:
 
 /** The admin workspace's pages and their headings. */
 export const ADMIN_PAGES = {
-  overview: { path: "/admin/dashboard", heading: "Admin Dashboard" },
-  investors: { path: "/admin/investors", heading: "Existing Investor/LP Management" },
-  documents: { path: "/admin/documents", heading: "LP documents" },
-  "fund-access": { path: "/admin/fund-access", heading: "Potential Investor Management (Fund II)" },
-  "email-lists": { path: "/admin/email-lists", heading: "Email Lists (Copy & Export)" },
+  overview: { path: "/admin/dashboard", heading: "Overview" },
+  investors: { path: "/admin/investors", heading: "Investors" },
+  documents: { path: "/admin/documents", heading: "Documents" },
+  "fund-access": { path: "/admin/fund-access", heading: "Fund access" },
+  "email-lists": { path: "/admin/email-lists", heading: "Email lists" },
 } as const;
 export type AdminPage = keyof typeof ADMIN_PAGES;
 
@@ -155,7 +155,7 @@ export async function signInAsAdmin(page: Page, jsEnabled: boolean, admin: Accou
   await passTwoFactor(page, jsEnabled, admin.email);
   // bcrypt (cost 12) can take seconds on a busy machine.
   await expect(page).toHaveURL(/\/admin\/dashboard$/, { timeout: 15_000 });
-  await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: ADMIN_PAGES.overview.heading })).toBeVisible();
   await waitHydrated(page, jsEnabled);
   if (target && target !== "overview") await openAdminPage(page, jsEnabled, target);
 }
