@@ -26,6 +26,10 @@ export const activityCopy = {
   none: "—",
   notRecorded: "Not recorded",
   requestId: "Request",
+  /** In an event's details: the browser's user agent. */
+  browser: "Browser",
+  /** After 'Details' for a screen reader: whose details they are. */
+  detailsOf: (event: string, when: string) => `of ${event}, ${when}`,
   /** An aggregated row (decision 030): how many more refusals of its kind came from its address in that minute. */
   repeated: (count: number) => (count === 1 ? "1 more like it from this address in the same minute" : `${count.toLocaleString("en-US")} more like it from this address in the same minute`),
   empty: "No activity has been recorded yet.",

@@ -178,67 +178,105 @@ function NotRecorded() {
 
 type ViewRow = ReturnType<typeof view>;
 
+/** A value shown on one line, cut with an ellipsis when long; the whole value is its title (and read out whole). */
+function OneLine({ children, title, className = "" }: { children: React.ReactNode; title?: string; className?: string }) {
+  return (
+    <span className={`block truncate ${className}`} title={title}>
+      {children}
+    </span>
+  );
+}
+
+const cell = "px-3 py-1.5 max-sm:block max-sm:px-0 max-sm:py-0.5";
+
+/**
+ * One line per event (time, event, actor, target, address); the browser, the
+ * request id and the event's details open under 'Details' (a disclosure, no
+ * script needed). Below the sm width each row is a card: time, event and actor
+ * first, the rest under them.
+ */
 function ActivityTable({ rows }: { rows: ViewRow[] }) {
   return (
-    <div role="region" aria-label={c.tableLabel} tabIndex={0} className="mt-4 overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
-      <table className="w-full min-w-[56rem] text-left text-sm">
+    <div role="region" aria-label={c.tableLabel} tabIndex={0} className="mt-4 rounded-lg border border-slate-200 dark:border-slate-800">
+      <table className="w-full table-fixed text-left text-sm max-sm:block">
         <caption className="sr-only">{c.caption}</caption>
-        <thead className="bg-slate-50 text-slate-700 dark:bg-slate-900 dark:text-slate-200">
+        <colgroup className="max-sm:hidden">
+          <col className="w-44" />
+          <col className="w-[30%]" />
+          <col className="w-[19%]" />
+          <col />
+          <col className="w-28" />
+          <col className="w-20" />
+        </colgroup>
+        <thead className="sticky top-24 bg-slate-50 text-slate-700 max-sm:hidden dark:bg-slate-900 dark:text-slate-200">
           <tr>
             {(["when", "event", "actor", "target", "from", "details"] as const).map((column) => (
-              <th key={column} scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">
+              <th key={column} scope="col" className="px-3 py-2 font-semibold whitespace-nowrap">
                 {c.columns[column]}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+        <tbody className="divide-y divide-slate-200 max-sm:block dark:divide-slate-800">
           {rows.map((row) => (
-            <tr key={row.id} className="align-top" data-testid="activity-row">
-              <td className="px-4 py-3 whitespace-nowrap tabular-nums">
+            <tr key={row.id} className="align-top max-sm:block max-sm:px-4 max-sm:py-3" data-testid="activity-row">
+              <td className={`${cell} whitespace-nowrap tabular-nums max-sm:text-xs max-sm:text-slate-600 max-sm:dark:text-slate-300`}>
                 <time dateTime={row.whenIso}>{row.when}</time>
               </td>
-              <td className="px-4 py-3">
-                <span className="block font-medium">{row.eventLabel}</span>
-                {row.repeated ? <span className="block text-xs font-medium">{row.repeated}</span> : null}
-                <code className="block text-xs text-slate-600 dark:text-slate-300">{row.event}</code>
+              <td className={cell}>
+                <OneLine title={`${row.eventLabel} (${row.event})`}>
+                  <span className="font-medium">{row.eventLabel}</span> <code className="text-xs text-slate-600 dark:text-slate-300">{row.event}</code>
+                </OneLine>
+                {row.repeated ? <OneLine className="text-xs font-medium">{row.repeated}</OneLine> : null}
               </td>
-              <td className="px-4 py-3 break-all">{row.actor ?? <span className="italic">{c.visitor}</span>}</td>
-              <td className="px-4 py-3 break-all">
+              <td className={cell}>
+                <OneLine title={row.actor ?? c.visitor}>{row.actor ?? <span className="italic">{c.visitor}</span>}</OneLine>
+              </td>
+              <td className={cell}>
                 {row.target ? (
-                  <>
-                    <span className="block">{row.target.label ?? row.target.id}</span>
-                    <span className="block text-xs text-slate-600 dark:text-slate-300">
+                  <OneLine title={`${row.target.label ?? row.target.id ?? ""} (${row.target.type}${row.target.id ? ` ${row.target.id}` : ""})`}>
+                    <span>{row.target.label ?? row.target.id}</span>{" "}
+                    <span className="text-xs text-slate-600 dark:text-slate-300">
                       {row.target.type}
                       {row.target.id && row.target.id !== row.target.label ? ` · ${row.target.id}` : ""}
                     </span>
-                  </>
+                  </OneLine>
                 ) : (
                   <NotRecorded />
                 )}
               </td>
-              <td className="max-w-56 px-4 py-3 text-xs">
-                <span className="block font-mono break-all">{row.ip ?? <NotRecorded />}</span>
-                {row.userAgent ? <span className="mt-1 block break-words text-slate-600 dark:text-slate-300">{row.userAgent}</span> : null}
-                {row.requestId ? (
-                  <span className="mt-1 block font-mono break-all text-slate-600 dark:text-slate-300">
-                    {c.requestId} {row.requestId}
-                  </span>
-                ) : null}
+              <td className={`${cell} text-xs`}>
+                <OneLine className="font-mono" title={row.ip ?? undefined}>
+                  {row.ip ?? <NotRecorded />}
+                </OneLine>
               </td>
-              <td className="max-w-xs px-4 py-3 text-xs">
-                {row.details.length > 0 ? (
-                  <dl className="grid grid-cols-[auto_1fr] gap-x-2">
+              <td className={`${cell} text-xs sm:relative`}>
+                <details>
+                  <summary className="cursor-pointer font-medium text-brand-800 select-none dark:text-brand-200">
+                    {c.columns.details}
+                    <span className="sr-only">{` ${c.detailsOf(row.eventLabel, row.when)}`}</span>
+                  </summary>
+                  <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-2 gap-y-0.5 sm:absolute sm:right-4 sm:z-10 sm:w-96 sm:rounded-md sm:border sm:border-slate-200 sm:bg-white sm:p-3 sm:shadow-lg sm:dark:border-slate-700 sm:dark:bg-slate-900">
                     {row.details.map(([key, value]) => (
                       <div key={key} className="contents">
                         <dt className="text-slate-600 dark:text-slate-300">{key}</dt>
                         <dd className="break-all">{value}</dd>
                       </div>
                     ))}
+                    {row.userAgent ? (
+                      <div className="contents">
+                        <dt className="text-slate-600 dark:text-slate-300">{c.browser}</dt>
+                        <dd className="break-words">{row.userAgent}</dd>
+                      </div>
+                    ) : null}
+                    {row.requestId ? (
+                      <div className="contents">
+                        <dt className="text-slate-600 dark:text-slate-300">{c.requestId}</dt>
+                        <dd className="font-mono break-all">{row.requestId}</dd>
+                      </div>
+                    ) : null}
                   </dl>
-                ) : (
-                  <NotRecorded />
-                )}
+                </details>
               </td>
             </tr>
           ))}
