@@ -187,6 +187,15 @@ function OneLine({ children, title, className = "" }: { children: React.ReactNod
   );
 }
 
+/** A row's details as shown under 'Details': the event's own fields, then the browser and the request id. */
+function detailLines(row: ViewRow): Array<[string, string, string]> {
+  return [
+    ...row.details.map(([key, value]): [string, string, string] => [key, value, "break-all"]),
+    ...(row.userAgent ? [[c.browser, row.userAgent, "break-words"] as [string, string, string]] : []),
+    ...(row.requestId ? [[c.requestId, row.requestId, "font-mono break-all"] as [string, string, string]] : []),
+  ];
+}
+
 const cell = "px-3 py-1.5 max-sm:block max-sm:px-0 max-sm:py-0.5";
 
 /**
@@ -257,24 +266,12 @@ function ActivityTable({ rows }: { rows: ViewRow[] }) {
                     <span className="sr-only">{` ${c.detailsOf(row.eventLabel, row.when)}`}</span>
                   </summary>
                   <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-2 gap-y-0.5 sm:absolute sm:right-4 sm:z-10 sm:w-96 sm:rounded-md sm:border sm:border-slate-200 sm:bg-white sm:p-3 sm:shadow-lg sm:dark:border-slate-700 sm:dark:bg-slate-900">
-                    {row.details.map(([key, value]) => (
-                      <div key={key} className="contents">
+                    {detailLines(row).map(([key, value, className], i) => (
+                      <div key={`${i}-${key}`} className="contents">
                         <dt className="text-slate-600 dark:text-slate-300">{key}</dt>
-                        <dd className="break-all">{value}</dd>
+                        <dd className={className}>{value}</dd>
                       </div>
                     ))}
-                    {row.userAgent ? (
-                      <div className="contents">
-                        <dt className="text-slate-600 dark:text-slate-300">{c.browser}</dt>
-                        <dd className="break-words">{row.userAgent}</dd>
-                      </div>
-                    ) : null}
-                    {row.requestId ? (
-                      <div className="contents">
-                        <dt className="text-slate-600 dark:text-slate-300">{c.requestId}</dt>
-                        <dd className="font-mono break-all">{row.requestId}</dd>
-                      </div>
-                    ) : null}
                   </dl>
                 </details>
               </td>
