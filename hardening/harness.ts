@@ -13,6 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { twoFactorMessages } from "../app/content/two-factor";
+import { isLoopbackUrl } from "../app/modules/config/env.server";
 import { startSmtpServer, type ReceivedMail } from "../tests/helpers/smtp";
 import { nextTotpCode, skipStep, testTotpSecret } from "../tests/support/totp";
 
@@ -142,7 +143,7 @@ export async function startServer(ctx: Context, options: ServerOptions): Promise
   // sign in hundreds of times. The sections about guessing and load keep the production cost (12:
   // PRODUCTION_PASSWORD_COST), and so does a server with a public APP_URL (the server refuses the
   // setting there).
-  if (!("TEST_BCRYPT_COST" in (options.env ?? {})) && ["localhost", "127.0.0.1", "[::1]"].includes(new URL(env.APP_URL!).hostname)) {
+  if (!("TEST_BCRYPT_COST" in (options.env ?? {})) && isLoopbackUrl(env.APP_URL!)) {
     env.TEST_BCRYPT_COST = "4";
   }
   const lines: string[] = [];

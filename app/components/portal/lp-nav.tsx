@@ -2,7 +2,7 @@ import { lpNavCopy } from "~/content/portal";
 import { WorkspaceNavLink } from "../layout/workspace-frame";
 
 /** The investor portal's pages, in the navigation's order (capital accounts and statements will join them). */
-export const LP_SECTIONS = [
+const LP_SECTIONS = [
   { page: "home", path: "/lp/dashboard" },
   { page: "account", path: "/lp/account" },
 ] as const;

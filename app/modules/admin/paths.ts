@@ -30,9 +30,6 @@ export const ADMIN_SECTIONS = [
 /** The pages whose sidebar link shows a count. */
 export type AdminBadgeKey = Extract<(typeof ADMIN_SECTIONS)[number], { badge: true }>["page"];
 
-/** The admin workspace's pages, in the navigation's order. */
-export const ADMIN_PAGES = ADMIN_SECTIONS.map((section) => section.page);
-
 export const ADMIN_PATHS = Object.fromEntries(ADMIN_SECTIONS.map((section) => [section.page, section.path])) as {
   [S in (typeof ADMIN_SECTIONS)[number] as S["page"]]: S["path"];
 };

@@ -52,7 +52,8 @@ const trustedProxies = z
 
 /** Hosts that only this machine reaches. */
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-const isLoopbackUrl = (url: string) => LOOPBACK_HOSTS.has(new URL(url).hostname);
+/** Is this URL on this machine only (where TEST_BCRYPT_COST is allowed)? */
+export const isLoopbackUrl = (url: string) => LOOPBACK_HOSTS.has(new URL(url).hostname);
 const TEST_COST_RANGE = "TEST_BCRYPT_COST must be a whole number from 4 to 11";
 const TEST_COST_PROBLEM = "TEST_BCRYPT_COST is for test servers only: it needs an APP_URL on this machine (http://localhost:…); unset it on a real server";
 
