@@ -1,0 +1,13 @@
+/** The words of the workspaces' kit (app/components/kit): tables, menus, filters, empty states. */
+export const kitCopy = {
+  /** The row menu's button, read with the row's name: 'Actions for Ada Lovelace'. */
+  rowActions: (name: string) => `Actions for ${name}`,
+  sortBy: (column: string, direction: "asc" | "desc") => `Sort by ${column.toLowerCase()}, ${direction === "asc" ? "ascending" : "descending"}`,
+  sortedBy: (column: string, direction: "asc" | "desc") => `Sorted by ${column.toLowerCase()}, ${direction === "asc" ? "ascending" : "descending"}.`,
+  /** A shortened id's full value, one click away. */
+  showFull: "Show the full value",
+  copy: "Copy",
+  /** The browser's bare 'Choose File', styled. */
+  chooseFile: "Choose a file",
+  noFileChosen: "No file chosen",
+} as const;
