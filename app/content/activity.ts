@@ -19,7 +19,6 @@ export const activityCopy = {
   export: "Download CSV",
   exportHint: "Every event that matches the filters, as a spreadsheet.",
   caption: "Activity, newest first",
-  tableLabel: "Activity table",
   timesInUtc: "Times are in UTC.",
   columns: { when: "When", event: "Event", actor: "Actor", target: "Target", from: "From", details: "Details" },
   visitor: "Visitor",

@@ -68,8 +68,12 @@ export const overviewCopy = {
     title: "At a glance",
     approvedInvestors: "Approved investors",
     documents: "LP documents",
-    subscribers: "Confirmed newsletter subscribers",
+    subscribers: "Newsletter subscribers",
+    subscribersHint: "Confirmed sign-ups only",
+    newPitches: "New pitches",
+    newPitchesHint: "Not yet picked up",
     overduePitches: "Overdue pitches",
+    overduePitchesHint: "Past the 5-business-day reply",
   },
   loadFailed: "This part could not be loaded. Please try refreshing the page.",
   /** Before the link to where an old dashboard section (#anchor) lives now. */
@@ -104,6 +108,22 @@ export const investorsCopy = {
     clear: "Clear",
     results: (query: string) => `Results for “${query}”`,
   },
+  /** The investors table (issue 23): status tabs with counts, one paged table. */
+  table: {
+    label: "Investors",
+    tabs: "Investors by status",
+    columns: { name: "Name", email: "Email", status: "Status", referenceCode: "Reference code", requested: "Requested", actions: "Actions" },
+    /** The status badge of a request still waiting (SPEC's 'Approved' and 'Rejected' come from adminCopy). */
+    pending: "Pending",
+    /** Under the request date of an approved investor, when the audit trail knows it. */
+    approvedOn: (date: string) => `Approved ${date}`,
+    emptyAll: "No investors yet",
+    noMatch: (query: string) => `No investors match “${query}”`,
+    errorAll: "Failed to load investors. Please try refreshing the page.",
+    /** The row menu's link to the reference code field. */
+    addCode: "Add reference code",
+    editCode: "Edit reference code",
+  },
 } as const;
 
 /** An investor's reference code ("LRV-0042"): shown and set on the investors page, matched by bulk uploads. */
@@ -120,6 +140,10 @@ export const referenceCodeCopy = {
   invalid: "Use 2 to 20 letters and digits, with single hyphens between them (e.g. LRV-0042)",
   taken: (code: string, email: string) => `${code} is already used by ${email}`,
   adminAccount: "Reference codes are for investors, not administrators",
+  /** The table's cell of an investor without a code (read by screen readers; a dash is shown). */
+  none: "None",
+  /** Under the field in the row menu. */
+  shortHint: "2 to 20 letters and digits, hyphens between (e.g. LRV-0042). Leave empty to remove.",
 } as const;
 
 export const documentsPageCopy = {

@@ -21,15 +21,10 @@ export const emailListsCopy = {
   /** Every column, direction and status the lists know has its words here (checked in modules/email-lists/lists.ts). */
   columns: columnWords,
   directions: directionWords,
-  /** The sort link's name: what clicking it does ('Sort by Email, ascending'). */
-  sortBy: (column: keyof typeof columnWords, direction: keyof typeof directionWords) =>
-    `Sort by ${emailListsCopy.columns[column]}, ${emailListsCopy.directions[direction]}`,
   /** Read (politely) when a table's order changes. */
   sortedBy: (column: keyof typeof columnWords, direction: keyof typeof directionWords) =>
     `Sorted by ${emailListsCopy.columns[column]}, ${emailListsCopy.directions[direction]}`,
   total: (count: number) => `${formatCount(count)} total`,
-  /** The scrolling, focusable area around a table. */
-  regionLabel: (label: string) => `${label} table`,
   showing: (first: number, last: number, total: number) =>
     `Showing ${formatCount(first)}\u2013${formatCount(last)} of ${formatCount(total)}`,
   pageOfPages: (page: number, pages: number) => `Page ${formatCount(page)} of ${formatCount(pages)}`,

@@ -2,8 +2,8 @@
 export const kitCopy = {
   /** The row menu's button, read with the row's name: 'Actions for Ada Lovelace'. */
   rowActions: (name: string) => `Actions for ${name}`,
-  sortBy: (column: string, direction: "asc" | "desc") => `Sort by ${column.toLowerCase()}, ${direction === "asc" ? "ascending" : "descending"}`,
-  sortedBy: (column: string, direction: "asc" | "desc") => `Sorted by ${column.toLowerCase()}, ${direction === "asc" ? "ascending" : "descending"}.`,
+  /** A sort link's name: what clicking it does ('Sort by Email, ascending'). */
+  sortBy: (column: string, direction: "asc" | "desc") => `Sort by ${column}, ${direction === "asc" ? "ascending" : "descending"}`,
   /** A shortened id's full value, one click away. */
   showFull: "Show the full value",
   copy: "Copy",

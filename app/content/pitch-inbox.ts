@@ -45,7 +45,6 @@ export const pitchListCopy = {
   export: "Download CSV",
   exportHint: "Every pitch that matches the filters, as a spreadsheet.",
   caption: "Pitches, newest first",
-  tableLabel: "Pitches table",
   columns: {
     company: "Company",
     founder: "Founder",

@@ -32,6 +32,7 @@ const TEXT_ACTIVITY = {
   heading: "Activity",
   columns: ["When", "Event", "Actor", "Target", "From", "Details"],
   visitor: "Visitor",
+  caption: "Activity, newest first",
   timesInUtc: "Times are in UTC.",
   noMatch: "No activity matches these filters.",
   invalid: "Some filters could not be used. Correct them and filter again.",
@@ -354,7 +355,7 @@ test("Activity in the sidebar: newest first, each event's label and name, the ad
   expect(register!.from).toBe(clientIp);
   expect(linkRequested!.details).toMatchObject({ email, via: "register", outcome: "link sent" });
   expect(linkRequested!.from).toBe(clientIp);
-  const table = page.getByRole("region", { name: "Activity table" });
+  const table = page.getByRole("table", { name: TEXT_ACTIVITY.caption });
   await expect(table).not.toContainText("wrong-");
   await expect(table).not.toContainText(investor.password);
   // The browser's user agent and the request id, in the row's details.

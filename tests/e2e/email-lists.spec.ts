@@ -249,7 +249,7 @@ for (const list of LIST_KEYS) {
   }) => {
     await openDashboard(page, visit);
     const ui = emailList(page, list);
-    await expect(ui.region).toBeVisible();
+    await expect(ui.table).toBeVisible();
     await expect(ui.table.getByRole("columnheader")).toHaveText(
       columns.map((c) => ({ company: "Company", name: "Name", email: "Email", date: "Date" })[c]),
     );

@@ -1,6 +1,6 @@
-import { ArrowDown, ArrowUp, ArrowUpDown, Download } from "lucide-react";
-import { useEffect, useRef } from "react";
-import { Form, Link, useLocation } from "react-router";
+import { Download } from "lucide-react";
+import { Form, useLocation } from "react-router";
+import { DataTable, type DataColumn } from "~/components/kit/data-table";
 import { Pager } from "~/components/ui/pager";
 import { emailListsCopy } from "~/content/email-lists";
 import { exportHref } from "~/modules/email-lists/export";
@@ -34,38 +34,6 @@ export type EmailListData = {
   rows: EmailListRowView[];
   failed: boolean;
 };
-
-const ariaSort = { asc: "ascending", desc: "descending" } as const;
-
-function SortHeader({ list, column, views }: { list: ListKey; column: SortColumn; views: ListViews }) {
-  const { sort } = views[list];
-  const { search } = useLocation();
-  const active = sort.column === column;
-  const next = nextSort(sort, column);
-  const Icon = active ? (sort.direction === "asc" ? ArrowUp : ArrowDown) : ArrowUpDown;
-  const name = emailListsCopy.columns[column];
-  return (
-    <th
-      scope="col"
-      aria-sort={active ? ariaSort[sort.direction] : "none"}
-      aria-label={name}
-      className="sticky top-0 z-10 border-b border-slate-200 bg-slate-50 px-4 py-2.5 text-left font-semibold whitespace-nowrap text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
-    >
-      <Link
-        to={listViewHref(search, list, { sort: next, page: 1 })}
-        preventScrollReset
-        aria-label={emailListsCopy.sortBy(column, next.direction)}
-        className="inline-flex items-center gap-1 rounded-sm -outline-offset-2 hover:underline"
-      >
-        {name}
-        <Icon
-          aria-hidden="true"
-          className={`size-3.5 shrink-0 ${active ? "text-brand-700 dark:text-brand-300" : "text-slate-500 dark:text-slate-400"}`}
-        />
-      </Link>
-    </th>
-  );
-}
 
 /**
  * The newsletter table's status filter: a GET form (works without
@@ -113,28 +81,26 @@ function StatusFilter({ list, status }: { list: ListKey; status: NewsletterStatu
 }
 
 /**
- * One e-mail list (SPEC.md §2 'Email Lists (Copy & Export)'): a table whose
- * column headings are sort links (no JavaScript needed; with it they
- * navigate in place), at most a page of rows in an area about 24 rem tall
- * that scrolls (a named, focusable region), paging links, Copy All (with
- * JavaScript) and Download CSV.
+ * One e-mail list (SPEC.md §2 'Email Lists (Copy & Export)'): the kit's table,
+ * whose column headings are sort links (no JavaScript needed; with it they
+ * navigate in place), a page of rows at a time (the page scrolls, not a box
+ * in it: decision 010), paging links, Copy All (with JavaScript) and Download CSV.
  */
 export function EmailListTable({ list, data, views }: { list: ListKey; data: EmailListData; views: ListViews }) {
   const definition = LISTS[list];
   const sectionId = emailListSectionId(list);
   const titleId = `${sectionId}-title`;
   const labelId = `${sectionId}-label`;
-  const region = useRef<HTMLDivElement>(null);
   const { search } = useLocation();
   const { sort, page, total, rows } = data;
   const filter = views[list].filter ?? {};
   const status = list === "newsletter" ? (filter.status ?? DEFAULT_NEWSLETTER_STATUS) : null;
   const empty = status && status !== "confirmed" ? emailListsCopy.statusFilter.empty[status] : definition.empty;
 
-  // A new sort or page starts at the top of the table (the region itself stays, so focus stays on the clicked link).
-  useEffect(() => {
-    if (region.current) region.current.scrollTop = 0;
-  }, [sort.column, sort.direction, page]);
+  const sortOf = (column: SortColumn) => {
+    const next = nextSort(sort, column);
+    return { href: listViewHref(search, list, { sort: next, page: 1 }), active: sort.column === column ? sort.direction : null, next: next.direction };
+  };
 
   return (
     <section id={sectionId} aria-labelledby={titleId} className="mt-8 scroll-mt-40" data-testid={sectionId}>
@@ -170,41 +136,22 @@ export function EmailListTable({ list, data, views }: { list: ListKey; data: Ema
         </p>
       ) : (
         <>
-          <div
-            ref={region}
-            role="region"
-            aria-label={emailListsCopy.regionLabel(definition.label)}
-            tabIndex={0}
-            className="mt-3 max-h-96 overflow-auto rounded-lg border border-slate-200 dark:border-slate-800"
-          >
-            <table aria-labelledby={labelId} className="min-w-full border-separate border-spacing-0 text-left text-sm">
-              <thead>
-                <tr>
-                  {definition.columns.map((column) => (
-                    <SortHeader key={column} list={list} column={column} views={views} />
-                  ))}
-                </tr>
-              </thead>
-              {/* Cell styles live here, not on each cell, so the page stays small. */}
-              <tbody className="text-slate-800 dark:text-slate-200 [&_td]:border-b [&_td]:border-slate-100 [&_td]:px-4 [&_td]:py-2 [&_td]:whitespace-nowrap dark:[&_td]:border-slate-800/70 [&>tr:nth-child(even)]:bg-slate-50/60 dark:[&>tr:nth-child(even)]:bg-slate-900/40">
-                {rows.length === 0 ? (
-                  <tr>
-                    <td colSpan={definition.columns.length} className="py-6! text-center text-slate-600 dark:text-slate-300">
-                      {empty}
-                    </td>
-                  </tr>
-                ) : (
-                  rows.map((row, index) => (
-                    <tr key={index}>
-                      {definition.columns.map((column) => (
-                        <td key={column}>{column === "date" ? <time dateTime={row.dateTime}>{row.date}</time> : (row[column] ?? "")}</td>
-                      ))}
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label={definition.label}
+            columns={definition.columns.map(
+              (column): DataColumn<EmailListRowView> => ({
+                key: column,
+                header: emailListsCopy.columns[column],
+                card: column === "email" ? "primary" : column === "date" ? "meta" : undefined,
+                className: column === "email" ? "break-all" : undefined,
+                sort: sortOf(column),
+                cell: (row) => (column === "date" ? <time dateTime={row.dateTime}>{row.date}</time> : (row[column] ?? "")),
+              }),
+            )}
+            rows={rows}
+            rowKey={(row) => `${row.email}\u0000${row.dateTime}`}
+            emptyRow={empty}
+          />
           <Pager
             label={definition.label}
             page={page}

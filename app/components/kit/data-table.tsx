@@ -1,4 +1,4 @@
-import { ArrowDown, ArrowUp, ArrowUpDown, MoreHorizontal } from "lucide-react";
+import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { kitCopy } from "~/content/kit";
@@ -33,14 +33,6 @@ export type DataColumn<Row> = {
   className?: string;
 };
 
-const cardOrder: Record<CardPlace, string> = {
-  primary: "max-sm:order-1 max-sm:min-w-0 max-sm:flex-1 max-sm:font-semibold",
-  badge: "max-sm:order-2",
-  actions: "max-sm:order-3",
-  meta: "max-sm:order-4 max-sm:w-full max-sm:text-xs max-sm:text-slate-600 max-sm:dark:text-slate-300",
-  detail: "max-sm:order-5 max-sm:w-full",
-};
-
 const ariaSort = { asc: "ascending", desc: "descending" } as const;
 
 function HeaderCell<Row>({ column }: { column: DataColumn<Row> }) {
@@ -61,7 +53,7 @@ function HeaderCell<Row>({ column }: { column: DataColumn<Row> }) {
   }
   const Icon = sort.active ? (sort.active === "asc" ? ArrowUp : ArrowDown) : ArrowUpDown;
   return (
-    <th scope="col" aria-sort={sort.active ? ariaSort[sort.active] : "none"} className="px-3 py-2 font-semibold whitespace-nowrap">
+    <th scope="col" aria-sort={sort.active ? ariaSort[sort.active] : "none"} aria-label={header} className="px-3 py-2 font-semibold whitespace-nowrap">
       <Link
         to={sort.href}
         preventScrollReset
@@ -76,7 +68,7 @@ function HeaderCell<Row>({ column }: { column: DataColumn<Row> }) {
 }
 
 /**
- * The workspaces' table (DESIGN.md §2): one line per row, a header that stays
+ * The workspaces' table (DESIGN.md §2; its cells' styles are in app.css, .data-table): one line per row, a header that stays
  * in view while the page scrolls (no box with its own scroll: lists page), sort
  * links in the headings, and below 640 px a stacked card per row: the primary
  * value with its badge, the key date, then every other column's value with its
@@ -89,6 +81,8 @@ export function DataTable<Row>({
   rowKey,
   rowTestId,
   sortedBy,
+  emptyRow,
+  dense,
 }: {
   /** The table's name (its caption, read by screen readers). */
   label: string;
@@ -96,12 +90,16 @@ export function DataTable<Row>({
   rows: readonly Row[];
   rowKey: (row: Row) => string;
   rowTestId?: string;
-  /** 'Sorted by date, descending.' read with the caption. */
+  /** Read with the caption: 'Sorted by Date, descending.' (leave out where the table's name must stay the same). */
   sortedBy?: string;
+  /** With no rows: one row across the table saying so (SPEC's 'empty rows'); without it the table shows no body rows. */
+  emptyRow?: ReactNode;
+  /** Tighter rows, for long logs (the activity page: 50 events in 2,500 px). */
+  dense?: boolean;
 }) {
   return (
     <div className="mt-4 rounded-lg border border-slate-200 dark:border-slate-800">
-      <table className="w-full table-fixed text-left text-sm max-sm:block">
+      <table className={`data-table w-full table-fixed text-left text-sm max-sm:block${dense ? " data-table-dense" : ""}`}>
         <caption className="sr-only">
           {label}
           {sortedBy ? ` ${sortedBy}` : ""}
@@ -119,13 +117,24 @@ export function DataTable<Row>({
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-200 max-sm:block dark:divide-slate-800">
+          {rows.length === 0 && emptyRow ? (
+            <tr>
+              <td colSpan={columns.length} className="py-6! text-center text-slate-600 max-sm:w-full dark:text-slate-300">
+                {emptyRow}
+              </td>
+            </tr>
+          ) : null}
           {rows.map((row) => (
-            <tr key={rowKey(row)} data-testid={rowTestId} className="align-top max-sm:flex max-sm:flex-wrap max-sm:items-start max-sm:gap-x-2 max-sm:px-4 max-sm:py-3">
+            <tr key={rowKey(row)} data-testid={rowTestId}>
               {columns.map((column) => {
                 const place = column.card ?? "detail";
                 return (
-                  <td key={column.key} className={`px-3 py-2 max-sm:block max-sm:px-0 max-sm:py-0.5 ${cardOrder[place]} ${column.className ?? ""}`}>
-                    {place === "detail" ? <span className="mr-1 text-xs text-slate-600 sm:hidden dark:text-slate-300">{column.header}:</span> : null}
+                  <td
+                    key={column.key}
+                    data-card={place === "detail" ? undefined : place}
+                    data-label={place === "detail" ? column.header : undefined}
+                    className={column.className}
+                  >
                     {column.cell(row)}
                   </td>
                 );
@@ -141,7 +150,7 @@ export function DataTable<Row>({
 /** A value on one line, cut with an ellipsis when long; the whole value is its title (and is read out whole). */
 export function OneLine({ children, title, className = "" }: { children: ReactNode; title?: string; className?: string }) {
   return (
-    <span className={`block truncate max-sm:inline ${className}`} title={title}>
+    <span className={`one-line ${className}`} title={title}>
       {children}
     </span>
   );
@@ -152,34 +161,31 @@ export function OneLine({ children, title, className = "" }: { children: ReactNo
  * Edit code…), out of the line until asked for. A disclosure, so it opens
  * without a script; each item keeps its own confirm step.
  */
-export function RowMenu({ name, children }: { name: string; children: ReactNode }) {
+export function RowMenu({ name, open, children }: { name: string; /** Opened from the server (a no-JS post's answer to a form inside). */ open?: boolean; children: ReactNode }) {
   return (
-    <details className="group relative inline-block text-left" data-row-menu="">
-      <summary
-        className="flex size-8 cursor-pointer list-none items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 group-open:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800 dark:group-open:bg-slate-800 [&::-webkit-details-marker]:hidden"
-        title={kitCopy.rowActions(name)}
-      >
-        <MoreHorizontal aria-hidden="true" className="size-5" />
+    // Styled in app.css (.row-menu), so fifty rows of menus stay small.
+    <details className="row-menu" data-row-menu="" open={open || undefined}>
+      <summary title={kitCopy.rowActions(name)}>
+        <svg aria-hidden="true" viewBox="0 0 24 24">
+          <path d="M5 12h.01M12 12h.01M19 12h.01" />
+        </svg>
         <span className="sr-only">{kitCopy.rowActions(name)}</span>
       </summary>
-      <div className="absolute right-0 z-20 mt-1 flex w-72 max-w-[calc(100vw-2rem)] flex-col gap-2 rounded-lg border border-slate-200 bg-white p-3 text-left shadow-lg dark:border-slate-700 dark:bg-slate-900">
-        {children}
-      </div>
+      <div>{children}</div>
     </details>
   );
 }
 
-const badgeTones = {
-  neutral: "border-slate-300 bg-slate-50 text-slate-800 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100",
-  success: "border-emerald-300 bg-emerald-50 text-emerald-800 dark:border-emerald-700 dark:bg-emerald-950 dark:text-emerald-200",
-  warning: "border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200",
-  danger: "border-red-300 bg-red-50 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200",
-  info: "border-brand-300 bg-brand-50 text-brand-800 dark:border-brand-700 dark:bg-brand-900 dark:text-brand-100",
-} as const;
+/** The tones of a badge; their colours are in app.css (.badge[data-tone]). */
+const badgeTones = ["neutral", "success", "warning", "danger", "info"] as const;
 
-export type BadgeTone = keyof typeof badgeTones;
+export type BadgeTone = (typeof badgeTones)[number];
 
 /** A status word in a pill (Approved, Pending, Overdue…). */
 export function Badge({ tone = "neutral", children }: { tone?: BadgeTone; children: ReactNode }) {
-  return <span className={`inline-block rounded-full border px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${badgeTones[tone]}`}>{children}</span>;
+  return (
+    <span className="badge" data-tone={tone}>
+      {children}
+    </span>
+  );
 }

@@ -10,6 +10,7 @@ export type Stat = {
   to: string;
   /** Draws the eye (overdue pitches). */
   alert?: boolean;
+  /** The figure's test id. */
   testId?: string;
 };
 
@@ -21,7 +22,7 @@ export function StatCards({ label, stats }: { label: string; stats: readonly Sta
   return (
     <ul aria-label={label} className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-[repeat(auto-fill,minmax(11rem,1fr))]">
       {stats.map((stat) => (
-        <li key={stat.label} data-testid={stat.testId}>
+        <li key={stat.label}>
           <Link
             to={stat.to}
             className={`flex h-full flex-col rounded-lg border bg-white px-4 py-3 shadow-sm hover:border-brand-500 dark:bg-slate-900 ${
@@ -29,7 +30,9 @@ export function StatCards({ label, stats }: { label: string; stats: readonly Sta
             }`}
           >
             <span className="text-sm font-medium text-slate-700 dark:text-slate-200">{stat.label}</span>
-            <span className={`mt-1 text-2xl font-semibold tabular-nums ${stat.alert ? "text-red-700 dark:text-red-300" : ""}`}>{stat.value}</span>
+            <span data-testid={stat.testId} className={`mt-1 text-2xl font-semibold tabular-nums ${stat.alert ? "text-red-700 dark:text-red-300" : ""}`}>
+              {stat.value}
+            </span>
             {stat.hint ? <span className="mt-0.5 text-xs text-slate-600 dark:text-slate-300">{stat.hint}</span> : null}
           </Link>
         </li>

@@ -144,6 +144,11 @@ export function listPitches(filters: PitchFilters, db: Db = getDb(), at: Date = 
   return { pitches, page, pageSize: PITCH_PAGE_SIZE, total };
 }
 
+/** Pitches nobody has looked at yet (status 'new'): the overview's figure; a range of the status index. */
+export function newPitchCount(db: Db = getDb()): number {
+  return db.select({ n: count() }).from(pitchSubmissions).where(eq(pitchSubmissions.status, "new")).get()?.n ?? 0;
+}
+
 /**
  * Unanswered pitches due within 1 business day or already overdue (the navigation's
  * badge), and the overdue ones (the overview): two ranges of the partial due_at index.

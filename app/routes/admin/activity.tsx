@@ -3,6 +3,8 @@ import { AdminPageHeader, adminPageTitle } from "~/components/admin/page-header"
 import type { ComponentProps, ReactNode } from "react";
 import { data, Form, Link, useLocation } from "react-router";
 import type { Route } from "./+types/activity";
+import { DataTable, OneLine, type DataColumn } from "~/components/kit/data-table";
+import { EmptyState } from "~/components/kit/empty-state";
 import { PageLink } from "~/components/ui/pager";
 import { Button, buttonClass, FieldError, inputClass, Label } from "~/components/ui/form";
 import { activityCopy as c, activityFilterMessages } from "~/content/activity";
@@ -178,15 +180,6 @@ function NotRecorded() {
 
 type ViewRow = ReturnType<typeof view>;
 
-/** A value shown on one line, cut with an ellipsis when long; the whole value is its title (and read out whole). */
-function OneLine({ children, title, className = "" }: { children: React.ReactNode; title?: string; className?: string }) {
-  return (
-    <span className={`block truncate ${className}`} title={title}>
-      {children}
-    </span>
-  );
-}
-
 /** A row's details as shown under 'Details': the event's own fields, then the browser and the request id. */
 function detailLines(row: ViewRow): Array<[string, string, string]> {
   return [
@@ -196,92 +189,91 @@ function detailLines(row: ViewRow): Array<[string, string, string]> {
   ];
 }
 
-const cell = "px-3 py-1.5 max-sm:block max-sm:px-0 max-sm:py-0.5";
-
 /**
  * One line per event (time, event, actor, target, address); the browser, the
  * request id and the event's details open under 'Details' (a disclosure, no
- * script needed). Below the sm width each row is a card: time, event and actor
+ * script needed). Below 640 px each row is a card: the event and the time
  * first, the rest under them.
  */
-function ActivityTable({ rows }: { rows: ViewRow[] }) {
-  return (
-    <div role="region" aria-label={c.tableLabel} tabIndex={0} className="mt-4 rounded-lg border border-slate-200 dark:border-slate-800">
-      <table className="w-full table-fixed text-left text-sm max-sm:block">
-        <caption className="sr-only">{c.caption}</caption>
-        <colgroup className="max-sm:hidden">
-          <col className="w-44" />
-          <col className="w-[30%]" />
-          <col className="w-[19%]" />
-          <col />
-          <col className="w-28" />
-          <col className="w-20" />
-        </colgroup>
-        <thead className="sticky top-24 bg-slate-50 text-slate-700 max-sm:hidden dark:bg-slate-900 dark:text-slate-200">
-          <tr>
-            {(["when", "event", "actor", "target", "from", "details"] as const).map((column) => (
-              <th key={column} scope="col" className="px-3 py-2 font-semibold whitespace-nowrap">
-                {c.columns[column]}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200 max-sm:block dark:divide-slate-800">
-          {rows.map((row) => (
-            <tr key={row.id} className="align-top max-sm:block max-sm:px-4 max-sm:py-3" data-testid="activity-row">
-              <td className={`${cell} whitespace-nowrap tabular-nums max-sm:text-xs max-sm:text-slate-600 max-sm:dark:text-slate-300`}>
-                <time dateTime={row.whenIso}>{row.when}</time>
-              </td>
-              <td className={cell}>
-                <OneLine title={`${row.eventLabel} (${row.event})`}>
-                  <span className="font-medium">{row.eventLabel}</span> <code className="text-xs text-slate-600 dark:text-slate-300">{row.event}</code>
-                </OneLine>
-                {row.repeated ? <OneLine className="text-xs font-medium">{row.repeated}</OneLine> : null}
-              </td>
-              <td className={cell}>
-                <OneLine title={row.actor ?? c.visitor}>{row.actor ?? <span className="italic">{c.visitor}</span>}</OneLine>
-              </td>
-              <td className={cell}>
-                {row.target ? (
-                  <OneLine title={`${row.target.label ?? row.target.id ?? ""} (${row.target.type}${row.target.id ? ` ${row.target.id}` : ""})`}>
-                    <span>{row.target.label ?? row.target.id}</span>{" "}
-                    <span className="text-xs text-slate-600 dark:text-slate-300">
-                      {row.target.type}
-                      {row.target.id && row.target.id !== row.target.label ? ` · ${row.target.id}` : ""}
-                    </span>
-                  </OneLine>
-                ) : (
-                  <NotRecorded />
-                )}
-              </td>
-              <td className={`${cell} text-xs`}>
-                <OneLine className="font-mono" title={row.ip ?? undefined}>
-                  {row.ip ?? <NotRecorded />}
-                </OneLine>
-              </td>
-              <td className={`${cell} text-xs sm:relative`}>
-                <details>
-                  <summary className="cursor-pointer font-medium text-brand-800 select-none dark:text-brand-200">
-                    {c.columns.details}
-                    <span className="sr-only">{` ${c.detailsOf(row.eventLabel, row.when)}`}</span>
-                  </summary>
-                  <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-2 gap-y-0.5 sm:absolute sm:right-4 sm:z-10 sm:w-96 sm:rounded-md sm:border sm:border-slate-200 sm:bg-white sm:p-3 sm:shadow-lg sm:dark:border-slate-700 sm:dark:bg-slate-900">
-                    {detailLines(row).map(([key, value, className], i) => (
-                      <div key={`${i}-${key}`} className="contents">
-                        <dt className="text-slate-600 dark:text-slate-300">{key}</dt>
-                        <dd className={className}>{value}</dd>
-                      </div>
-                    ))}
-                  </dl>
-                </details>
-              </td>
-            </tr>
+const activityColumns: ReadonlyArray<DataColumn<ViewRow>> = [
+  {
+    key: "when",
+    header: c.columns.when,
+    width: "w-44",
+    card: "meta",
+    className: "whitespace-nowrap tabular-nums",
+    cell: (row) => <time dateTime={row.whenIso}>{row.when}</time>,
+  },
+  {
+    key: "event",
+    header: c.columns.event,
+    width: "w-[30%]",
+    card: "primary",
+    cell: (row) => (
+      <>
+        <OneLine title={`${row.eventLabel} (${row.event})`}>
+          <span className="font-medium">{row.eventLabel}</span> <code className="text-xs font-normal text-slate-600 dark:text-slate-300">{row.event}</code>
+        </OneLine>
+        {row.repeated ? <span className="block truncate text-xs font-medium">{row.repeated}</span> : null}
+      </>
+    ),
+  },
+  {
+    key: "actor",
+    header: c.columns.actor,
+    width: "w-[19%]",
+    cell: (row) => <OneLine title={row.actor ?? c.visitor}>{row.actor ?? <span className="italic">{c.visitor}</span>}</OneLine>,
+  },
+  {
+    key: "target",
+    header: c.columns.target,
+    cell: (row) =>
+      row.target ? (
+        <OneLine title={`${row.target.label ?? row.target.id ?? ""} (${row.target.type}${row.target.id ? ` ${row.target.id}` : ""})`}>
+          <span>{row.target.label ?? row.target.id}</span>{" "}
+          <span className="text-xs text-slate-600 dark:text-slate-300">
+            {row.target.type}
+            {row.target.id && row.target.id !== row.target.label ? ` · ${row.target.id}` : ""}
+          </span>
+        </OneLine>
+      ) : (
+        <NotRecorded />
+      ),
+  },
+  {
+    key: "from",
+    header: c.columns.from,
+    width: "w-28",
+    className: "text-xs",
+    cell: (row) => (
+      <OneLine className="font-mono" title={row.ip ?? undefined}>
+        {row.ip ?? <NotRecorded />}
+      </OneLine>
+    ),
+  },
+  {
+    key: "details",
+    header: c.columns.details,
+    width: "w-20",
+    className: "text-xs sm:relative",
+    cell: (row) => (
+      <details>
+        <summary className="cursor-pointer font-medium text-brand-800 select-none dark:text-brand-200">
+          {c.columns.details}
+          <span className="sr-only">{` ${c.detailsOf(row.eventLabel, row.when)}`}</span>
+        </summary>
+        <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-2 gap-y-0.5 sm:absolute sm:right-4 sm:z-10 sm:w-96 sm:rounded-md sm:border sm:border-slate-200 sm:bg-white sm:p-3 sm:shadow-lg sm:dark:border-slate-700 sm:dark:bg-slate-900">
+          {detailLines(row).map(([key, value, className], i) => (
+            <div key={`${i}-${key}`} className="contents">
+              <dt className="text-slate-600 dark:text-slate-300">{key}</dt>
+              <dd className={className}>{value}</dd>
+            </div>
           ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
+        </dl>
+      </details>
+    ),
+  },
+];
 
 export default function Activity({ loaderData }: Route.ComponentProps) {
   const { typed, errors, filtered, rows, newer, older } = loaderData;
@@ -308,11 +300,9 @@ export default function Activity({ loaderData }: Route.ComponentProps) {
             </div>
           </div>
           {rows.length === 0 ? (
-            <p role="status" className="mt-4 rounded-md border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300">
-              {filtered ? c.noMatch : c.empty}
-            </p>
+            <EmptyState>{filtered ? c.noMatch : c.empty}</EmptyState>
           ) : (
-            <ActivityTable rows={rows} />
+            <DataTable label={c.caption} columns={activityColumns} rows={rows} rowKey={(row) => String(row.id)} rowTestId="activity-row" dense />
           )}
           {newer || older ? (
             <nav aria-label={c.paging.label} className="mt-4 flex flex-wrap items-center justify-end gap-2">

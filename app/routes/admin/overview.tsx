@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { AdminPageHeader, adminPageTitle } from "~/components/admin/page-header";
 import { Link, redirect, useNavigate } from "react-router";
 import type { Route } from "./+types/overview";
+import { StatCards, type Stat } from "~/components/kit/stat-cards";
 import { StatusActions, STATUS_INTENT } from "~/components/portal/status-actions";
 import { UserSummary } from "~/components/portal/user-list";
 import { overviewCopy } from "~/content/admin-workspace";
@@ -13,7 +14,7 @@ import { requireAdmin } from "~/modules/auth/guards.server";
 import { adminDateTime } from "~/modules/dates/format";
 import { readFormData } from "~/modules/http/form-data.server";
 import { logError } from "~/modules/logging/log.server";
-import { pitchClockCounts } from "~/modules/pitch-inbox/inbox.server";
+import { newPitchCount, pitchClockCounts } from "~/modules/pitch-inbox/inbox.server";
 import { pageMeta } from "~/modules/seo/meta";
 import { answerAdminIntent } from "./actions.server";
 import { toAdminListUser } from "./lists.server";
@@ -65,13 +66,34 @@ export async function loader({ request }: Route.LoaderArgs) {
       iso: entry.at.toISOString(),
     })),
   );
-  const counts = guarded(() => ({ ...portalCounts(), overduePitches: pitchClockCounts().overdue }));
+  const counts = guarded(() => ({ ...portalCounts(), newPitches: newPitchCount(), overduePitches: pitchClockCounts().overdue }));
   return { pending, fundRequests, accesses, counts };
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   return answerAdminIntent(admin, await readFormData(request), PAGE, [STATUS_INTENT]);
+}
+
+type Counts = NonNullable<Route.ComponentProps["loaderData"]["counts"]>;
+
+/** The overview's figures, each linking to the list it counts. */
+function countCards(counts: Counts): Stat[] {
+  const c = overviewCopy;
+  const card = (key: keyof Counts, to: string, extra: Partial<Stat> = {}): Stat => ({
+    label: c.counts[key],
+    value: counts[key].toLocaleString("en-US"),
+    to,
+    testId: `count-${key}`,
+    ...extra,
+  });
+  return [
+    card("approvedInvestors", `${ADMIN_PATHS.investors}?status=approved`),
+    card("documents", ADMIN_PATHS.documents),
+    card("subscribers", `${ADMIN_PATHS["email-lists"]}#email-list-newsletter`, { hint: c.counts.subscribersHint }),
+    card("newPitches", `${ADMIN_PATHS.pitches}?status=new`, { hint: c.counts.newPitchesHint }),
+    card("overduePitches", `${ADMIN_PATHS.pitches}?overdue=1`, { hint: c.counts.overduePitchesHint, alert: counts.overduePitches > 0 }),
+  ];
 }
 
 function Block({ id, title, intro, more, children }: { id: string; title: string; intro?: string; more: { to: string; label: string }; children: React.ReactNode }) {
@@ -130,27 +152,7 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
           {c.counts.title}
         </h2>
         {counts ? (
-          <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-            {(
-              [
-                ["approvedInvestors", ADMIN_PATHS.investors],
-                ["documents", ADMIN_PATHS.documents],
-                ["subscribers", ADMIN_PATHS["email-lists"]],
-                ["overduePitches", `${ADMIN_PATHS.pitches}?overdue=1`],
-              ] as const
-            ).map(([key, to]) => (
-              <div key={key} className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
-                <dt className="text-sm text-slate-600 dark:text-slate-300">
-                  <Link to={to} className="hover:underline">
-                    {c.counts[key]}
-                  </Link>
-                </dt>
-                <dd className="mt-1 text-2xl font-semibold" data-testid={`count-${key}`}>
-                  {counts[key].toLocaleString("en-US")}
-                </dd>
-              </div>
-            ))}
-          </dl>
+          <StatCards label={c.counts.title} stats={countCards(counts)} />
         ) : (
           failedText
         )}

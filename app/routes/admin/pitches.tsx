@@ -2,6 +2,8 @@ import { Download } from "lucide-react";
 import { AdminPageHeader, adminPageTitle } from "~/components/admin/page-header";
 import { data, Form, Link, useLocation } from "react-router";
 import type { Route } from "./+types/pitches";
+import { Badge, DataTable, OneLine, type BadgeTone, type DataColumn } from "~/components/kit/data-table";
+import { EmptyState } from "~/components/kit/empty-state";
 import { Pager } from "~/components/ui/pager";
 import { Button, buttonClass, FieldError, inputClass, Label } from "~/components/ui/form";
 import { pitchListCopy as c, pitchStatusLabels } from "~/content/pitch-inbox";
@@ -63,6 +65,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     email: pitch.email,
     stage: pitch.stage,
     status: statusLabel(pitch.status),
+    statusKey: pitch.status,
     owner: pitch.ownerId ? (names.get(pitch.ownerId) ?? c.formerAdmin) : null,
     due: dueDayText(pitch.dueAt),
     clock: clockText(pitch, at),
@@ -177,45 +180,44 @@ const clockClass: Record<string, string> = {
   answered: "text-slate-600 dark:text-slate-300",
 };
 
-function PitchTable({ rows }: { rows: Row[] }) {
-  const columns = c.columns;
-  return (
-    <div role="region" aria-label={c.tableLabel} tabIndex={0} className="mt-4 overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
-      <table className="w-full min-w-[56rem] text-left text-sm">
-        <caption className="sr-only">{c.caption}</caption>
-        <thead className="bg-slate-50 text-slate-700 dark:bg-slate-900 dark:text-slate-200">
-          <tr>
-            {(["company", "founder", "stage", "status", "owner", "due", "clock"] as const).map((column) => (
-              <th key={column} scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">
-                {columns[column]}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-          {rows.map((row) => (
-            <tr key={row.id} className="align-top" data-testid="pitch-row">
-              <td className="px-4 py-3 font-medium">
-                <Link to={`${PAGE}/${row.id}`} className="text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
-                  {row.company}
-                </Link>
-              </td>
-              <td className="px-4 py-3">
-                <span className="block">{row.name}</span>
-                <span className="block text-xs break-all text-slate-600 dark:text-slate-300">{row.email}</span>
-              </td>
-              <td className="px-4 py-3 whitespace-nowrap">{row.stage}</td>
-              <td className="px-4 py-3 whitespace-nowrap">{row.status}</td>
-              <td className="px-4 py-3">{row.owner ?? <span className="text-slate-600 dark:text-slate-300">{c.nobody}</span>}</td>
-              <td className="px-4 py-3 whitespace-nowrap tabular-nums">{row.due}</td>
-              <td className={`px-4 py-3 whitespace-nowrap ${clockClass[row.clockKind] ?? ""}`}>{row.clock}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
+const statusTone: Record<string, BadgeTone> = { new: "info", in_review: "warning", partner_call: "warning", passed: "neutral", invested: "success" };
+
+/** The inbox: one line a pitch; below 640 px a card (company and status, the clock, then the rest). */
+const pitchColumns: ReadonlyArray<DataColumn<Row>> = [
+  {
+    key: "company",
+    header: c.columns.company,
+    width: "w-[18%]",
+    card: "primary",
+    cell: (row) => (
+      <Link to={`${PAGE}/${row.id}`} className="font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
+        {row.company}
+      </Link>
+    ),
+  },
+  {
+    key: "founder",
+    header: c.columns.founder,
+    cell: (row) => (
+      <>
+        <OneLine>{row.name}</OneLine>
+        <span className="block truncate text-xs text-slate-600 dark:text-slate-300" title={row.email}>
+          {row.email}
+        </span>
+      </>
+    ),
+  },
+  { key: "stage", header: c.columns.stage, width: "w-24", cell: (row) => row.stage },
+  { key: "status", header: c.columns.status, width: "w-32", card: "badge", cell: (row) => <Badge tone={statusTone[row.statusKey]}>{row.status}</Badge> },
+  {
+    key: "owner",
+    header: c.columns.owner,
+    width: "w-[14%]",
+    cell: (row) => <OneLine title={row.owner ?? c.nobody}>{row.owner ?? <span className="text-slate-600 dark:text-slate-300">{c.nobody}</span>}</OneLine>,
+  },
+  { key: "due", header: c.columns.due, width: "w-28", className: "whitespace-nowrap tabular-nums", cell: (row) => row.due },
+  { key: "clock", header: c.columns.clock, width: "w-48", card: "meta", cell: (row) => <span className={clockClass[row.clockKind] ?? ""}>{row.clock}</span> },
+];
 
 export default function Pitches({ loaderData }: Route.ComponentProps) {
   const { typed, errors, owners, rows, page, total, filtered } = loaderData;
@@ -239,11 +241,9 @@ export default function Pitches({ loaderData }: Route.ComponentProps) {
             </p>
           </div>
           {rows.length === 0 ? (
-            <p role="status" className="mt-4 rounded-md border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300">
-              {filtered ? c.noMatch : c.empty}
-            </p>
+            <EmptyState>{filtered ? c.noMatch : c.empty}</EmptyState>
           ) : (
-            <PitchTable rows={rows as Row[]} />
+            <DataTable label={c.caption} columns={pitchColumns} rows={rows as Row[]} rowKey={(row) => row.id} rowTestId="pitch-row" />
           )}
           <Pager label={c.title} page={page} total={total} shown={rows.length} pageSize={PITCH_PAGE_SIZE} hrefFor={(p) => hrefWith(typed, PAGE, p)} />
         </>

@@ -96,10 +96,6 @@ export function emailList(page: Page, list: ListKey) {
     label,
     section,
     heading: section.getByRole("heading", { level: 2 }),
-    region: section.getByRole("region", {
-      name: `${label} table`,
-      exact: true,
-    }),
     table,
     header: (column: Column) =>
       table.getByRole("columnheader", {
