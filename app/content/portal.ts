@@ -109,6 +109,19 @@ export const lpDashboardCopy = {
   welcome: (name: string) => `Welcome back, ${name}`,
   intro: "Fund documents, reports and updates for our limited partners.",
   documentsTitle: "Documents",
+  documentsIntro: "Everything shared with you, by category.",
+} as const;
+
+/** The investor home's "New for you" (issue 23 §3): the newest documents addressed to the investor or to all. */
+export const newForYouCopy = {
+  title: "New for you",
+  intro: "The latest documents shared with you. A dot marks those you have not opened yet.",
+  unreadCount: (n: number) => `${n} unread`,
+  allRead: "You're all caught up: you have opened each of these.",
+  unread: "Unread",
+  tableLabel: "New for you",
+  sortedBy: "Newest first.",
+  columns: { title: "Document", category: "Category", date: "Published", actions: "Actions" },
 } as const;
 
 export type ConfirmKind = "reject" | "revoke" | "approve";

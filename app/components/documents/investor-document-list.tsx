@@ -1,6 +1,7 @@
 import { Eye } from "lucide-react";
 import { investorDocumentsCopy } from "~/content/documents";
 import { formatMegabytes, LP_CATEGORIES } from "~/modules/documents/constants";
+import { EmptyState } from "../kit/empty-state";
 import { buttonClass } from "../ui/form";
 import { CategorySection } from "./category-section";
 import { DownloadButton } from "./download-button";
@@ -14,12 +15,12 @@ import type { DocumentView } from "~/modules/documents/read";
  */
 export type InvestorDocument = DocumentView;
 
-const noticeClass = "mt-4 rounded-md px-4 py-6 text-center text-sm";
-
 /**
  * The investor's documents (SPEC.md §2 "Investor dashboard", §8): the seven LP
- * categories in order, each a collapsed `<details>` with a count badge, inside
- * a focusable region capped at 600 px that scrolls (SPEC.md §9).
+ * categories in order, each a collapsed `<details>` with a count badge (an
+ * empty one greyed, still there with SPEC's text), inside a focusable region
+ * capped at 600 px that scrolls (SPEC.md §9). Below 640 px the list is not
+ * capped: a phone scrolls the page, never a box inside it (issue 23).
  */
 export function InvestorDocumentList({ documents, failed }: { documents: InvestorDocument[]; failed: boolean }) {
   const c = investorDocumentsCopy;
@@ -34,11 +35,7 @@ export function InvestorDocumentList({ documents, failed }: { documents: Investo
     );
   }
   if (documents.length === 0) {
-    return (
-      <p className={`${noticeClass} border border-dashed border-slate-300 text-slate-600 dark:border-slate-700 dark:text-slate-300`}>
-        {c.emptyAll}
-      </p>
-    );
+    return <EmptyState testId="documents-empty">{c.emptyAll}</EmptyState>;
   }
   return (
     <div
@@ -46,7 +43,7 @@ export function InvestorDocumentList({ documents, failed }: { documents: Investo
       aria-label={c.listLabel}
       tabIndex={0}
       data-testid="investor-documents"
-      className="mt-4 max-h-[600px] overflow-y-auto rounded-lg border border-slate-200 px-4 dark:border-slate-800"
+      className="mt-4 rounded-lg border border-slate-200 px-3 sm:max-h-[600px] sm:px-4 sm:overflow-y-auto dark:border-slate-800"
     >
       {LP_CATEGORIES.map((category) => {
         const inCategory = documents.filter((d) => d.category === category.value);
@@ -56,6 +53,7 @@ export function InvestorDocumentList({ documents, failed }: { documents: Investo
             id={`documents-${category.value}`}
             label={category.label}
             count={inCategory.length}
+            quiet
           >
             {inCategory.length === 0 ? (
               <p className="py-2 text-sm text-slate-600 dark:text-slate-300">{c.emptyCategory}</p>
@@ -76,8 +74,8 @@ export function InvestorDocumentList({ documents, failed }: { documents: Investo
 function DocumentItem({ doc }: { doc: InvestorDocument }) {
   const c = investorDocumentsCopy;
   return (
-    <li className="flex flex-wrap items-start justify-between gap-4 rounded-lg border border-slate-200 p-4 dark:border-slate-800">
-      <div className="min-w-0 flex-1">
+    <li className="flex flex-wrap items-start justify-between gap-4 rounded-lg border border-slate-200 p-3 sm:p-4 dark:border-slate-800">
+      <div className="min-w-0 flex-1 basis-64">
         <h3 className="font-semibold break-words text-slate-900 dark:text-slate-100">{doc.title}</h3>
         {doc.description ? (
           <p className="mt-1 text-sm break-words whitespace-pre-line text-slate-700 dark:text-slate-300">

@@ -99,3 +99,20 @@ export function unopenedAudience(row: Pick<LpRow, "id" | "audience">): string[] 
           and a.actor_kind = 'lp_user' and a.actor_id = u.id)`)
     .map((r) => r.id);
 }
+
+/**
+ * Which of `documentIds` this user has opened (the same rule: any view or
+ * download of it in the access log), for the investor's "New for you".
+ * Walks the access log's document index, one short range per id.
+ */
+export function openedBy(userId: string, documentIds: readonly string[]): Set<string> {
+  if (documentIds.length === 0) return new Set();
+  const rows = getDb().all<{ id: string }>(sql`
+    select distinct a.document_id as id from access_log a
+    where a.document_kind = 'lp' and a.document_id in (${sql.join(
+      documentIds.map((id) => sql`${id}`),
+      sql`, `,
+    )})
+      and a.actor_kind = 'lp_user' and a.actor_id = ${userId}`);
+  return new Set(rows.map((r) => r.id));
+}

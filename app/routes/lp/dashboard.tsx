@@ -1,11 +1,11 @@
-import { FileText } from "lucide-react";
 import type { Route } from "./+types/dashboard";
 import { InvestorDocumentList, type InvestorDocument } from "~/components/documents/investor-document-list";
 import { UserLoadError } from "~/components/portal/load-error";
-import { Card } from "~/components/ui/form";
+import { NewForYou } from "~/components/portal/new-for-you";
 import { lpDashboardCopy } from "~/content/portal";
 import { requireInvestor } from "~/modules/auth/guards.server";
 import { lpDocuments } from "~/modules/documents/documents.server";
+import { newForYou, type NewForYouEntry } from "~/modules/documents/new-for-you.server";
 import { toCurrentUser, type LpUser } from "~/modules/lp-users/lp-users.server";
 import { pageMeta } from "~/modules/seo/meta";
 import { logError } from "~/modules/logging/log.server";
@@ -22,14 +22,16 @@ export const meta: Route.MetaFunction = (args) =>
  * The documents, read on their own: a failed read shows its error in the list
  * (SPEC.md §8) and leaves the rest of the page standing. Dates come formatted
  * ('MMM d, yyyy' in UTC, SPEC.md §9), so no date library reaches the browser.
+ * "New for you" is the newest of that same list (one access rule), with
+ * whether this investor has opened each.
  */
-function readDocuments(user: LpUser): { documents: InvestorDocument[]; failed: boolean } {
+function readDocuments(user: LpUser): { documents: InvestorDocument[]; newest: NewForYouEntry[]; failed: boolean } {
   try {
     const documents = lpDocuments.listForPage("lp", "bytes", user);
-    return { documents, failed: false };
+    return { documents, newest: newForYou(user, documents), failed: false };
   } catch (error) {
     logError(error);
-    return { documents: [], failed: true };
+    return { documents: [], newest: [], failed: true };
   }
 }
 
@@ -39,10 +41,19 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { user: toCurrentUser(user), ...readDocuments(user) };
 }
 
-/** /lp/dashboard (SPEC.md §2): welcome with the user's name, and the documents (the frame's top bar has the name and Logout). */
+/**
+ * /lp/dashboard (SPEC.md §2): welcome with the user's name, "New for you"
+ * (issue 23 §3), then SPEC's documents by category (the frame's top bar has
+ * the name and Logout). With no documents, SPEC's empty text alone says so.
+ */
 export default function InvestorDashboard({ loaderData }: Route.ComponentProps) {
   const c = lpDashboardCopy;
-  const { user, documents, failed } = loaderData;
+  const { user, documents, newest, failed } = loaderData;
+  const byId = new Map(documents.map((d) => [d.id, d]));
+  const newRows = newest.flatMap(({ id, unread }) => {
+    const doc = byId.get(id);
+    return doc ? [{ ...doc, unread }] : [];
+  });
   return (
     <div>
       <div>
@@ -53,14 +64,14 @@ export default function InvestorDashboard({ loaderData }: Route.ComponentProps) 
         </p>
       </div>
 
-      <section aria-labelledby="documents-title" className="mt-8">
-        <Card>
-          <h2 id="documents-title" className="flex items-center gap-2 text-xl font-semibold">
-            <FileText aria-hidden="true" className="size-5 text-brand-700 dark:text-brand-300" />
-            {c.documentsTitle}
-          </h2>
-          <InvestorDocumentList documents={documents} failed={failed} />
-        </Card>
+      {newRows.length > 0 ? <NewForYou rows={newRows} /> : null}
+
+      <section aria-labelledby="documents-title" className="mt-10">
+        <h2 id="documents-title" className="text-xl font-semibold">
+          {c.documentsTitle}
+        </h2>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{c.documentsIntro}</p>
+        <InvestorDocumentList documents={documents} failed={failed} />
       </section>
     </div>
   );
