@@ -50,6 +50,7 @@ export default [
     route("admin/pitches/:id", "routes/admin/pitch.tsx"),
     // Also the LP upload form's target without JavaScript (multipart).
     route("admin/documents", "routes/admin/documents.tsx"),
+    route("admin/documents/upload", "routes/admin/documents-upload.tsx"),
     route("admin/documents/:id/access", "routes/admin/document-access.tsx"),
     // Bulk per-investor upload: the form (also its multipart target) and a staged batch's preview.
     route("admin/documents/bulk", "routes/admin/documents-bulk.tsx"),

@@ -62,6 +62,24 @@ export const publishedDocumentsCopy = {
   history: "Access history",
 } as const;
 
+/** The documents page's list (issue 23): the published documents as a table, the upload on its own page. */
+export const documentsListCopy = {
+  intro: "Documents for your limited partners: who each one is for, and who has opened it.",
+  upload: "Upload",
+  bulkUpload: "Bulk upload",
+  tableLabel: "Published LP documents",
+  columns: { title: "Title", category: "Category", audience: "Audience", opened: "Opened", uploaded: "Uploaded", actions: "Actions" },
+  /** 'Opened' cell: investors of the audience who opened it, of how many. */
+  opened: (opened: number, of: number) => `${opened} of ${of}`,
+  categoryTabs: "Categories",
+  allCategories: "All",
+  empty: "No documents yet.",
+  viewFile: "View file",
+  /** The upload page (/admin/documents/upload). */
+  uploadIntro: "PDF, Word, Excel or PowerPoint, up to 50 MB. It is published as soon as it is uploaded.",
+  bulkHint: "Per-investor PDFs, such as quarterly statements, many at once:",
+} as const;
+
 export const accessHistoryCopy = {
   title: "Access history",
   back: "Back to the LP documents",

@@ -1,7 +1,7 @@
 import type { APIRequestContext } from "@playwright/test";
 import { latestMailTo } from "./helpers/accounts";
 import { newApiContext, withDb } from "./helpers/documents";
-import { fillUpload, investorApprovedBy, openCategory, publishedPanel, publishedRow, sampleDocument, uploadForm } from "./helpers/document-ui";
+import { fillUpload, investorApprovedBy, openUpload, publishedRow, rowCell, sampleDocument, uploadForm } from "./helpers/document-ui";
 import { expect, test } from "./helpers/fixtures";
 import { newAdmin, openAsAdmin, waitHydrated } from "./helpers/portal";
 import { mintSessionCookie } from "./helpers/sessions";
@@ -9,12 +9,17 @@ import { mintSessionCookie } from "./helpers/sessions";
 /**
  * Per-investor documents (issue 15 §1, §4), with and without JavaScript: the
  * admin finds an investor with the upload form's search (a GET that keeps
- * what was typed and ticked), publishes a document to that investor only, and
+ * what was typed and ticked; the picker shows only for 'Selected investors',
+ * and SPEC's 'immediately available to all' note only beside 'All approved
+ * investors'), publishes a document to that investor only, and
  * checks who sees it; then widens the audience on the document's page and
  * reads who has opened it.
  */
 
 test.describe.configure({ timeout: 120_000 });
+
+/** SPEC.md §2's note, true of documents for all approved investors only. */
+const AVAILABLE_NOTE = "Uploaded documents are immediately available to all authenticated Investor portal users.";
 
 type LpDoc = { id: string; title: string; audience: string };
 
@@ -40,11 +45,26 @@ test("publish to one chosen investor → only they see it → widen to all appro
   withDb((db) => db.prepare("update lp_users set document_mail = 'each' where email in (?, ?)").run(chosen.email.toLowerCase(), other.email.toLowerCase()), { write: true });
 
   await openAsAdmin(page, jsEnabled, admin, "documents");
+  // The list says nothing about availability: that is true of 'all' documents only.
+  await expect(page.getByRole("main")).not.toContainText(AVAILABLE_NOTE);
+  await openUpload(page, jsEnabled);
   const form = uploadForm(page);
   await form.title.fill(doc.title);
 
-  // The search reloads the page by GET, keeping the title typed so far.
+  // 'All approved investors' (the default) carries SPEC's note; the picker is out of sight.
+  const allChoice = form.form.locator("label").filter({ has: page.getByRole("radio", { name: /All approved investors/ }) });
+  const selectedChoice = form.form.locator("label").filter({ has: page.getByRole("radio", { name: /Selected investors/ }) });
+  await expect(page.getByRole("radio", { name: /All approved investors/ })).toBeChecked();
+  await expect(allChoice).toContainText(AVAILABLE_NOTE);
+  await expect(page.getByRole("radio", { name: /All approved investors/ })).toHaveAccessibleDescription(new RegExp(AVAILABLE_NOTE.replace(/[.]/g, "\\.")));
+  await expect(selectedChoice).not.toContainText(AVAILABLE_NOTE);
+  await expect(form.form).toContainText(AVAILABLE_NOTE);
+  await expect(page.getByLabel("Find investors")).toBeHidden();
+  await expect(page.getByRole("button", { name: "Search", exact: true })).toBeHidden();
+
+  // 'Selected investors' shows the picker (a CSS rule: without JavaScript too); the search reloads the page by GET, keeping the title typed so far.
   await page.getByRole("radio", { name: /Selected investors/ }).check();
+  await expect(page.getByLabel("Find investors")).toBeVisible();
   await page.getByLabel("Find investors").fill(chosen.email);
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await expect(page).toHaveURL(/[?&]_search=1/);
@@ -59,12 +79,12 @@ test("publish to one chosen investor → only they see it → widen to all appro
 
   await fillUpload(page, doc);
   await form.submit.click();
+  // Published: back on the list, the row says who it is for and that nobody of them has opened it yet.
+  await expect(page).toHaveURL(/\/admin\/documents#published-documents$/, { timeout: 20_000 });
   const row = publishedRow(page, doc.title);
-  await expect(row).toHaveCount(1, { timeout: 20_000 });
-  await openCategory(publishedPanel(page).category("reports"));
   await expect(row).toBeVisible();
-  await expect(row.getByTestId("document-audience")).toContainText("1 selected investor");
-  await expect(row.getByTestId("document-audience")).toContainText("Opened by 0 of 1");
+  await expect(rowCell(row, "audience")).toHaveText("1 selected investor");
+  await expect(rowCell(row, "opened")).toHaveText("0 of 1");
 
   const asChosen = await apiAs(chosen);
   const asOther = await apiAs(other);
@@ -86,7 +106,10 @@ test("publish to one chosen investor → only they see it → widen to all appro
   await expect(chosenRow.getByRole("cell").nth(2)).not.toHaveText("Not yet");
 
   const audienceForm = page.locator("section#document-audience form");
+  // The document's page: its picker is shown for 'Selected investors' and goes with 'All approved investors'.
+  await expect(audienceForm.getByLabel("Find investors")).toBeVisible();
   await audienceForm.getByRole("radio", { name: /All approved investors/ }).check();
+  await expect(audienceForm.getByLabel("Find investors")).toBeHidden();
   await audienceForm.getByRole("button", { name: "Save audience" }).click();
   await expect(page.getByRole("status").or(page.getByRole("alert")).filter({ hasText: "Audience saved" }).first()).toBeVisible({ timeout: 15_000 });
   expect(await titles(asOther)).toContain(doc.title);

@@ -13,8 +13,11 @@ import {
   investorItem,
   LP_CATEGORIES,
   openCategory,
+  openRowMenu,
+  openUpload,
   publishedPanel,
   publishedRow,
+  rowCell,
   sampleDocument,
   startIsolatedServer,
   textFileAsPdf,
@@ -31,7 +34,9 @@ import { mintSessionCookie } from "./helpers/sessions";
  * dashboard", §8, §9; DESIGN.md §3, §5), with JavaScript (the upload's
  * progress bar, toasts, window.confirm, the fetched download) and without it
  * (a plain multipart post with the outcome as a flash, the server's confirm
- * step, a plain download link): the admin uploads through the documents page form,
+ * step, a plain download link): the documents page opens on the published list
+ * (issue 23), 'Upload' opens the form on its own page, the admin uploads there
+ * and lands back on the list,
  * the investor finds the file in its category and gets back the same bytes,
  * the admin sees who opened it, deletes it, and it is gone for the investor.
  *
@@ -71,40 +76,46 @@ test("admin uploads a PDF → the investor finds it in its category → view and
   const doc = sampleDocument(testInfo, "Q3 Portfolio Report", 1_300_000);
   expect(doc.size).toBe("1.24 MB");
 
-  // 1. The admin uploads it through the documents page form, under 'Reports'.
+  // 1. The page opens on the published list; 'Upload' opens the form on its own page.
   await openAsAdmin(page, jsEnabled, admin, "documents");
+  const panel = publishedPanel(page);
+  await expect(panel.heading).toBeVisible();
   const form = uploadForm(page);
-  await expect(form.heading).toBeVisible();
+  await expect(form.form).toHaveCount(0);
+  await openUpload(page, jsEnabled);
+  // 2. The admin uploads it there, under 'Reports', and lands back on the list with the toast.
   await fillUpload(page, doc, "Reports");
   await form.submit.click();
   await expectToast(page, DOC_TEXT.uploaded.title, DOC_TEXT.uploaded.description);
   const uploadedOn = new Date();
-  // With JavaScript the page stays; without, the post's redirect lands on the panel.
-  await expect(page).toHaveURL(jsEnabled ? /\/admin\/documents$/ : /\/admin\/documents#published-documents$/);
-  await expect(form.title).toHaveValue("");
-  await expect(form.description).toHaveValue("");
-  await expect(form.file).toHaveValue("");
+  await expect(page).toHaveURL(/\/admin\/documents#published-documents$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Documents" })).toBeVisible();
+  await expect(form.form).toHaveCount(0);
 
-  // 2. It is in the panel, in 'Reports', with its file name, size and date, not opened yet.
-  const panel = publishedPanel(page);
-  await expect(panel.heading).toBeVisible();
-  await expect(panel.region).toBeVisible();
+  // 3. It is a row of the table: title with file name and size, category, audience, opened 0 of N, date.
+  await expect(panel.table).toBeVisible();
   const row = publishedRow(page, doc.title);
   await expect(row).toHaveCount(1);
-  await expect(panel.category("reports").locator(`li[data-testid=published-document]`).filter({ hasText: doc.title })).toHaveCount(1);
-  await openCategory(panel.category("reports"));
   await expect(row).toBeVisible();
-  await expect(row).toContainText(doc.fileName);
-  await expect(row).toContainText(doc.size);
-  await expect(row).toContainText(`Uploaded ${adminDate(uploadedOn)}`);
-  await expect(row).toContainText("0 views");
-  await expect(row).toContainText("0 downloads");
-  await expect(row).toContainText("not opened yet");
-  const adminView = row.getByRole("link", { name: `View ${doc.title} (opens in a new tab)`, exact: true });
+  await expect(rowCell(row, "title")).toContainText(doc.fileName);
+  await expect(rowCell(row, "title")).toContainText(doc.size);
+  await expect(rowCell(row, "category")).toHaveText("Reports");
+  await expect(rowCell(row, "audience")).toHaveText("All approved investors");
+  await expect(rowCell(row, "opened")).toHaveText(/^0 of [1-9]\d*$/);
+  await expect(rowCell(row, "uploaded")).toHaveText(adminDate(uploadedOn));
+  // Delete is not on the line: it waits in the row's menu.
+  await expect(row.getByRole("button", { name: `Delete ${doc.title}`, exact: true })).toBeHidden();
+  // The 'Reports' tab counts it and shows it.
+  await panel.tab("Reports").click();
+  await expect(page).toHaveURL(/[?&]category=reports/);
+  await expect(row).toBeVisible();
+  expect(new Set(await panel.table.locator("tr[data-testid=published-document] > td:nth-child(2)").allTextContents())).toEqual(new Set(["Reports"]));
+  // The row's menu: View (a new tab), the access history and Delete.
+  const adminView = (await openRowMenu(page, doc.title)).getByRole("link", { name: `View file ${doc.title} (opens in a new tab)`, exact: true });
   await expect(adminView).toHaveAttribute("target", "_blank");
   const id = await documentIdFrom(adminView);
 
-  // 3. The investor signs in and finds it in 'Reports' (collapsed at first).
+  // 4. The investor signs in and finds it in 'Reports' (collapsed at first).
   const investorPage = await secondBrowser();
   await signInAsInvestor(investorPage, jsEnabled, investor);
   const list = investorDocuments(investorPage);
@@ -132,7 +143,7 @@ test("admin uploads a PDF → the investor finds it in its category → view and
   await expect(line).toContainText(investorDate(uploadedOn));
   await expect(line.locator("time")).toHaveText(investorDate(uploadedOn));
 
-  // 4. View: opens in a new tab, inline, the very bytes uploaded.
+  // 5. View: opens in a new tab, inline, the very bytes uploaded.
   const view = item.getByRole("link", { name: `View ${doc.title} (opens in a new tab)`, exact: true });
   await expect(view).toHaveAttribute("target", "_blank");
   await expect(view).toHaveAttribute("rel", /noopener/);
@@ -144,7 +155,7 @@ test("admin uploads a PDF → the investor finds it in its category → view and
   expectContentDisposition(viewed.headers()["content-disposition"], "inline", doc.fileName);
   expect(Buffer.compare(await viewed.body(), doc.bytes), "the viewed bytes are the uploaded ones").toBe(0);
 
-  // 5. Download: the saved file has the document's name and bytes.
+  // 6. Download: the saved file has the document's name and bytes.
   const download = item.getByRole("link", { name: `Download ${doc.title}`, exact: true });
   await expect(download).toHaveAttribute("href", `/api/documents/${id}/download`);
   await expect(download).toHaveAttribute("download", doc.fileName);
@@ -157,14 +168,12 @@ test("admin uploads a PDF → the investor finds it in its category → view and
   expect(Buffer.compare(fs.readFileSync(await saved.path()), doc.bytes), "the downloaded bytes are the uploaded ones").toBe(0);
   await expect(investorPage).toHaveURL(/\/lp\/dashboard$/);
 
-  // 6. The admin's counts went up; the access history names the investor and both actions.
+  // 7. The read status went up; the access history (from the row's menu) names the investor and both actions.
   await page.goto("/admin/documents");
   await waitHydrated(page, jsEnabled);
-  await openCategory(panel.category("reports"));
-  await expect(row).toContainText("1 view");
-  await expect(row).toContainText("1 download");
-  await expect(row).toContainText(`last opened ${adminDate()}`);
-  await row.getByRole("link", { name: `Access history of ${doc.title}`, exact: true }).click();
+  await expect(rowCell(row, "opened")).toHaveText(/^1 of [1-9]\d*$/);
+  const menu = await openRowMenu(page, doc.title);
+  await menu.getByRole("link", { name: `Access history of ${doc.title}`, exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/documents/${id}/access$`));
   const main = page.getByRole("main");
   await expect(main.getByRole("heading", { level: 1, name: "Access history" })).toBeVisible();
@@ -186,8 +195,8 @@ test("admin uploads a PDF → the investor finds it in its category → view and
   await expect(page).toHaveURL(/\/admin\/documents#published-documents$/);
   await waitHydrated(page, jsEnabled);
 
-  // 7. Delete asks first: changing one's mind keeps the document.
-  await openCategory(panel.category("reports"));
+  // 8. Delete (in the row's menu) asks first: changing one's mind keeps the document.
+  await openRowMenu(page, doc.title);
   const remove = row.getByRole("button", { name: `Delete ${doc.title}`, exact: true });
   const question = page.getByRole("region", { name: DOC_TEXT.confirmDelete });
   const writes = recordWrites(page);
@@ -208,8 +217,8 @@ test("admin uploads a PDF → the investor finds it in its category → view and
   await expect(row).toHaveCount(1);
   expect((await investorPage.request.get(`/api/documents/${id}/view`)).status(), "still there").toBe(200);
 
-  // 8. Confirmed: deleted, and the row leaves the panel.
-  await openCategory(panel.category("reports"));
+  // 9. Confirmed: deleted, and the row leaves the list.
+  await openRowMenu(page, doc.title);
   if (jsEnabled) {
     await clickAndAnswerConfirm(page, remove, DOC_TEXT.confirmDelete, "accept");
   } else {
@@ -222,7 +231,7 @@ test("admin uploads a PDF → the investor finds it in its category → view and
   await expectToast(page, DOC_TEXT.deleted.title, DOC_TEXT.deleted.description);
   await expect(row).toHaveCount(0);
 
-  // 9. Gone for the investor: not listed, and its links answer 404.
+  // 10. Gone for the investor: not listed, and its links answer 404.
   await investorPage.reload();
   await waitHydrated(investorPage, jsEnabled);
   await expect(investorPage.getByRole("heading", { level: 3, name: doc.title, exact: true })).toHaveCount(0);
@@ -239,6 +248,7 @@ test("the upload form's errors: 'Title is required', 'File is required', and a t
   const fake = textFileAsPdf(testInfo);
   const title = `Not a PDF ${testInfo.project.name} ${randomBytes(3).toString("hex")}`;
   await openAsAdmin(page, jsEnabled, admin, "documents");
+  await openUpload(page, jsEnabled);
   const form = uploadForm(page);
   const writes = recordWrites(page);
 
@@ -265,7 +275,8 @@ test("the upload form's errors: 'Title is required', 'File is required', and a t
     await expect(form.title).toBeFocused();
     await expect(toast(page)).toHaveCount(0);
   } else {
-    await expect(page).toHaveURL(/\/admin\/documents#upload-document$/);
+    // Back on the upload page (not the list), with the form's errors.
+    await expect(page).toHaveURL(/\/admin\/documents\/upload#upload-document$/);
     await expectToast(page, DOC_TEXT.uploadFailed, DOC_TEXT.titleRequired);
   }
 
@@ -284,21 +295,25 @@ test("the upload form's errors: 'Title is required', 'File is required', and a t
   await expect(form.title).not.toHaveAttribute("aria-invalid", "true");
   // What was typed stays (without JavaScript it comes back from the server); the file must be chosen again.
   await expect(form.title).toHaveValue(title);
-  if (!jsEnabled) await expect(page).toHaveURL(/\/admin\/documents#upload-document$/);
+  if (!jsEnabled) await expect(page).toHaveURL(/\/admin\/documents\/upload#upload-document$/);
   if (jsEnabled) await expect(form.file).toBeFocused();
 
-  // 3. Nothing was published.
-  await page.reload();
+  // 3. Still on the upload page, and nothing was published.
+  await expect(page).toHaveURL(/\/admin\/documents\/upload/);
+  await page.goto("/admin/documents");
   await waitHydrated(page, jsEnabled);
+  // The list (a table, or the empty state while the run has no documents yet) does not have it.
+  await expect(publishedPanel(page).table.or(publishedPanel(page).section.getByTestId("empty-state"))).toBeVisible();
   await expect(publishedRow(page, title)).toHaveCount(0);
 });
 
-test("with JavaScript a few-MB upload shows its progress bar, then the form resets", async ({ page, jsEnabled }, testInfo) => {
+test("with JavaScript a few-MB upload shows its progress bar, then the list opens with the document", async ({ page, jsEnabled }, testInfo) => {
   test.skip(!jsEnabled, "the progress bar is sent by the page's script (without JavaScript the form posts natively)");
   const admin = await newAdmin(testInfo);
   const doc = sampleDocument(testInfo, "Annual Research Pack", 3 * 1024 * 1024);
   expect(doc.size).toBe("3.00 MB");
   await openAsAdmin(page, jsEnabled, admin, "documents");
+  await openUpload(page, jsEnabled);
   const form = uploadForm(page);
   await expect(form.progress).toHaveCount(0);
   await fillUpload(page, doc, "Research");
@@ -314,25 +329,17 @@ test("with JavaScript a few-MB upload shows its progress bar, then the form rese
   release();
 
   await expectToast(page, DOC_TEXT.uploaded.title, DOC_TEXT.uploaded.description);
-  await expect(form.progress).toHaveCount(0);
-  await expect(form.submit).toHaveText("Upload Document");
-  await expect(form.title).toHaveValue("");
-  await expect(form.description).toHaveValue("");
-  await expect(form.category).toHaveValue("fund_documents");
-  await expect(form.file).toHaveValue("");
-  await expect(form.file).toHaveJSProperty("files.length", 0);
-  await expect(page).toHaveURL(/\/admin\/documents$/);
-
-  // The panel reloaded by itself: the document is under 'Research' with its size.
-  const panel = publishedPanel(page);
-  const row = panel.category("research").locator("li[data-testid=published-document]").filter({ hasText: doc.title });
-  await expect(row).toHaveCount(1);
-  await openCategory(panel.category("research"));
-  await expect(row).toContainText(doc.fileName);
-  await expect(row).toContainText("3.00 MB");
+  // Done: back on the list (the form is gone with its page), the document listed under 'Research' with its size.
+  await expect(page).toHaveURL(/\/admin\/documents#published-documents$/);
+  await expect(form.form).toHaveCount(0);
+  const row = publishedRow(page, doc.title);
+  await expect(row).toBeVisible();
+  await expect(rowCell(row, "category")).toHaveText("Research");
+  await expect(rowCell(row, "title")).toContainText(doc.fileName);
+  await expect(rowCell(row, "title")).toContainText("3.00 MB");
 
   // Tidy up (other tests only look at their own documents).
-  const id = await documentIdFrom(row.getByRole("link", { name: `View ${doc.title} (opens in a new tab)`, exact: true }));
+  const id = await documentIdFrom((await openRowMenu(page, doc.title)).getByRole("link", { name: `View file ${doc.title} (opens in a new tab)`, exact: true }));
   expect((await page.request.delete(`/api/documents/${id}`)).status()).toBe(200);
 });
 
@@ -363,25 +370,32 @@ test("with no documents at all the investor sees 'No documents available yet', a
     await expect(investorPage.getByRole("main").getByText(DOC_TEXT.emptyAll, { exact: true })).toBeVisible();
     await expect(list.region).toHaveCount(0);
 
-    // 2. The admin: every category of the panel is empty, and says so.
+    // 2. The admin: no table, one empty state that offers the upload.
     const adminContext = await newBrowserContext(browser, { baseURL: server.baseURL, jsEnabled, clientIp });
     const adminPage = await adminContext.newPage();
     await openAsAdmin(adminPage, jsEnabled, admin, "documents");
     const panel = publishedPanel(adminPage);
-    await expect(adminPage.locator("li[data-testid=published-document]")).toHaveCount(0);
-    for (const category of LP_CATEGORIES) {
-      const details = panel.category(category.value);
-      await expect(details.locator("summary")).toHaveText(new RegExp(`^\\s*${category.label}\\s*\\(0 documents\\)\\s*$`));
-      await openCategory(details);
-      await expect(details.getByText(DOC_TEXT.adminEmptyCategory, { exact: true })).toBeVisible();
-    }
+    const empty = panel.section.getByTestId("empty-state");
+    await expect(empty).toHaveText(/^\s*No documents yet\.\s*Upload\s*$/);
+    await expect(panel.table).toHaveCount(0);
+    await expect(panel.tabs).toHaveCount(0);
+    // A category's address says the same while there is nothing at all.
+    await adminPage.goto("/admin/documents?category=research");
+    await expect(panel.section.getByTestId("empty-state")).toHaveText(/^\s*No documents yet\.\s*Upload\s*$/);
 
-    // 3. One document, through the form: the list appears, the other categories say they are empty.
+    // 3. One document, through the empty state's Upload: the table appears, with a tab for its category only.
+    await empty.getByRole("link", { name: "Upload" }).click();
+    await expect(adminPage).toHaveURL(/\/admin\/documents\/upload$/);
+    await waitHydrated(adminPage, jsEnabled);
     const doc = sampleDocument(testInfo, "Fund Overview", 64 * 1024);
     await fillUpload(adminPage, doc, "Fund Documents");
     await uploadForm(adminPage).submit.click();
     await expectToast(adminPage, DOC_TEXT.uploaded.title, DOC_TEXT.uploaded.description);
-    await expect(panel.category("fund_documents").locator("summary")).toHaveText(/^\s*Fund Documents\s*\(1 document\)\s*$/);
+    await expect(panel.table.locator("tr[data-testid=published-document]")).toHaveCount(1);
+    await expect(empty).toHaveCount(0);
+    await expect(panel.tabs.getByRole("link")).toHaveText([/^\s*All\s*1\s*$/, /^\s*Fund Documents\s*1\s*$/]);
+    await adminPage.goto("/admin/documents?category=research");
+    await expect(panel.section.getByTestId("empty-state")).toHaveText(DOC_TEXT.adminEmptyCategory);
     await adminContext.close();
 
     await investorPage.reload();

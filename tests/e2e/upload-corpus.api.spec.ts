@@ -599,7 +599,7 @@ function fetchRaw(urlPath: string): Promise<{ status: number; headers: http.Inco
 
 // ---------------------------------------------------------------------------
 // 5. The same rules through the admin page's upload form without JavaScript
-// (POST /admin/documents): the answer is always a 303 See Other back to the documents page.
+// (POST /admin/documents): the answer is always a 303 See Other, to the list when published, else back to the upload page.
 
 const documentTitled = (title: string) =>
   withDb((db) => db.prepare("select id, file_path from documents where title = ?").get(title) as { id: string; file_path: string } | undefined);
@@ -631,7 +631,7 @@ for (const refused of FORM_REFUSED) {
     const response = await uploadDocument(admin.context, { title, ...refused.fields }, refused.file, { path: "/admin/documents" });
     record({ name, expected: "refuse", statuses: [response.status()], title });
     expect(response.status()).toBe(303);
-    expect(response.headers()["location"]).toBe("/admin/documents#upload-document");
+    expect(response.headers()["location"]).toBe("/admin/documents/upload#upload-document");
     expect(documentTitled(title)).toBeUndefined();
   });
 }
@@ -648,7 +648,7 @@ test("no-JS form: 50 MB + 1 byte → 303 back to the form, nothing stored", asyn
   );
   record({ name, expected: "refuse", statuses: [response.status()], title });
   expect(response.status()).toBe(303);
-  expect(response.headers()["location"]).toBe("/admin/documents#upload-document");
+  expect(response.headers()["location"]).toBe("/admin/documents/upload#upload-document");
   expect(documentTitled(title)).toBeUndefined();
   await expectHealthy(admin.context);
 });

@@ -5,6 +5,7 @@ import type { LpUser } from "~/modules/lp-users/lp-users.server";
 import { storageRoot } from "~/modules/storage/storage.server";
 import { readFlash } from "~/modules/toast/flash.server";
 import { action as pageAction, loader as pageLoader } from "~/routes/admin/documents";
+import { loader as uploadPageLoader } from "~/routes/admin/documents-upload";
 import { action as documentsAction } from "~/routes/api/documents";
 import { loader as fileLoader } from "~/routes/api/document-file";
 import {
@@ -569,7 +570,7 @@ describe("POST /admin/documents (the upload form without JavaScript)", () => {
     return (await readFlash(requestWithCookie("/admin/documents", cookie ?? ""))).flash;
   }
 
-  it("stores the document and redirects to the dashboard with a success toast", async () => {
+  it("stores the document and redirects to the list with a success toast", async () => {
     const sample = await sampleFile("xlsx");
     const response = await postForm({ bytes: sample.bytes, name: "Metrics.xlsx", type: sample.mime }, { title: "Metrics", category: "reports" });
     const redirect = expectRedirect(response);
@@ -584,11 +585,11 @@ describe("POST /admin/documents (the upload form without JavaScript)", () => {
     expect(fs.readFileSync(absoluteStored(row.filePath)).equals(sample.bytes)).toBe(true);
   });
 
-  it("a refused file redirects (303) back to the form with the message, and stores nothing", async () => {
+  it("a refused file redirects (303) back to the form's own page with the message, and stores nothing", async () => {
     const response = await postForm({ bytes: Buffer.from("<html></html>"), name: "page.pdf", type: MIME.pdf });
     const redirect = expectRedirect(response);
     expect(redirect.status).toBe(303);
-    expect(redirect.location).toBe("/admin/documents#upload-document");
+    expect(redirect.location).toBe("/admin/documents/upload#upload-document");
     const flash = await flashOf(redirect.cookie);
     expect(flash.toast).toMatchObject({ title: "Upload failed", description: FILE_TYPE_ERROR, variant: "destructive" });
     expect(flash.form).toMatchObject({ formId: "lp-upload", status: "error", message: FILE_TYPE_ERROR, fieldErrors: { file: [FILE_TYPE_ERROR] } });
@@ -624,12 +625,52 @@ describe("POST /admin/documents (the upload form without JavaScript)", () => {
     expectNothingStored();
   });
 
-  it("GET /admin/documents shows the published documents", async () => {
-    await postForm(pdf(), { title: "Q4 2026 Letter" });
-    const response = (await callRouteWith(pageLoader as never, apiRequest("GET", "/admin/documents", { cookie: adminCookie }))) as unknown as {
-      documents: { documents: { title: string }[]; failed: boolean };
-    };
-    expect(response.documents.failed).toBe(false);
-    expect(response.documents.documents.map((d) => d.title)).toContain("Q4 2026 Letter");
+  it("GET /admin/documents lists the published documents, one category with ?category=", async () => {
+    await postForm(pdf(), { title: "Q4 2026 Letter", category: "newsletters" });
+    type Page = { failed: boolean; rows: { title: string; category: string }[]; total: number; all: number; category: string | null };
+    const get = async (query = "") =>
+      (await callRouteWith(pageLoader as never, apiRequest("GET", `/admin/documents${query}`, { cookie: adminCookie }))) as unknown as Page;
+    const all = await get();
+    expect(all.failed).toBe(false);
+    expect(all.rows.map((d) => d.title)).toContain("Q4 2026 Letter");
+    expect(all.total).toBe(all.all);
+    const newsletters = await get("?category=newsletters");
+    expect(newsletters.category).toBe("newsletters");
+    expect(newsletters.rows.map((d) => d.title)).toContain("Q4 2026 Letter");
+    expect(newsletters.rows.every((d) => d.category === "newsletters")).toBe(true);
+    const research = await get("?category=research");
+    expect(research.rows.map((d) => d.title)).not.toContain("Q4 2026 Letter");
+    // An unknown category is all of them.
+    expect((await get("?category=nope")).category).toBeNull();
+  });
+
+  it("GET /admin/documents/upload starts at 'all'; after the picker's search it keeps what was typed and chosen", async () => {
+    type Page = { audience: { audience: string; query: string }; typed: Record<string, string> | undefined };
+    const get = async (query = "") =>
+      (await callRouteWith(uploadPageLoader as never, apiRequest("GET", `/admin/documents/upload${query}`, { cookie: adminCookie }))) as unknown as Page;
+    const fresh = await get();
+    expect(fresh.audience.audience).toBe("all");
+    expect(fresh.typed).toBeUndefined();
+    const searched = await get("?_search=1&audience=selected&investors=ada&title=Capital+call&category=reports");
+    expect(searched.audience).toMatchObject({ audience: "selected", query: "ada" });
+    expect(searched.typed).toMatchObject({ title: "Capital call", category: "reports" });
+    const visitor = await callRouteWith(uploadPageLoader as never, apiRequest("GET", "/admin/documents/upload", {})).then(
+      (answer) => answer,
+      (error: unknown) => error,
+    );
+    expect(expectRedirect(visitor).location).toBe("/admin/login");
+  });
+
+  it("GET /admin/documents pages the list, 50 a page (a page past the end shows the last)", async () => {
+    for (let i = 0; i < 51; i++) await postForm(pdf(`p${i}.pdf`), { title: `Paged ${String(i).padStart(2, "0")}` });
+    type Page = { rows: { title: string }[]; total: number; page: number };
+    const get = async (query: string) =>
+      (await callRouteWith(pageLoader as never, apiRequest("GET", `/admin/documents${query}`, { cookie: adminCookie }))) as unknown as Page;
+    const first = await get("");
+    expect(first.rows).toHaveLength(50);
+    expect(first.total).toBeGreaterThanOrEqual(51);
+    const last = await get("?page=99");
+    expect(last.page).toBe(Math.ceil(first.total / 50));
+    expect(last.rows.length).toBe(first.total - 50 * (last.page - 1));
   });
 });

@@ -1,5 +1,5 @@
 import { Search } from "lucide-react";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { audienceCopy } from "~/content/documents";
 import { FieldError, inputClass } from "../ui/form";
 
@@ -23,22 +23,34 @@ const choiceRow =
   "flex items-start gap-3 rounded-md px-2 py-1.5 hover:bg-slate-50 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-600 dark:hover:bg-slate-800";
 
 /**
+ * The picker is out of sight while 'All approved investors' is chosen: a CSS
+ * rule on the form (`:has`), so it shows and hides without a script too; a
+ * browser without `:has` shows it always. Its ticks are sent either way, as
+ * before (with JavaScript and without alike); the audience decides.
+ */
+const pickerHiddenForAll = "[form:has(input[name=audience][value=all]:checked)_&]:hidden";
+
+/**
  * 'Who can see it' (issue 15): all approved investors, or the ticked ones,
  * and the watermark switch. The investor search is a submit button sending
  * the whole form by GET to `searchAction`, so it works without JavaScript and
  * keeps what was typed and ticked (the loader fills them back in); the file
- * of an upload has to be chosen again after a search.
+ * of an upload has to be chosen again after a search. `allNote` is said under
+ * the 'all' choice only (where it is true), e.g. the upload's SPEC note that
+ * documents are available at once.
  */
 export function AudienceFields({
   formId,
   state,
   searchAction,
   errorsFor,
+  allNote,
 }: {
   formId: string;
   state: AudienceState;
   searchAction: string;
   errorsFor: (name: string) => string[] | undefined;
+  allNote?: ReactNode;
 }) {
   const c = audienceCopy;
   const [audience, setAudience] = useState(state.audience);
@@ -66,6 +78,7 @@ export function AudienceFields({
                 <span className="block text-sm font-semibold">{value === "all" ? c.all : c.selected}</span>
                 <span id={id(`audience-${value}-hint`)} className="block text-xs text-slate-600 dark:text-slate-300">
                   {value === "all" ? c.allHint : c.selectedHint}
+                  {value === "all" && allNote ? <span className="mt-1 block">{allNote}</span> : null}
                 </span>
               </span>
             </label>
@@ -74,7 +87,8 @@ export function AudienceFields({
       </fieldset>
 
       <fieldset
-        className="sm:col-span-2"
+        className={`sm:col-span-2 ${pickerHiddenForAll}`}
+        data-testid="audience-picker"
         aria-describedby={recipientErrors?.length ? id("recipientIds-error") : undefined}
         aria-invalid={recipientErrors?.length ? true : undefined}
       >

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type FormEvent, type RefObject } from "react";
+import { useEffect, useRef, type FormEvent, type ReactNode, type RefObject } from "react";
 import { useFetcher } from "react-router";
 import { adminCopy } from "~/content/portal";
 import { ENHANCED_FIELD } from "~/modules/toast/enhanced";
@@ -40,7 +40,18 @@ export type DeleteSettings = {
  * shows the toast. Without JavaScript the button is a GET form that opens the
  * server's confirm step (`?confirm=…&document=…#confirm`).
  */
-export function DeleteDocumentButton({ document, settings }: { document: { id: string; title: string }; settings: DeleteSettings }) {
+export function DeleteDocumentButton({
+  document,
+  settings,
+  className = buttonClass("danger"),
+  icon = null,
+}: {
+  document: { id: string; title: string };
+  settings: DeleteSettings;
+  /** The button's look (default: the danger button; a row menu passes its item's). */
+  className?: string;
+  icon?: ReactNode;
+}) {
   const fetcher = useFetcher<DeleteOutcome>({ key: settings.fetcherKey });
   // One delete at a time: a second submit on the shared fetcher would cancel the first one's answer.
   const busy = fetcher.state !== "idle";
@@ -56,7 +67,8 @@ export function DeleteDocumentButton({ document, settings }: { document: { id: s
     <form method="get" action={`${settings.pageAction}#${CONFIRM_PANEL_ID}`} onSubmit={onSubmit}>
       <input type="hidden" name="confirm" value={settings.confirmParam} />
       <input type="hidden" name="document" value={document.id} />
-      <button type="submit" className={buttonClass("danger")} aria-disabled={busy || undefined}>
+      <button type="submit" className={className} aria-disabled={busy || undefined}>
+        {icon}
         {pending ? settings.pendingLabel : settings.label}
         <span className="sr-only"> {document.title}</span>
       </button>

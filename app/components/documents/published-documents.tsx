@@ -19,8 +19,8 @@ export type PublishedDocument = {
   downloads: number;
   /** null: never viewed or downloaded. */
   lastAccess: string | null;
-  /** LP documents: who it is for (ready-made text), whether views are stamped, and 'Opened by N of M'. */
-  audience?: { summary: string; watermarked: boolean; openedBy: string };
+  /** LP documents: who it is for (ready-made text), whether views are stamped, and 'Opened by N of M' (and its numbers). */
+  audience?: { kind: "all" | "selected"; summary: string; watermarked: boolean; openedBy: string; opened: number; of: number };
 };
 
 /** Texts of the panel that content/documents.ts does not have. */

@@ -147,6 +147,8 @@ export function UploadForm({
   toasts,
   extraFields,
   initialValues,
+  labelledBy,
+  onUploaded,
 }: {
   formId: string;
   /** The section's id: the no-JavaScript error redirect comes back to this anchor. */
@@ -161,6 +163,10 @@ export function UploadForm({
   extraFields?: (errorsFor: (name: string) => string[] | undefined, refusedValues: Record<string, string> | undefined) => ReactNode;
   /** Values to start from (what was typed before a search inside the form reloaded the page). */
   initialValues?: Record<string, string>;
+  /** The id of the page's own heading for the form: then the form shows no heading and intro of its own. */
+  labelledBy?: string;
+  /** After a successful upload with JavaScript, instead of clearing the form and reloading the page's lists (e.g. go back to the list). */
+  onUploaded?: () => void;
 }) {
   const hydrated = useHydrated();
   const revalidator = useRevalidator();
@@ -217,6 +223,7 @@ export function UploadForm({
     setProgress(null);
     if (answer.ok) {
       toast(toasts.uploaded);
+      if (onUploaded) return onUploaded();
       form.reset();
       void revalidator.revalidate();
       return;
@@ -228,17 +235,21 @@ export function UploadForm({
   };
 
   return (
-    <section id={anchorId} className="mt-10 scroll-mt-40">
-      <h2 id={titleId} className="text-lg font-semibold">
-        {copy.title}
-      </h2>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{copy.intro}</p>
+    <section id={anchorId} className={labelledBy ? "scroll-mt-40" : "mt-10 scroll-mt-40"}>
+      {labelledBy ? null : (
+        <>
+          <h2 id={titleId} className="text-lg font-semibold">
+            {copy.title}
+          </h2>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{copy.intro}</p>
+        </>
+      )}
       <form
         id={formId}
         method="post"
         action={pageAction}
         encType="multipart/form-data"
-        aria-labelledby={titleId}
+        aria-labelledby={labelledBy ?? titleId}
         noValidate={hydrated}
         onSubmit={onSubmit}
         onInput={onInput}

@@ -27,6 +27,8 @@ export const DEFAULT_CATEGORY = "fund_documents" satisfies LpCategory;
 
 /** The form ids under which the no-JavaScript upload outcome comes back (form flash). */
 export const LP_UPLOAD_FORM_ID = "lp-upload";
+/** The LP upload form's own page (its no-JavaScript post goes to /admin/documents, which redirects back here when refused). */
+export const LP_UPLOAD_PATH = "/admin/documents/upload";
 export const FUND_UPLOAD_FORM_ID = "fund-upload";
 
 /** 50 MB, in bytes (an upload of exactly this size is accepted). */

@@ -121,9 +121,12 @@ export function readPublished(store: DocumentStore, rows: () => Parameters<Docum
 function audienceSummary(row: { audience: "all" | "selected"; watermark: boolean }, counts: ReadCounts | undefined) {
   const of = counts?.audience ?? 0;
   return {
+    kind: row.audience,
     summary: row.audience === "all" ? audienceCopy.summaryAll : audienceCopy.summarySelected(of),
     watermarked: row.watermark,
     openedBy: audienceCopy.openedBy(counts?.opened ?? 0, of),
+    opened: counts?.opened ?? 0,
+    of,
   };
 }
 

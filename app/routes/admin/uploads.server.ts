@@ -2,7 +2,7 @@ import { publishedFundSectionId, FUND_UPLOAD_ANCHOR } from "~/components/fund-ad
 import { documentToasts } from "~/content/documents";
 import { fundDocumentToasts } from "~/content/fund-admin";
 import { ADMIN_PATHS } from "~/modules/admin/paths";
-import { FUND_UPLOAD_FORM_ID, LP_UPLOAD_FORM_ID } from "~/modules/documents/constants";
+import { FUND_UPLOAD_FORM_ID, LP_UPLOAD_FORM_ID, LP_UPLOAD_PATH } from "~/modules/documents/constants";
 import { fundDocuments, lpDocuments } from "~/modules/documents/documents.server";
 import { runFormAction } from "~/modules/http/form-answer.server";
 import type { LpUser } from "~/modules/lp-users/lp-users.server";
@@ -14,12 +14,12 @@ import type { LpUser } from "~/modules/lp-users/lp-users.server";
  */
 const PLAIN_POST = new FormData();
 
-/** POST of the LP upload form: published → the published list; refused → the form, with its message and typed values. */
+/** POST of the LP upload form (its page is /admin/documents/upload): published → the published list; refused → the form's page, with its message and typed values. */
 export function uploadLpDocument(admin: LpUser, request: Request) {
   return runFormAction(PLAIN_POST, () => lpDocuments.upload(admin, request), {
     success: () => ({ toast: documentToasts.uploaded, redirectTo: `${ADMIN_PATHS.documents}#published-documents` }),
     failureTitle: documentToasts.uploadFailed.title,
-    redirectTo: `${ADMIN_PATHS.documents}#upload-document`,
+    redirectTo: `${LP_UPLOAD_PATH}#upload-document`,
     formId: LP_UPLOAD_FORM_ID,
   });
 }

@@ -9,7 +9,7 @@ import { createAdmin, setStatusViaApi, userIdByEmail } from "./accounts";
 import { runDir } from "./documents";
 import { E2E_BCRYPT_COST, E2E_ISOLATED_SESSION_SECRET, E2E_TOTP_KEYS } from "./secrets";
 import { mintSessionCookie, registerIsolatedServer } from "./sessions";
-import { pendingInvestor, type Account } from "./portal";
+import { pendingInvestor, waitHydrated, type Account } from "./portal";
 
 /**
  * The LP document screens as a person uses them (SPEC.md §2 "Investor
@@ -85,14 +85,14 @@ export function sampleDocument(testInfo: TestInfo, label: string, size = 1_300_0
   };
 }
 
-/** 'Upload LP document' on the admin dashboard. */
+/** 'Upload LP document', the upload form's own page (/admin/documents/upload). */
 export function uploadForm(page: Page) {
   const section = page.locator("section#upload-document");
   const form = section.locator("form#lp-upload");
   return {
     section,
     form,
-    heading: section.getByRole("heading", { level: 2, name: "Upload LP document" }),
+    heading: page.getByRole("heading", { level: 1, name: "Upload LP document" }),
     title: form.getByLabel("Title", { exact: true }),
     description: form.getByLabel("Description (optional)"),
     category: form.getByLabel("Category"),
@@ -104,6 +104,14 @@ export function uploadForm(page: Page) {
   };
 }
 
+/** From the documents list, 'Upload' (at the top; an empty list has a second one in its empty state) opens the form on its own page. */
+export async function openUpload(page: Page, jsEnabled: boolean) {
+  await page.getByRole("main").getByRole("link", { name: "Upload", exact: true }).first().click();
+  await expect(page).toHaveURL(/\/admin\/documents\/upload$/);
+  await expect(uploadForm(page).heading).toBeVisible();
+  await waitHydrated(page, jsEnabled);
+}
+
 /** Fill the upload form with a document (the file as the browser's file picker would give it). */
 export async function fillUpload(page: Page, doc: { title: string; description?: string; fileName: string; bytes: Buffer; mimeType?: string }, categoryLabel = "Reports") {
   const form = uploadForm(page);
@@ -113,20 +121,35 @@ export async function fillUpload(page: Page, doc: { title: string; description?:
   await form.file.setInputFiles({ name: doc.fileName, mimeType: doc.mimeType ?? "application/pdf", buffer: doc.bytes });
 }
 
-/** 'Published LP documents' on the admin dashboard. */
+/** 'Published LP documents', the list that opens /admin/documents: a table, with category tabs. */
 export function publishedPanel(page: Page) {
   const section = page.locator("section#published-documents");
   return {
     section,
     heading: section.getByRole("heading", { level: 2, name: "Published LP documents" }),
-    region: section.getByRole("region", { name: "Published LP documents by category" }),
-    category: (value: LpCategoryValue) => section.locator(`details#published-documents-${value}`),
+    table: section.getByRole("table", { name: "Published LP documents" }),
+    tabs: section.getByRole("navigation", { name: "Categories" }),
+    tab: (label: string) => section.getByRole("navigation", { name: "Categories" }).getByRole("link", { name: new RegExp(`^${label}\\b`) }),
   };
 }
 
-/** One document's row in the admin panel. */
+/** One document's row in the admin list. */
 export function publishedRow(page: Page, title: string): Locator {
-  return page.locator("section#published-documents li[data-testid=published-document]").filter({ hasText: title });
+  return page.locator("section#published-documents tr[data-testid=published-document]").filter({ hasText: title });
+}
+
+/** A row's cell under a column heading (Title, Category, Audience, Opened, Uploaded). */
+export function rowCell(row: Locator, column: "title" | "category" | "audience" | "opened" | "uploaded"): Locator {
+  const index = { title: 0, category: 1, audience: 2, opened: 3, uploaded: 4 }[column];
+  return row.locator("td").nth(index);
+}
+
+/** Open a row's '⋯' menu (a disclosure: works without JavaScript) and answer it. */
+export async function openRowMenu(page: Page, title: string): Promise<Locator> {
+  const menu = publishedRow(page, title).locator("details[data-row-menu]");
+  if (!(await menu.evaluate((d) => (d as HTMLDetailsElement).open))) await menu.locator("summary").click();
+  await expect(menu).toHaveAttribute("open", "");
+  return menu;
 }
 
 /** The investor's documents list (h2 'Documents'). */
