@@ -12,12 +12,15 @@ export const fundAdminCopy = {
   section: "Potential Investor Management (Fund II)",
   fundNames: { "fund-i": "Deeptech Fund I", "fund-ii": "Deeptech Fund II" } satisfies Record<FundKey, string>,
   fundBadges: { "fund-i": "Fund I", "fund-ii": "Fund II" } satisfies Record<FundKey, string>,
+  /** Neither fund has a published document: one line instead of each fund's empty categories. */
+  noDocuments: { title: "Published fund documents", text: "No fund documents yet.", action: "Upload a fund document" },
+  /** One fund has documents, this one none. */
+  noFundDocuments: (fund: string) => `No ${fund} documents yet.`,
 } as const;
 
 export const fundAccessListCopy = {
   title: "Fund Access Requests",
   intro: "Everyone who asked for the fund documents. Fund II access comes as an e-mailed link; revoking a request stops its link at once.",
-  listLabel: "Fund access requests list",
   empty: "No fund access requests yet",
   error: "Failed to load fund access requests. Please try refreshing the page.",
   total: (count: number) => `${count} total`,

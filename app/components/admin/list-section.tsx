@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { useLocation } from "react-router";
 import { Pager, pageHref } from "../ui/pager";
 
@@ -10,8 +10,8 @@ export type ListPageState = { page: number; total: number; failed: boolean };
 
 /**
  * The frame of an admin list (investors, fund access requests): its heading
- * with the total, an error or empty text, the rows (in a named region capped
- * at 400 px that scrolls, when `scrolls`), and the pager. Paging is a link
+ * with the total, an error or empty text, the rows, and the pager (the page
+ * scrolls, never a box inside it: decision 010). Paging is a link
  * that changes only `pageParam` (other parameters kept, an open confirm step
  * closed) and comes back to the section's anchor.
  */
@@ -25,8 +25,6 @@ export function ListSection({
   pageParam,
   errorText,
   emptyText,
-  scrolls,
-  regionLabel,
   testId,
   children,
 }: {
@@ -40,20 +38,12 @@ export function ListSection({
   pageParam: string;
   errorText: string;
   emptyText: string;
-  scrolls: boolean;
-  regionLabel: string;
   testId?: string;
   children: ReactNode;
 }) {
   const { page, total, failed } = state;
   const titleId = `${id}-title`;
   const location = useLocation();
-  const region = useRef<HTMLDivElement>(null);
-
-  // Another page starts at the top of the list (the region stays, so focus stays on the clicked link).
-  useEffect(() => {
-    if (region.current) region.current.scrollTop = 0;
-  }, [page]);
 
   const hrefFor = (target: number) =>
     pageHref({ pathname: location.pathname, search: location.search, param: pageParam, page: target, anchor: id, drop: CONFIRM_PARAMS });
@@ -84,11 +74,7 @@ export function ListSection({
         </p>
       ) : (
         <>
-          <div
-            ref={region}
-            className={scrolls ? "mt-3 max-h-[400px] overflow-y-auto rounded-lg border border-slate-200 dark:border-slate-800" : "mt-3"}
-            {...(scrolls ? { tabIndex: 0, role: "region", "aria-label": regionLabel } : {})}
-          >
+          <div className="mt-3 rounded-lg border border-slate-200 dark:border-slate-800">
             {children}
           </div>
           <Pager label={title} page={page} total={total} shown={count} hrefFor={hrefFor} />

@@ -39,16 +39,13 @@ export type PublishedDocumentsCopy = {
 
 type Copy = PublishedDocumentsCopy;
 
-/** How tall the list area may grow before it scrolls (SPEC.md §9: LP documents 600 px, Fund II documents 400 px). */
-const listHeights = { tall: "max-h-[600px]", short: "max-h-[400px]" } as const;
-
 const linkClass =
   "inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-900 shadow-sm transition-colors hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800";
 
 /**
- * 'Published LP documents' (SPEC.md §2): the categories as collapsible
- * sections with count badges, in a list area capped at 600 px that scrolls
- * (a named, focusable region, so it scrolls from the keyboard too). Each
+ * A fund's published documents (SPEC.md §2): the categories as collapsible
+ * sections with count badges, in a named list area (the page scrolls, not
+ * the area: decision 010). Each
  * document: title, file name, size, how often it was opened, its access
  * history, View (new tab) and Delete.
  */
@@ -62,7 +59,6 @@ export function PublishedDocuments({
   sectionId = "published-documents",
   copy = publishedDocumentsCopy,
   listLabel = publishedPanelText.listLabel,
-  listHeight = "tall",
   rowTestId = "published-document",
 }: {
   documents: PublishedDocument[];
@@ -74,7 +70,6 @@ export function PublishedDocuments({
   sectionId?: string;
   copy?: Copy;
   listLabel?: string;
-  listHeight?: keyof typeof listHeights;
   /** Each row's data-testid (another panel's rows can then be told apart from the LP ones). */
   rowTestId?: string;
 }) {
@@ -103,8 +98,7 @@ export function PublishedDocuments({
           ref={regionRef}
           role="region"
           aria-label={listLabel}
-          tabIndex={0}
-          className={`mt-3 ${listHeights[listHeight]} overflow-y-auto rounded-lg border border-slate-200 px-4 dark:border-slate-800`}
+          className="mt-3 rounded-lg border border-slate-200 px-4 dark:border-slate-800"
         >
           {categories.map((category) => {
             const inCategory = documents.filter((d) => d.category === category.value);

@@ -36,9 +36,8 @@ export const FUND_ACCESS_PAGE_PARAM = "requests.page";
 /**
  * 'Fund access requests' (SPEC.md §2, Potential Investor Management): the
  * requests, newest first, a page of at most 50 at a time
- * (`?requests.page=N`, other parameters kept) with the full total, in a list
- * area capped at 400 px that scrolls (a named, focusable region, so it
- * scrolls from the keyboard too). Each entry: name, e-mail, a Fund I or
+ * (`?requests.page=N`, other parameters kept) with the full total (the
+ * page scrolls, not a box in it: decision 010). Each entry: name, e-mail, a Fund I or
  * Fund II badge, the accredited/qualified confirmation, the request time, a
  * 'Revoked' badge when revoked, and its actions.
  */
@@ -54,8 +53,6 @@ export function FundAccessList({ data }: { data: FundAccessRequestsPage }) {
       pageParam={FUND_ACCESS_PAGE_PARAM}
       errorText={fundAccessListCopy.error}
       emptyText={fundAccessListCopy.empty}
-      scrolls
-      regionLabel={fundAccessListCopy.listLabel}
     >
       <ul className="divide-y divide-slate-200 dark:divide-slate-800">
         {data.requests.map((request) => (

@@ -1,6 +1,7 @@
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 import { AdminPageHeader, adminPageTitle } from "~/components/admin/page-header";
 import type { Route } from "./+types/fund-access";
+import { EmptyState } from "~/components/kit/empty-state";
 import { DeleteConfirmPanel } from "~/components/documents/delete-document";
 import { PublishedDocuments } from "~/components/documents/published-documents";
 import { UploadForm } from "~/components/documents/upload-form";
@@ -100,21 +101,38 @@ export default function FundAccess({ loaderData }: Route.ComponentProps) {
       {documentConfirm ? (
         <DeleteConfirmPanel document={documentConfirm.document} settings={fundDeleteSettings(documentConfirm.fundId)} />
       ) : null}
-      {PANEL_FUNDS.map((fundId) => (
-        <PublishedDocuments
-          key={fundId}
-          documents={published[fundId].documents}
-          failed={published[fundId].failed}
-          categories={FUND_CATEGORIES}
-          deleteSettings={fundDeleteSettings(fundId)}
-          viewPath={fundViewPath}
-          sectionId={publishedFundSectionId(fundId)}
-          copy={publishedFundDocumentsCopy[fundId]}
-          listLabel={publishedFundListLabels[fundId]}
-          listHeight="short"
-          rowTestId="published-fund-document"
-        />
-      ))}
+      {PANEL_FUNDS.every((fundId) => !published[fundId].failed && published[fundId].documents.length === 0) ? (
+        <section aria-labelledby="fund-documents-title" className="mt-10" data-testid="fund-documents-empty">
+          <h2 id="fund-documents-title" className="text-lg font-semibold">
+            {fundAdminCopy.noDocuments.title}
+          </h2>
+          <EmptyState action={{ to: `#${FUND_UPLOAD_ANCHOR}`, label: fundAdminCopy.noDocuments.action }}>{fundAdminCopy.noDocuments.text}</EmptyState>
+        </section>
+      ) : (
+        PANEL_FUNDS.map((fundId) =>
+          !published[fundId].failed && published[fundId].documents.length === 0 ? (
+            <section key={fundId} id={publishedFundSectionId(fundId)} aria-labelledby={`${publishedFundSectionId(fundId)}-title`} className="mt-10">
+              <h2 id={`${publishedFundSectionId(fundId)}-title`} className="text-lg font-semibold">
+                {publishedFundDocumentsCopy[fundId].title}
+              </h2>
+              <EmptyState>{fundAdminCopy.noFundDocuments(fundAdminCopy.fundNames[fundId])}</EmptyState>
+            </section>
+          ) : (
+            <PublishedDocuments
+              key={fundId}
+              documents={published[fundId].documents}
+              failed={published[fundId].failed}
+              categories={FUND_CATEGORIES}
+              deleteSettings={fundDeleteSettings(fundId)}
+              viewPath={fundViewPath}
+              sectionId={publishedFundSectionId(fundId)}
+              copy={publishedFundDocumentsCopy[fundId]}
+              listLabel={publishedFundListLabels[fundId]}
+              rowTestId="published-fund-document"
+            />
+          ),
+        )
+      )}
     </div>
   );
 }
