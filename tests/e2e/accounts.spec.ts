@@ -1,5 +1,7 @@
+import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { confirmRegistrationFromMail, latestMailTo, linkIn } from "./helpers/accounts";
+import { confirmRegistrationFromMail, latestMailTo, linkIn, registerViaApi, setStatusViaApi, userIdByEmail } from "./helpers/accounts";
+import { mintSessionCookie } from "./helpers/sessions";
 import { expect, expectToast, toast } from "./helpers/fixtures";
 import { clickAndAnswerConfirm, recordWrites } from "./helpers/forms";
 import { BASE_URL } from "./helpers/origin";
@@ -11,6 +13,8 @@ import {
   loginForm,
   newAccount,
   newAdmin,
+  openAsAdmin,
+  openRowMenu,
   testWithSecondBrowser,
   pendingInvestor,
   registerForm,
@@ -44,6 +48,11 @@ const DEFAULT_TOAST_BACKGROUND = "rgb(255, 255, 255)";
  */
 const SLOW = 15_000;
 test.describe.configure({ timeout: 60_000 });
+
+/** A status tab of the investors page ('Pending 3'). */
+function statusTab(page: Page, label: "All" | "Pending" | "Approved" | "Rejected") {
+  return page.getByRole("navigation", { name: "Investors by status" }).getByRole("link", { name: new RegExp(`^${label}\\b`) });
+}
 
 /** expectToast after a slow call: wait for the toast first (JS toasts stay 5 s once shown). */
 async function slowToast(page: Page, title: string, description: string) {
@@ -103,6 +112,9 @@ test("register → confirm the address → the admins are told → pending sign-
   // 4. An admin, in a browser of their own, approves the request.
   const adminPage = await secondBrowser();
   await signInAsAdmin(adminPage, jsEnabled, admin, "investors");
+  // The Pending tab: the requests waiting.
+  await statusTab(adminPage, "Pending").click();
+  await expect(adminPage).toHaveURL(/\/admin\/investors\?status=pending#investor-list$/);
   const pending = adminEntry(adminPage, "pending", user.email);
   await expect(pending).toBeVisible();
   await expect(pending).toContainText(user.name);
@@ -112,7 +124,10 @@ test("register → confirm the address → the admins are told → pending sign-
 
   const approvedToast = TEXT.approved(user.name);
   await expectToast(adminPage, approvedToast.title, approvedToast.description);
-  await expect(adminPage).toHaveURL(/\/admin\/investors$/);
+  // Back on the same tab, where the request no longer waits.
+  await expect(adminPage).toHaveURL(/\/admin\/investors\?status=pending(#investor-list)?$/);
+  await expect(adminEntry(adminPage, "pending", user.email)).toHaveCount(0);
+  await statusTab(adminPage, "Approved").click();
   const approved = adminEntry(adminPage, "approved", user.email);
   await expect(approved).toBeVisible();
   await expect(approved).toContainText(user.name);
@@ -161,6 +176,8 @@ test("Reject asks first: cancelling keeps the request pending, confirming moves 
 
   // 1. Ask, then change one's mind.
   const writes = recordWrites(page);
+  // Reject is in the row's menu.
+  await openRowMenu(pending);
   if (jsEnabled) {
     await clickAndAnswerConfirm(page, pending.getByRole("button", { name: "Reject" }), question, "dismiss");
   } else {
@@ -181,6 +198,7 @@ test("Reject asks first: cancelling keeps the request pending, confirming moves 
   await expect(adminEntry(page, "rejected", user.email)).toHaveCount(0);
 
   // 2. Ask again and confirm.
+  await openRowMenu(pending);
   if (jsEnabled) {
     await clickAndAnswerConfirm(page, pending.getByRole("button", { name: "Reject" }), question, "accept");
   } else {
@@ -200,7 +218,7 @@ test("Reject asks first: cancelling keeps the request pending, confirming moves 
   await expect(rejected.getByText("Rejected", { exact: true })).toBeVisible();
   await expect(adminEntry(page, "pending", user.email)).toHaveCount(0);
   await expect(adminEntry(page, "approved", user.email)).toHaveCount(0);
-  await expect(adminList(page, "rejected")).toContainText(/\d+ total/);
+  await expect(statusTab(page, "Rejected")).toHaveText(/^Rejected\s*[1-9][\d,]*$/);
 
   // The rejected investor cannot sign in. (A fresh API client: the fixture's
   // pooled keep-alive socket may have been closed by the server meanwhile.)
@@ -208,6 +226,69 @@ test("Reject asks first: cancelling keeps the request pending, confirming moves 
   const login = await api.post("/api/auth/login", { data: { email: user.email, password: user.password } });
   expect(login.status()).toBe(403);
   await api.dispose();
+});
+
+test("the investors table: tabs with counts, a sort that keeps the search and tab, the reference code in the row menu, a card per row at 390 px", { tag: "@no-js" }, async ({
+  page,
+  request,
+  jsEnabled,
+}, testInfo) => {
+  const admin = await newAdmin(testInfo);
+  const tag = randomBytes(3).toString("hex");
+  const account = (label: string, name: string) => ({ ...newAccount(testInfo, label, { company: `Tabbed Capital ${tag}` }), name: `${name} ${tag}` });
+  const [zed, amy, bea] = [account("zed", "Zed Pending"), account("amy", "Amy Pending"), account("bea", "Bea Approved")];
+  for (const user of [zed, amy, bea]) await registerViaApi(request, user);
+  const cookie = await mintSessionCookie(admin.email);
+  await setStatusViaApi(request, cookie, await userIdByEmail(request, cookie, bea.email), "approved");
+
+  await openAsAdmin(page, jsEnabled, admin, "investors");
+  const search = page.getByRole("search", { name: "Search investors" });
+  await search.getByLabel("Search investors").fill(`tabbed capital ${tag}`);
+  await search.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/investors\\?q=tabbed\\+capital\\+${tag}$`));
+  // 1. Each tab counts the search's investors of its status; All is the default.
+  await expect(statusTab(page, "All")).toHaveAttribute("aria-current", "page");
+  for (const [label, n] of [["All", 3], ["Pending", 2], ["Approved", 1], ["Rejected", 0]] as const) {
+    await expect(statusTab(page, label)).toHaveText(new RegExp(`^${label}\\s*${n}$`));
+  }
+  const rows = adminList(page).getByTestId("investor-row");
+  await expect(rows).toHaveCount(3);
+  await statusTab(page, "Pending").click();
+  await expect(page).toHaveURL(/[?&]status=pending/);
+  await expect(rows).toHaveCount(2);
+  // Newest first by default; the name sort keeps the search and the tab.
+  await expect(rows).toHaveText([new RegExp(amy.name), new RegExp(zed.name)]);
+  await page.getByRole("link", { name: "Sort by Name, ascending" }).click();
+  await expect(page).toHaveURL(new RegExp(`\\?q=tabbed\\+capital\\+${tag}&status=pending&sort=name#investor-list$`));
+  await expect(rows).toHaveText([new RegExp(amy.name), new RegExp(zed.name)]);
+  await page.getByRole("link", { name: "Sort by Name, descending" }).click();
+  await expect(page).toHaveURL(/status=pending&sort=name&dir=desc/);
+  await expect(rows).toHaveText([new RegExp(zed.name), new RegExp(amy.name)]);
+
+  // 2. The reference code, in the row's menu.
+  const row = adminEntry(page, "pending", zed.email);
+  const menu = await openRowMenu(row);
+  await menu.getByRole("link", { name: "Add reference code" }).click();
+  if (!jsEnabled) await expect(page).toHaveURL(/&code=[\w-]+#reference-code-[\w-]+$/);
+  const code = `TAB-${tag.toUpperCase()}`;
+  await menu.getByLabel("Reference code").fill(code.toLowerCase());
+  await menu.getByRole("button", { name: "Save" }).click();
+  await expectToast(page, "Reference code saved", `${zed.name}'s reference code is now ${code}.`);
+  // Back to the same view (no code panel), the code in its column, the menu closed.
+  await expect(page).toHaveURL(/status=pending&sort=name&dir=desc(#[\w-]+)?$/);
+  await expect(row.getByTestId("reference-code")).toHaveText(code);
+  await expect(row.locator("details[data-row-menu]")).not.toHaveAttribute("open", "");
+
+  // 3. At 390 px each row is a card showing every column's value, inside the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const values = [zed.name, zed.company!, zed.email.toLowerCase(), "Pending", code, "Requested"];
+  for (const value of values) {
+    const shown = row.getByText(value, { exact: false }).first();
+    await expect(shown).toBeVisible();
+    const box = await shown.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 390, `${value} inside the screen`).toBe(true);
+  }
+  await expect(row.getByRole("button", { name: "Approve" })).toBeVisible();
 });
 
 test("the admin login refuses an approved investor: 'Admin access required…' and no session", { tag: "@no-js" }, async ({

@@ -204,7 +204,7 @@ function insertRows(server: IsolatedServer, sql: string, count: number, make: (i
 /** Two digits: the rows' names sort the way they were made. */
 const nth = (i: number) => String(i).padStart(2, "0");
 
-test("the investors lists page 50 at a time, newest first: Next and Previous keep the search", { tag: "@no-js" }, async ({ isolated, jsEnabled }) => {
+test("the investors table pages 50 at a time, newest first: Next and Previous keep the search", { tag: "@no-js" }, async ({ isolated, jsEnabled }) => {
   const tag = randomBytes(3).toString("hex");
   const { page, server } = await isolated(async () => {});
   insertRows(
@@ -214,25 +214,25 @@ test("the investors lists page 50 at a time, newest first: Next and Previous kee
     (i, at) => [randomUUID(), `paged-${tag}-${nth(i)}@example.com`, `Paged Investor ${tag} ${nth(i)}`, at, at],
   );
   await openAdminPage(page, jsEnabled, "investors", `?q=${tag}`);
-  const approved = adminList(page, "approved");
-  const entries = approved.getByRole("listitem");
+  const list = adminList(page);
+  const entries = list.getByTestId("investor-row");
   const expectNames = async (from: number, to: number) => {
     const want = Array.from({ length: from - to + 1 }, (_, k) => new RegExp(`Paged Investor ${tag} ${nth(from - k)}`));
     await expect(entries).toHaveText(want);
   };
   await expectNames(55, 6);
-  await expect(approved).toContainText("Showing 1\u201350 of 55");
-  await expect(approved).toContainText("Page 1 of 2");
+  await expect(list).toContainText("Showing 1\u201350 of 55");
+  await expect(list).toContainText("Page 1 of 2");
 
-  await approved.getByRole("link", { name: "Next page of Approved Investors" }).click();
-  await expect(page).toHaveURL(new RegExp(`/admin/investors\\?q=${tag}&approved\\.page=2#approved-users$`));
+  await list.getByRole("link", { name: "Next page of Investors" }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/investors\\?q=${tag}&page=2#investor-list$`));
   await expectNames(5, 1);
-  await expect(approved).toContainText("Showing 51\u201355 of 55");
-  await expect(approved).toContainText("Page 2 of 2");
-  await expect(approved.getByRole("link", { name: "Next page of Approved Investors" })).toHaveAttribute("aria-disabled", "true");
+  await expect(list).toContainText("Showing 51\u201355 of 55");
+  await expect(list).toContainText("Page 2 of 2");
+  await expect(list.getByRole("link", { name: "Next page of Investors" })).toHaveAttribute("aria-disabled", "true");
 
-  await approved.getByRole("link", { name: "Previous page of Approved Investors" }).click();
-  await expect(page).toHaveURL(new RegExp(`/admin/investors\\?q=${tag}#approved-users$`));
+  await list.getByRole("link", { name: "Previous page of Investors" }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/investors\\?q=${tag}#investor-list$`));
   await expectNames(55, 6);
 });
 
@@ -261,7 +261,7 @@ test("the fund access requests page 50 at a time, newest first", { tag: "@no-js"
   await expectEmails(55, 6);
 });
 
-test("the investors search ignores case and accents, and the status filter shows one list", { tag: "@no-js" }, async ({ isolated, jsEnabled }, testInfo) => {
+test("the investors search ignores case and accents, and a status tab narrows it", { tag: "@no-js" }, async ({ isolated, jsEnabled }, testInfo) => {
   const tag = randomBytes(3).toString("hex");
   const eloise = { ...newAccount(testInfo, "searched"), name: `Éloïse Ångström ${tag}`, company: `Qubit Förge ${tag}` };
   // A server of its own: a registration mails every admin, and the shared server has many.
@@ -275,35 +275,37 @@ test("the investors search ignores case and accents, and the status filter shows
   await search.getByLabel("Search investors").fill(`eloise angstrom ${tag}`);
   await search.getByRole("button", { name: "Search" }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/investors\\?q=eloise\\+angstrom\\+${tag}`));
-  const pending = page.getByTestId("pending-users");
-  await expect(pending.getByRole("listitem")).toHaveCount(1);
-  await expect(pending).toContainText(eloise.name);
-  await expect(pending).toContainText("1 total");
-  await expect(page.getByTestId("approved-users")).toContainText("No approved investors yet");
+  const rows = adminList(page).getByTestId("investor-row");
+  const tab = (label: string) => page.getByRole("navigation", { name: "Investors by status" }).getByRole("link", { name: new RegExp(`^${label}\\b`) });
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toContainText(eloise.name);
+  await expect(tab("Pending")).toHaveText(/^Pending\s*1$/);
+  await expect(tab("Approved")).toHaveText(/^Approved\s*0$/);
 
-  // By company, in capitals and without its umlaut; only the pending list.
+  // By company, in capitals and without its umlaut, on the Pending tab (the search keeps the tab).
+  await tab("Pending").click();
+  await expect(page).toHaveURL(/status=pending/);
   await search.getByLabel("Search investors").fill(`QUBIT FORGE ${tag}`);
-  await search.getByLabel("Status").selectOption("pending");
   await search.getByRole("button", { name: "Search" }).click();
   await expect(page).toHaveURL(/status=pending/);
-  await expect(pending.getByRole("listitem")).toHaveCount(1);
-  await expect(page.getByTestId("approved-users")).toHaveCount(0);
-  await expect(page.getByTestId("rejected-users")).toHaveCount(0);
+  await expect(page).toHaveURL(/q=QUBIT\+FORGE/);
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toContainText(eloise.name);
 
-  // Nothing matches: each list says it is empty.
+  // Nothing matches: the empty state says so.
   await search.getByLabel("Search investors").fill(`nobody-${tag}`);
-  await search.getByLabel("Status").selectOption("all");
   await search.getByRole("button", { name: "Search" }).click();
-  await expect(pending).toContainText("No pending Investor/LP requests");
+  await expect(page.getByTestId("investors-empty")).toContainText(`No investors match “nobody-${tag}”`);
   await page.getByRole("link", { name: "Clear" }).click();
-  await expect(page).toHaveURL(/\/admin\/investors$/);
+  await expect(page).toHaveURL(/\/admin\/investors\?status=pending$/);
+  await expect(page.getByTestId("investors-empty")).toHaveCount(0);
 });
 
 test("links into the former one-page dashboard land on the page that owns them", { tag: "@no-js" }, async ({ isolated, jsEnabled }) => {
   const { page } = await isolated(async () => {});
   const cases = [
     ["/admin/dashboard?newsletter.sort=email&newsletter.dir=asc", "/admin/email-lists?newsletter.sort=email&newsletter.dir=asc"],
-    ["/admin/dashboard?pending.page=2", "/admin/investors?pending.page=2"],
+    ["/admin/dashboard?pending.page=2", "/admin/investors?status=pending&page=2"],
     ["/admin/dashboard?requests.page=3", "/admin/fund-access?requests.page=3"],
     ["/admin/dashboard?confirm=delete-document&document=gone", "/admin/documents?confirm=delete-document&document=gone"],
   ] as const;

@@ -6,9 +6,19 @@ import { latestAccesses, recordAccess } from "~/modules/access-log/access-log.se
 import { oldestPendingInvestors, portalCounts, recentFundIiAccessRequests, waitingCounts } from "~/modules/admin/overview.server";
 import { legacyAnchorTarget, legacyDashboardTarget } from "~/modules/admin/paths";
 import { listInvestorsPage } from "~/modules/lp-users/admin-search.server";
+import {
+  approvalDates,
+  countInvestors,
+  investorCountQuery,
+  investorTableQuery,
+  listInvestorTable,
+  type InvestorView,
+} from "~/modules/lp-users/investor-table.server";
+import { setUserStatus } from "~/modules/lp-users/lp-users.server";
+import { action as investorsAction, loader as investorsLoader } from "~/routes/admin/investors";
 import { loader as overviewLoader } from "~/routes/admin/overview";
 import { clearDocuments, insertDocument, insertFundDocument } from "../helpers/documents";
-import { expectRedirect } from "../helpers/http";
+import { expectRedirect, formRequest } from "../helpers/http";
 import { apiRequest, callRouteWith, clearAccountTables, insertAdmin, insertUser, sessionCookieFor } from "../helpers/users";
 
 const PDF = new TextEncoder().encode("%PDF-1.4 test");
@@ -48,6 +58,113 @@ describe("the investors search", () => {
     // LIKE's wildcards match themselves.
     expect(listInvestorsPage("pending", { ...page, query: "%" }).total).toBe(0);
     expect(listInvestorsPage("pending", { ...page, query: "" }).total).toBe(2);
+  });
+});
+
+describe("the investors table (issue 23 §3)", () => {
+  const newest: InvestorView = { status: "all", sort: "date", dir: "desc" };
+  const first50 = { offset: 0, limit: 50 };
+  const names = (view: InvestorView, window = first50) => listInvestorTable(view, window).map((u) => u.name);
+
+  it("counts each status (admins left out), narrowed by the search", async () => {
+    await insertUser({ name: "Éva Pending", status: "pending" });
+    await insertUser({ name: "Otto Pending", status: "pending" });
+    await insertUser({ name: "Eva Approved", status: "approved" });
+    await insertUser({ name: "Rita Rejected", status: "rejected" });
+    await insertAdmin({ name: "Eva Admin" });
+    expect(countInvestors()).toEqual({ pending: 2, approved: 1, rejected: 1 });
+    expect(countInvestors("EVA")).toEqual({ pending: 1, approved: 1, rejected: 0 });
+    expect(countInvestors("nobody")).toEqual({ pending: 0, approved: 0, rejected: 0 });
+  });
+
+  it("lists all statuses or one, newest first by default, by name A–Z (case folded) or Z–A, a window at a time", async () => {
+    for (const [name, status] of [
+      ["bob", "pending"],
+      ["Ada", "approved"],
+      ["Éric", "rejected"],
+      ["carl", "approved"],
+    ] as const) {
+      await insertUser({ name, status });
+    }
+    await insertAdmin({ name: "Aaron Admin" });
+    expect(names(newest)).toEqual(["carl", "Éric", "Ada", "bob"]);
+    expect(names({ ...newest, dir: "asc" })).toEqual(["bob", "Ada", "Éric", "carl"]);
+    expect(names({ ...newest, status: "approved" })).toEqual(["carl", "Ada"]);
+    expect(names({ ...newest, sort: "name", dir: "asc" })).toEqual(["Ada", "bob", "carl", "Éric"]);
+    expect(names({ ...newest, sort: "name", dir: "desc" })).toEqual(["Éric", "carl", "bob", "Ada"]);
+    expect(names({ ...newest, sort: "name", dir: "asc", query: "ERIC" })).toEqual(["Éric"]);
+    expect(names({ ...newest, sort: "name", dir: "asc" }, { offset: 1, limit: 2 })).toEqual(["bob", "carl"]);
+    expect(names(newest, { offset: 0, limit: 0 })).toEqual([]);
+  });
+
+  it("counts and the default order read an index, never the whole table", () => {
+    const plan = (query: { toSQL(): { sql: string; params: unknown[] } }) => {
+      const { sql, params } = query.toSQL();
+      const rows = getDb().$client.prepare(`explain query plan ${sql}`).all(...(params as never[])) as { detail: string }[];
+      return rows.map((row) => row.detail).join("\n");
+    };
+    for (const status of ["pending", "approved", "rejected"] as const) {
+      expect(plan(investorCountQuery(status, ""))).toMatch(/SEARCH lp_users USING COVERING INDEX lp_users_status_(created_at|search|email)_idx \(status=\? AND is_admin=\?\)/);
+      expect(plan(investorCountQuery(status, "eva"))).toMatch(/USING COVERING INDEX lp_users_status_search_idx/);
+      expect(plan(investorTableQuery({ ...newest, status }, first50))).toMatch(/SEARCH lp_users USING INDEX lp_users_status_created_at_idx/);
+    }
+    const all = plan(investorTableQuery(newest, first50));
+    expect(all).toMatch(/SEARCH lp_users USING INDEX lp_users_admin_created_at_idx \(is_admin=\?\)/);
+    expect(all).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it("knows when an approved investor was approved (the audit trail), and nothing for the others", async () => {
+    const admin = await insertAdmin();
+    const approved = await insertUser({ status: "pending" });
+    const waiting = await insertUser({ status: "pending" });
+    const before = Date.now();
+    setUserStatus(admin, approved.id, "approved");
+    const dates = approvalDates([approved.id, waiting.id]);
+    expect([...dates.keys()]).toEqual([approved.id]);
+    expect(dates.get(approved.id)!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(approvalDates([]).size).toBe(0);
+  });
+
+  it("the page: tabs' counts, the view's rows, a page past the end shows the last; former list links move to their tab", async () => {
+    const admin = await insertAdmin();
+    const cookie = await sessionCookieFor(admin);
+    await insertUser({ name: "Pia Pending", status: "pending" });
+    await insertUser({ name: "Abe Approved", status: "approved" });
+    const load = (query: string) =>
+      callRouteWith(investorsLoader as never, apiRequest("GET", `/admin/investors${query}`, { cookie })) as unknown as Promise<{
+        view: InvestorView;
+        table: { rows: { name: string; status: string }[]; page: number; total: number; counts: Record<string, number> };
+      }>;
+    const all = await load("");
+    expect(all.view).toMatchObject({ status: "all", sort: "date", dir: "desc", query: "" });
+    expect(all.table).toMatchObject({ page: 1, total: 2, counts: { pending: 1, approved: 1, rejected: 0 } });
+    expect(all.table.rows.map((row) => [row.name, row.status])).toEqual([
+      ["Abe Approved", "approved"],
+      ["Pia Pending", "pending"],
+    ]);
+    const pending = await load("?status=pending&page=9&sort=name");
+    expect(pending.view).toMatchObject({ status: "pending", sort: "name", dir: "asc" });
+    expect(pending.table).toMatchObject({ page: 1, total: 1 });
+    expect((await load("?status=nonsense&dir=sideways")).view).toMatchObject({ status: "all", dir: "desc" });
+    const moved = (query: string) => load(query).then(
+      (answer) => expectRedirect(answer).location,
+      (thrown: unknown) => expectRedirect(thrown).location,
+    );
+    expect(await moved("?q=abe&approved.page=3")).toBe("/admin/investors?q=abe&status=approved&page=3");
+    expect(await moved("?pending.page=1")).toBe("/admin/investors?status=pending");
+  });
+
+  it("a status change without JavaScript comes back to the view it was confirmed in", async () => {
+    const admin = await insertAdmin();
+    const cookie = await sessionCookieFor(admin);
+    const post = async (query: string) => {
+      const user = await insertUser({ status: "pending" });
+      const request = formRequest("/admin/investors", { intent: "status", userId: user.id, status: "rejected", query });
+      request.headers.set("Cookie", cookie);
+      return expectRedirect(await callRouteWith(investorsAction as never, request)).location;
+    };
+    expect(await post("?status=pending&q=ann")).toBe("/admin/investors?status=pending&q=ann");
+    for (const query of ["", "//evil.example", "?a=1#x", "https://evil.example/"]) expect(await post(query)).toBe("/admin/investors");
   });
 });
 

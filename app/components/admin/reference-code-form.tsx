@@ -10,9 +10,6 @@ import { toast } from "../ui/toast-store";
 
 export const SET_REFERENCE_CODE_INTENT = "set-reference-code";
 
-/** The id of the page's one hint for every code field. */
-export const REFERENCE_CODE_HINT_ID = "reference-code-hint";
-
 /** Under this id a no-JavaScript post's outcome comes back (form flash). */
 export function referenceCodeFormId(userId: string): string {
   return `reference-code-${userId}`;
@@ -21,20 +18,12 @@ export function referenceCodeFormId(userId: string): string {
 /** What the page's action answers an enhanced post: the toast, and the field's message when refused. */
 export type ReferenceCodeOutcome = { status: "success" | "error"; toast: ToastInput | null; fields?: Record<string, string[]> };
 
-/** The hint every code field points at, shown once on the page. */
-export function ReferenceCodeHint() {
-  return (
-    <p id={REFERENCE_CODE_HINT_ID} className="mt-4 text-sm text-slate-600 dark:text-slate-300">
-      {referenceCodeCopy.hint}
-    </p>
-  );
-}
-
 /**
- * An investor's reference code, set, changed or removed (empty) in place:
- * a plain post without JavaScript (the outcome comes back as a flash, on the
- * same search and page of the lists), a fetcher with it (toast; a refusal
- * shows under the field).
+ * An investor's reference code, set, changed or removed (empty) in place
+ * (the investors table's row menu): a plain post without JavaScript (the
+ * outcome comes back as a flash, on the same view of the list, at this form),
+ * a fetcher with it (toast, and a row menu holding the form closes; a
+ * refusal shows under the field). The field carries its own short hint.
  */
 export function ReferenceCodeForm({
   user,
@@ -49,9 +38,9 @@ export function ReferenceCodeForm({
   const formId = referenceCodeFormId(user.id);
   const fetcher = useFetcher<ReferenceCodeOutcome>({ key: formId });
   const location = useLocation();
-  // The lists' search and pages, without an open confirm step.
+  // The list's view, without an open confirm step or code panel.
   const params = new URLSearchParams(location.search);
-  for (const name of ["confirm", "user"]) params.delete(name);
+  for (const name of ["confirm", "user", "code"]) params.delete(name);
   const search = params.size > 0 ? `?${params.toString()}` : "";
   const flash = useFormFlash(formId, "error");
   // The message shown: the last enhanced answer's, else a no-JavaScript post's; typing clears it.
@@ -61,14 +50,17 @@ export function ReferenceCodeForm({
 
   useEffect(() => {
     if (fetcher.data?.toast) toast(fetcher.data.toast);
-  }, [fetcher.data]);
+    // Saved: the row menu holding the form closes.
+    if (fetcher.data?.status === "success") document.getElementById(formId)?.closest("details")?.removeAttribute("open");
+  }, [fetcher.data, formId]);
 
   const answered = fetcher.data ? fetcher.data.fields?.referenceCode : flash?.fieldErrors?.referenceCode;
   const errors = answer && clearedAnswer === answer ? undefined : answered;
   const inputId = `${formId}-input`;
   const errorId = `${formId}-error`;
+  const hintId = `${formId}-hint`;
   return (
-    <EnhancedForm fetcher={fetcher} action={action} id={formId} className="w-60" onInput={() => setClearedAnswer(answer)}>
+    <EnhancedForm fetcher={fetcher} action={action} id={formId} className="w-full" onInput={() => setClearedAnswer(answer)}>
       <input type="hidden" name="intent" value={SET_REFERENCE_CODE_INTENT} />
       <input type="hidden" name="userId" value={user.id} />
       {search ? <input type="hidden" name="query" value={search} /> : null}
@@ -88,7 +80,7 @@ export function ReferenceCodeForm({
           autoCapitalize="characters"
           spellCheck={false}
           aria-invalid={errors?.length ? true : undefined}
-          aria-describedby={[describedBy, REFERENCE_CODE_HINT_ID, errors?.length ? errorId : null].filter(Boolean).join(" ")}
+          aria-describedby={[describedBy, hintId, errors?.length ? errorId : null].filter(Boolean).join(" ")}
           className={`${inputClass} font-mono uppercase`}
         />
         <Button type="submit" variant="secondary" disabled={busy} aria-describedby={describedBy}>
@@ -96,6 +88,9 @@ export function ReferenceCodeForm({
         </Button>
       </div>
       <FieldError id={errorId} errors={errors} />
+      <p id={hintId} className="mt-1 text-xs text-slate-600 dark:text-slate-300">
+        {referenceCodeCopy.shortHint}
+      </p>
     </EnhancedForm>
   );
 }

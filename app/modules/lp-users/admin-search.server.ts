@@ -17,7 +17,7 @@ function likeContains(term: string): string {
  * one per line, migrations 0007 and 0011, so a cleaned query, which has no
  * line break, never matches across two).
  */
-function matches(term: string): SQL {
+export function investorSearchMatches(term: string): SQL {
   return sql`${lpUsers.searchText} like ${likeContains(foldForSearch(term))} escape '\\'`;
 }
 
@@ -34,5 +34,5 @@ export function listInvestorsPage(
   db: Db = getDb(),
 ): { users: LpUser[]; total: number } {
   const query = cleanInvestorQuery(page.query);
-  return listUsersByStatusPage(status, page, db, query ? matches(query) : undefined);
+  return listUsersByStatusPage(status, page, db, query ? investorSearchMatches(query) : undefined);
 }

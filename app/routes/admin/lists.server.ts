@@ -3,7 +3,7 @@ import type { EmailListData, EmailListRowView } from "~/components/email-lists/e
 import { EMAIL_LIST_PAGE_SIZE, type ListViews } from "~/components/email-lists/params";
 import type { FundAccessRequestRef } from "~/components/fund-admin/fund-access-actions";
 import type { AdminFundAccessRequest, FundAccessRequestsPage } from "~/components/fund-admin/fund-access-list";
-import type { AdminListUser, UserListPage } from "~/components/portal/user-list";
+import type { AdminListUser, InvestorRow } from "~/components/portal/user-list";
 import { lastPageOf, LIST_PAGE_SIZE } from "~/components/ui/pager";
 import { audienceCopy } from "~/content/documents";
 import { summarizeAccess } from "~/modules/access-log/access-log.server";
@@ -20,7 +20,7 @@ import {
   type FundAccessRequest,
 } from "~/modules/fund-access/fund-access.server";
 import { logError } from "~/modules/logging/log.server";
-import { listInvestorsPage } from "~/modules/lp-users/admin-search.server";
+import { approvalDates, countInvestors, listInvestorTable, type InvestorView } from "~/modules/lp-users/investor-table.server";
 import { findUserById, type LpUser } from "~/modules/lp-users/lp-users.server";
 import type { UserStatus } from "~/modules/lp-users/schema";
 
@@ -64,17 +64,36 @@ export function toAdminListUser(user: LpUser): AdminListUser {
   };
 }
 
-/** One investor list's page (`?{status}.page=N`), optionally only those matching `query`. */
-export function readUserList(status: UserStatus, page: number, query = ""): UserListPage {
-  return guarded<UserListPage>(
+export type InvestorTableData = {
+  rows: InvestorRow[];
+  /** The page shown (a page past the end shows the last one), and how many rows the view has. */
+  page: number;
+  total: number;
+  /** Each status's count (of those matching the search): the tabs' figures. */
+  counts: Record<UserStatus, number> | null;
+  failed: boolean;
+};
+
+/**
+ * One page of the investors table (`?status=…&sort=…&dir=…&page=N&q=…`):
+ * the tabs' counts (one index range each), the view's window, and the
+ * approval dates of the approved investors in it.
+ */
+export function readInvestorTable(view: InvestorView, page: number): InvestorTableData {
+  return guarded<InvestorTableData>(
     () => {
-      const result = readPage(page, (range) => {
-        const { users, total } = listInvestorsPage(status, { ...range, query });
-        return { rows: users, total };
+      const counts = countInvestors(view.query);
+      const total = view.status === "all" ? counts.pending + counts.approved + counts.rejected : counts[view.status];
+      const shown = Math.min(page, lastPageOf(total));
+      const users = listInvestorTable(view, { offset: (shown - 1) * LIST_PAGE_SIZE, limit: LIST_PAGE_SIZE });
+      const approved = approvalDates(users.filter((user) => user.status === "approved").map((user) => user.id));
+      const rows = users.map((user): InvestorRow => {
+        const approvedAt = approved.get(user.id);
+        return { ...toAdminListUser(user), status: user.status, approvedOn: approvedAt ? adminDate(approvedAt) : null };
       });
-      return { users: result.rows.map(toAdminListUser), page: result.page, total: result.total, failed: false };
+      return { rows, page: shown, total, counts, failed: false };
     },
-    { users: [], page: 1, total: 0, failed: true },
+    { rows: [], page: 1, total: 0, counts: null, failed: true },
   );
 }
 

@@ -246,14 +246,28 @@ export function registerForm(page: Page) {
 
 export type AdminList = "pending" | "approved" | "rejected";
 
-/** One of the three lists of 'Existing Investor/LP Management'. */
-export function adminList(page: Page, list: AdminList): Locator {
-  return page.getByTestId(`${list}-users`);
+/** The status badge of each list's rows in the investors table. */
+const STATUS_BADGES: Record<AdminList, string> = { pending: "Pending", approved: "Approved", rejected: "Rejected" };
+
+/** The investors table with its tabs, empty state and pager ('Existing Investor/LP Management'). */
+export function adminList(page: Page): Locator {
+  return page.getByTestId("investor-list");
 }
 
-/** A user's entry in one of the admin lists. */
+/** A user's row in the investors table, with the status badge of `list`. */
 export function adminEntry(page: Page, list: AdminList, email: string): Locator {
-  return adminList(page, list).getByRole("listitem").filter({ hasText: email.toLowerCase() });
+  return adminList(page)
+    .getByTestId("investor-row")
+    .filter({ hasText: email.toLowerCase() })
+    .filter({ has: page.getByTestId("investor-status").getByText(STATUS_BADGES[list], { exact: true }) });
+}
+
+/** A row's menu ('⋯'), opened: the reference code and the change that asks first. */
+export async function openRowMenu(row: Locator): Promise<Locator> {
+  const menu = row.locator("details[data-row-menu]");
+  await menu.locator("summary").click();
+  await expect(menu).toHaveAttribute("open", "");
+  return menu;
 }
 
 /** The session cookie, if the context has one. */
