@@ -5,7 +5,9 @@ import { auditEvents, pitchEvents, pitchSubmissions } from "../../db/schema";
 import { waitingCounts } from "~/modules/admin/overview.server";
 import { dueAtFor, endOfFirmDay, firmDay } from "~/modules/pitch-clock/clock.server";
 import { flushMailer } from "~/modules/mail/mail.server";
-import { pitchCsvHead, pitchCsvRecorder } from "~/modules/pitch-inbox/export.server";
+import { pitchCsvHeaders } from "~/content/pitch-inbox";
+import { csvRecord } from "~/modules/export/csv";
+import { pitchCsvCells } from "~/modules/pitch-inbox/export.server";
 import {
   addPitchNote,
   clockText,
@@ -222,10 +224,10 @@ describe("the CSV export", () => {
     insertPitch({ status: "passed" });
     const rows = [...exportPitches(admin, filters({ status: "new" }))].flat();
     expect(rows).toHaveLength(1);
-    const record = pitchCsvRecorder(listPitchAdmins(), new Date())(rows[0]!);
+    const record = csvRecord(pitchCsvCells(listPitchAdmins(), new Date())(rows[0]!));
     expect(record).toContain(`,"'=HYPERLINK(""http://evil"")",`);
     expect(record).toContain("Ada Admin");
-    expect(pitchCsvHead()).toContain("Submitted (UTC),Company,Founder");
+    expect(csvRecord(pitchCsvHeaders)).toContain("Submitted (UTC),Company,Founder");
     expect(auditNames()).toEqual(["pitch.exported"]);
   });
 

@@ -3,6 +3,7 @@ import { bulkPreviewCopy } from "~/content/bulk-upload";
 import type { FileProblem } from "~/modules/bulk-upload/constants";
 import { FILE_PROBLEM_LABELS } from "~/modules/bulk-upload/messages";
 import { Button } from "../ui/form";
+import { PersonLines, ScrollTable } from "../ui/scroll-table";
 
 /** One file of a batch as the preview shows it (the loader formats sizes and dates). */
 export type BulkPreviewRow = {
@@ -57,69 +58,54 @@ export function BulkPreview({ data, action }: { data: BulkPreviewData; action: s
       <p role="status" data-testid="bulk-summary" className="mt-6 font-medium">
         {c.summary(data.publishable, refused)}
       </p>
-      <div role="region" aria-label={c.caption} tabIndex={0} className="mt-3 overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
-        <table className="w-full min-w-[44rem] text-left text-sm">
-          <caption className="sr-only">{c.caption}</caption>
-          <thead className="bg-slate-50 text-slate-700 dark:bg-slate-900 dark:text-slate-200">
-            <tr>
-              <th scope="col" className="px-4 py-3 font-semibold">
-                {c.columns.file}
-              </th>
-              <th scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">
-                {c.columns.size}
-              </th>
-              <th scope="col" className="px-4 py-3 font-semibold">
-                {c.columns.investor}
-              </th>
-              <th scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">
-                {c.columns.code}
-              </th>
-              <th scope="col" className="px-4 py-3 font-semibold">
-                {c.columns.outcome}
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-            {data.rows.map((row) => (
-              <tr key={row.key} data-testid="bulk-row" data-problem={row.problem ?? "none"} className={row.problem ? "bg-amber-50/60 dark:bg-amber-950/30" : undefined}>
-                <th scope="row" className={`${cell} font-medium break-all`}>
-                  {row.fileName}
-                </th>
-                <td className={`${cell} whitespace-nowrap tabular-nums`}>{row.size}</td>
-                <td className={cell}>
-                  {row.investor ? (
-                    <>
-                      <span className="block font-medium">{row.investor.name}</span>
-                      <span className="block break-all text-slate-600 dark:text-slate-300">{row.investor.email}</span>
-                    </>
-                  ) : (
-                    <span aria-hidden="true">—</span>
-                  )}
-                </td>
-                <td className={`${cell} font-mono text-xs whitespace-nowrap`}>
-                  {row.investor ? (row.investor.referenceCode ?? <span className="font-sans">{c.noCode}</span>) : <span aria-hidden="true">—</span>}
-                </td>
-                <td className={cell}>
-                  {row.problem ? (
-                    <span className="flex items-start gap-1.5 font-semibold text-amber-900 dark:text-amber-200">
-                      <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-                      <span>
-                        {FILE_PROBLEM_LABELS[row.problem]}
-                        {row.candidates.length > 0 ? <span className="block font-normal">{c.ambiguousWith(row.candidates)}</span> : null}
-                      </span>
-                    </span>
-                  ) : (
-                    <span className="flex items-center gap-1.5 text-emerald-800 dark:text-emerald-200">
-                      <CircleCheck aria-hidden="true" className="size-4 shrink-0" />
-                      {c.willPublish}
-                    </span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ScrollTable
+        label={c.caption}
+        caption={c.caption}
+        className="mt-3"
+        tableClassName="min-w-[44rem]"
+        columns={[
+          { label: c.columns.file },
+          { label: c.columns.size, nowrap: true },
+          { label: c.columns.investor },
+          { label: c.columns.code, nowrap: true },
+          { label: c.columns.outcome },
+        ]}
+      >
+        {data.rows.map((row) => (
+          <tr key={row.key} data-testid="bulk-row" data-problem={row.problem ?? "none"} className={row.problem ? "bg-amber-50/60 dark:bg-amber-950/30" : undefined}>
+            <th scope="row" className={`${cell} font-medium break-all`}>
+              {row.fileName}
+            </th>
+            <td className={`${cell} whitespace-nowrap tabular-nums`}>{row.size}</td>
+            <td className={cell}>
+              {row.investor ? (
+                <PersonLines name={row.investor.name} email={row.investor.email} />
+              ) : (
+                <span aria-hidden="true">—</span>
+              )}
+            </td>
+            <td className={`${cell} font-mono text-xs whitespace-nowrap`}>
+              {row.investor ? (row.investor.referenceCode ?? <span className="font-sans">{c.noCode}</span>) : <span aria-hidden="true">—</span>}
+            </td>
+            <td className={cell}>
+              {row.problem ? (
+                <span className="flex items-start gap-1.5 font-semibold text-amber-900 dark:text-amber-200">
+                  <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+                  <span>
+                    {FILE_PROBLEM_LABELS[row.problem]}
+                    {row.candidates.length > 0 ? <span className="block font-normal">{c.ambiguousWith(row.candidates)}</span> : null}
+                  </span>
+                </span>
+              ) : (
+                <span className="flex items-center gap-1.5 text-emerald-800 dark:text-emerald-200">
+                  <CircleCheck aria-hidden="true" className="size-4 shrink-0" />
+                  {c.willPublish}
+                </span>
+              )}
+            </td>
+          </tr>
+        ))}
+      </ScrollTable>
 
       {data.publishable === 0 ? <p className="mt-6 text-sm text-slate-700 dark:text-slate-200">{c.nothing}</p> : null}
       <div className="mt-6 flex flex-wrap gap-3">

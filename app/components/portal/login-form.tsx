@@ -3,9 +3,9 @@ import { accountMessages } from "~/content/accounts";
 import { signInCopy } from "~/content/portal";
 import { REGISTER_CONFIRM_PATH } from "~/modules/lp-users/paths";
 import { accountFieldMessages, INVALID_EMAIL } from "~/content/validation";
-import { EnhancedForm } from "../ui/enhanced-form";
 import { Button } from "../ui/form";
 import { AccountField, EmailField, FormAlert } from "./account-field";
+import { AccountForm, typedValue } from "./account-form";
 import type { FormOutcome } from "./outcome";
 import { useAccountFieldErrors } from "./use-account-field-errors";
 import { useFormOutcome } from "./use-form-outcome";
@@ -39,23 +39,15 @@ export function LoginForm({
   const action = portal === "admin" ? "/admin/login" : "/lp/login";
   const { fetcher, outcome } = useFormOutcome(formId, serverOutcome, portal === "admin" ? ADMIN_REDIRECT_DELAY_MS : 0);
   const result = outcome?.result;
-  const { onSubmit, onInput, errorsFor } = useAccountFieldErrors(messages, result?.error ?? undefined);
-
-  const values = (result?.status === "error" ? result.initialValue : null) ?? {};
-  const email = typeof values.email === "string" ? values.email : "";
+  const checks = useAccountFieldErrors(messages, result?.error ?? undefined);
+  const { errorsFor } = checks;
+  const email = typedValue(result, "email");
   const formError = result?.error?.[""]?.[0];
   const busy = fetcher.state !== "idle" || outcome?.status === "success";
 
   return (
     <>
-      <EnhancedForm
-        fetcher={fetcher}
-        id={formId}
-        action={action}
-        onSubmit={onSubmit}
-        onInput={onInput}
-        className="mt-6 space-y-4"
-      >
+      <AccountForm fetcher={fetcher} id={formId} action={action} checks={checks}>
         <EmailField
           formId={formId}
           label={signInCopy.email}
@@ -76,7 +68,7 @@ export function LoginForm({
         <Button type="submit" className="w-full" disabled={busy}>
           {busy ? signInCopy.submitting : signInCopy.submit}
         </Button>
-      </EnhancedForm>
+      </AccountForm>
       {outcome?.confirmationRequired && email ? <ResendConfirmation email={email} /> : null}
     </>
   );

@@ -2,10 +2,10 @@ import { useEffect, useState } from "react";
 import { useFetcher, useNavigate } from "react-router";
 import { registerCopy } from "~/content/portal";
 import { accountFieldMessages, INVALID_EMAIL } from "~/content/validation";
-import { EnhancedForm } from "../ui/enhanced-form";
 import { Button } from "../ui/form";
 import { toast } from "../ui/toast-store";
 import { AccountField, EmailField, FormAlert, NewPasswordField } from "./account-field";
+import { AccountForm, typedValue } from "./account-form";
 import type { FormOutcome } from "./outcome";
 import { useAccountFieldErrors } from "./use-account-field-errors";
 
@@ -38,7 +38,8 @@ export function RegisterForm({ serverOutcome }: { serverOutcome?: FormOutcome | 
   const navigate = useNavigate();
   const outcome = fetcher.data ?? serverOutcome;
   const result = outcome?.result;
-  const { onSubmit, onInput, errorsFor } = useAccountFieldErrors(messages, result?.error ?? undefined, passwordRule);
+  const checks = useAccountFieldErrors(messages, result?.error ?? undefined, passwordRule);
+  const { errorsFor } = checks;
 
   useEffect(() => {
     if (fetcher.data?.toast) toast(fetcher.data.toast);
@@ -58,21 +59,13 @@ export function RegisterForm({ serverOutcome }: { serverOutcome?: FormOutcome | 
     if (succeeded && delayOver && fetcher.state === "idle") void navigate(succeeded.redirectTo ?? "/lp/login");
   }, [succeeded, delayOver, fetcher.state, navigate]);
 
-  const values = (result?.status === "error" ? result.initialValue : null) ?? {};
-  const initial = (name: string) => (typeof values[name] === "string" ? (values[name] as string) : "");
+  const initial = (name: string) => typedValue(result, name);
   const formError = result?.error?.[""]?.[0];
   const done = outcome?.status === "success";
   const busy = fetcher.state !== "idle" || done;
 
   return (
-    <EnhancedForm
-      fetcher={fetcher}
-      id={FORM_ID}
-      action="/lp/register"
-      onSubmit={onSubmit}
-      onInput={onInput}
-      className="mt-6 space-y-4"
-    >
+    <AccountForm fetcher={fetcher} id={FORM_ID} action="/lp/register" checks={checks}>
       <EmailField
         formId={FORM_ID}
         label={c.email}
@@ -115,6 +108,6 @@ export function RegisterForm({ serverOutcome }: { serverOutcome?: FormOutcome | 
       <Button type="submit" className="w-full" disabled={busy}>
         {fetcher.state !== "idle" ? c.submitting : c.submit}
       </Button>
-    </EnhancedForm>
+    </AccountForm>
   );
 }

@@ -1,9 +1,8 @@
 import { activityCopy } from "~/content/activity";
 import { exportTimestamp, isoDay } from "../dates/format";
-import { CSV_BOM, csvRecord } from "../export/csv";
 import { auditEventLabels, isAuditEvent } from "./events";
 
-/** The activity export: one CSV record per audit row, formula-safe (modules/export/csv.ts), times in UTC. */
+/** The activity export: one CSV record per audit row, written and streamed by modules/export/csv.ts, times in UTC. */
 
 type ExportRow = {
   at: Date;
@@ -19,7 +18,7 @@ type ExportRow = {
   details: string;
 };
 
-const HEADERS = [
+export const ACTIVITY_CSV_HEADER = [
   "Time (UTC)",
   "Event",
   "Event name",
@@ -34,13 +33,9 @@ const HEADERS = [
   "Details",
 ];
 
-/** The file's first bytes: byte order mark and header record. */
-export function activityCsvHead(): string {
-  return CSV_BOM + csvRecord(HEADERS);
-}
-
-export function activityCsvRecord(row: ExportRow): string {
-  return csvRecord([
+/** One audit row's cells, under ACTIVITY_CSV_HEADER. */
+export function activityCsvCells(row: ExportRow): string[] {
+  return [
     exportTimestamp(row.at),
     isAuditEvent(row.event) ? auditEventLabels[row.event] : row.event,
     row.event,
@@ -53,7 +48,7 @@ export function activityCsvRecord(row: ExportRow): string {
     row.userAgent ?? "",
     row.requestId ?? "",
     row.details,
-  ]);
+  ];
 }
 
 export function activityExportFileName(date: Date): string {

@@ -6,7 +6,7 @@ import { audit } from "../audit/audit.server";
 import type { LpUser } from "../auth/session.server";
 import { now } from "../config/clock.server";
 import { newsletterUnsubscribeUrl } from "../newsletter/newsletter.server";
-import { exportFileName, toCsv, toTsv, type ExportFormat } from "./export";
+import { exportFileName, type ExportFormat } from "./export";
 import { DEFAULT_NEWSLETTER_STATUS, DEFAULT_SORT, LISTS, type ListFilter, type ListKey, type ListRow, type SortColumn, type SortState } from "./lists";
 
 /**
@@ -203,8 +203,10 @@ function wholeNumber(value: number, max: number): number {
 }
 
 /**
- * An admin's export of a whole list: the CSV download or the TSV Copy All puts
- * on the clipboard, recorded in the audit trail (who took which list, how many rows).
+ * An admin's export of a whole list: the rows of the CSV download or of the
+ * TSV Copy All puts on the clipboard (the newsletter's CSV with each confirmed
+ * subscriber's unsubscribe link), recorded in the audit trail (who took which
+ * list, how many rows). The route writes them (export.ts).
  */
 export function exportList(
   admin: Pick<LpUser, "id" | "email">,
@@ -212,7 +214,7 @@ export function exportList(
   sort: SortState,
   db: Db = getDb(),
   filter: ListFilter = {},
-): { text: string; fileName: string } {
+): { rows: ListRow[]; fileName: string } {
   const csv = target.format === "csv";
   const rows = csv && target.list === "newsletter" ? readNewsletterWithLinks(sort, db, filter) : readAllRows(target.list, sort, db, filter);
   audit(db, csv ? "email_list.exported" : "email_list.copied", {
@@ -226,10 +228,7 @@ export function exportList(
       ...(target.list === "newsletter" ? { status: filter.status ?? DEFAULT_NEWSLETTER_STATUS } : {}),
     },
   });
-  return {
-    text: csv ? toCsv(target.list, rows) : toTsv(target.list, rows),
-    fileName: exportFileName(target.list, target.format, now()),
-  };
+  return { rows, fileName: exportFileName(target.list, target.format, now()) };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { DEFAULT_NEWSLETTER_STATUS, DEFAULT_SORT, isListKey, LISTS, MISSING_COMPANY, type ListFilter, type ListKey, type ListRow, type SortColumn, type SortState } from "./lists";
 import { exportDateTime, isoDay } from "../dates/format";
-import { CSV_BOM, csvCell, neutralizeFormula } from "../export/csv";
+import { CSV_BOM, csvRecord, neutralizeFormula } from "../export/csv";
 
 /**
  * Writers for the admin e-mail lists (SPEC.md §2 'Email Lists (Copy & Export)'),
@@ -62,16 +62,15 @@ function tsvCell(value: string): string {
   return TSV_NEEDS_WORK.test(value) ? neutralizeFormula(value.replace(TSV_BREAKS, " ")) : value;
 }
 
-/** Every record of a list, each cell escaped with `cell`, cells joined by `separator`; `withLink` adds the unsubscribe link column. */
-function records(list: ListKey, rows: readonly ListRow[], cell: (value: string) => string, separator: string, withLink = false): string[] {
+/** Every record of a list for Copy All, header first, each cell escaped with tsvCell, cells joined by tabs. */
+function tsvRecords(list: ListKey, rows: readonly ListRow[]): string[] {
   const getters: Array<(row: ListRow) => string> = LISTS[list].columns.map((column) => CELL[column]);
-  if (withLink) getters.push((row) => row.unsubscribeUrl ?? "");
   const out = new Array<string>(rows.length + 1);
-  out[0] = [...exportHeaders(list), ...(withLink ? [UNSUBSCRIBE_URL_HEADER] : [])].map(cell).join(separator);
+  out[0] = exportHeaders(list).map(tsvCell).join("\t");
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i] as ListRow;
-    let line = cell((getters[0] as (row: ListRow) => string)(row));
-    for (let j = 1; j < getters.length; j++) line += separator + cell((getters[j] as (row: ListRow) => string)(row));
+    let line = tsvCell((getters[0] as (row: ListRow) => string)(row));
+    for (let j = 1; j < getters.length; j++) line += "\t" + tsvCell((getters[j] as (row: ListRow) => string)(row));
     out[i + 1] = line;
   }
   return out;
@@ -79,12 +78,25 @@ function records(list: ListKey, rows: readonly ListRow[], cell: (value: string) 
 
 /** Tab-separated text for Copy All: header row, then every row, joined by '\n' (no trailing newline). */
 export function toTsv(list: ListKey, rows: readonly ListRow[]): string {
-  return records(list, rows, tsvCell, "\t").join("\n");
+  return tsvRecords(list, rows).join("\n");
 }
 
-/** The CSV file: BOM, header record, every row; CRLF after each record (RFC 4180). The newsletter's adds 'Unsubscribe URL'. */
+/** The CSV's header and each row's cells (before escaping, which modules/export/csv.ts does); the newsletter's add 'Unsubscribe URL'. */
+export function csvColumns(list: ListKey): { header: string[]; cells: (row: ListRow) => string[] } {
+  const getters: Array<(row: ListRow) => string> = LISTS[list].columns.map((column) => CELL[column]);
+  if (list === "newsletter") getters.push((row) => row.unsubscribeUrl ?? "");
+  return {
+    header: [...exportHeaders(list), ...(list === "newsletter" ? [UNSUBSCRIBE_URL_HEADER] : [])],
+    cells: (row) => getters.map((get) => get(row)),
+  };
+}
+
+/** The CSV file as one string: BOM, header record, every row; CRLF after each record (RFC 4180). The download streams the same records (csvResponse). */
 export function toCsv(list: ListKey, rows: readonly ListRow[]): string {
-  return `${CSV_BOM}${records(list, rows, csvCell, ",", list === "newsletter").join("\r\n")}\r\n`;
+  const { header, cells } = csvColumns(list);
+  let text = CSV_BOM + csvRecord(header);
+  for (const row of rows) text += csvRecord(cells(row));
+  return text;
 }
 
 /** The export route's file parameter: '{list}.csv' or '{list}.tsv'; anything else is null. */

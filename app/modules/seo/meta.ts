@@ -30,3 +30,8 @@ export function pageMeta(
   if (noindex) tags.push({ name: "robots", content: "noindex, nofollow" });
   return tags;
 }
+
+/** pageMeta for a page whose copy comes as its loader's `content` (its title and description), at `path`. */
+export function contentPageMeta(args: MetaArgs & { loaderData?: { content: { title: string; description: string } } | undefined }, path: string): MetaDescriptor[] {
+  return pageMeta(args, { title: args.loaderData?.content.title ?? "", description: args.loaderData?.content.description ?? "", path });
+}

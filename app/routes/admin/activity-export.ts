@@ -1,9 +1,10 @@
 import type { Route } from "./+types/activity-export";
 import { exportActivity } from "~/modules/audit/activity.server";
-import { activityCsvHead, activityCsvRecord, activityExportFileName } from "~/modules/audit/export";
+import { ACTIVITY_CSV_HEADER, activityCsvCells, activityExportFileName } from "~/modules/audit/export";
 import { ActivityFilters, FILTER_PARAMS } from "~/modules/audit/schema";
 import { requireApiAdmin } from "~/modules/auth/guards.server";
 import { now } from "~/modules/config/clock.server";
+import { csvResponse } from "~/modules/export/csv";
 import { handleJson, parseJsonInput } from "~/modules/http/json.server";
 
 /**
@@ -18,28 +19,11 @@ export async function loader({ request }: Route.LoaderArgs) {
     const admin = await requireApiAdmin(request);
     const params = new URL(request.url).searchParams;
     const filters = parseJsonInput(ActivityFilters, Object.fromEntries(FILTER_PARAMS.map((name) => [name, params.get(name) ?? ""])));
-    const batches = exportActivity(admin, filters);
-    const encoder = new TextEncoder();
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(encoder.encode(activityCsvHead()));
-      },
-      pull(controller) {
-        const next = batches.next();
-        if (next.done) return controller.close();
-        controller.enqueue(encoder.encode(next.value.map(activityCsvRecord).join("")));
-      },
-      cancel() {
-        batches.return(undefined);
-      },
-    });
-    return new Response(body, {
-      headers: {
-        "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="${activityExportFileName(now())}"`,
-        "Cache-Control": "private, no-store",
-        "X-Content-Type-Options": "nosniff",
-      },
+    return csvResponse({
+      fileName: activityExportFileName(now()),
+      header: ACTIVITY_CSV_HEADER,
+      batches: exportActivity(admin, filters),
+      cells: activityCsvCells,
     });
   });
 }

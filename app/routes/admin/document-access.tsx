@@ -4,6 +4,7 @@ import type { Route } from "./+types/document-access";
 import { AudienceForm, ReadStatus, READ_FILTER_PARAM, READ_PAGE_PARAM, type ReadFilter } from "~/components/documents/read-status";
 import { parsePage } from "~/components/email-lists/params";
 import { lastPageOf, LIST_PAGE_SIZE } from "~/components/ui/pager";
+import { PersonLines, ScrollTable } from "~/components/ui/scroll-table";
 import { accessHistoryCopy, audienceCopy, publishedDocumentsCopy } from "~/content/documents";
 import { accessHistory, summarizeAccess } from "~/modules/access-log/access-log.server";
 import { requireAdmin } from "~/modules/auth/guards.server";
@@ -177,59 +178,39 @@ export default function DocumentAccess({ loaderData }: Route.ComponentProps) {
             {total > entries.length ? `${accessHistoryCopy.showing(entries.length, total)} ` : null}
             {accessHistoryCopy.timesInUtc}
           </p>
-          <div
-            role="region"
-            aria-label={accessHistoryCopy.tableLabel}
-            tabIndex={0}
-            className="mt-4 overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800"
+          <ScrollTable
+            label={accessHistoryCopy.tableLabel}
+            caption={accessHistoryCopy.caption(document.title)}
+            className="mt-4"
+            tableClassName="min-w-[48rem]"
+            columns={[
+              { label: accessHistoryCopy.columns.when, nowrap: true },
+              { label: accessHistoryCopy.columns.who },
+              { label: accessHistoryCopy.columns.action },
+              { label: accessHistoryCopy.columns.ip, nowrap: true },
+              { label: accessHistoryCopy.columns.browser },
+            ]}
           >
-            <table className="w-full min-w-[48rem] text-left text-sm">
-              <caption className="sr-only">{accessHistoryCopy.caption(document.title)}</caption>
-              <thead className="bg-slate-50 text-slate-700 dark:bg-slate-900 dark:text-slate-200">
-                <tr>
-                  <th scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">
-                    {accessHistoryCopy.columns.when}
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    {accessHistoryCopy.columns.who}
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    {accessHistoryCopy.columns.action}
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">
-                    {accessHistoryCopy.columns.ip}
-                  </th>
-                  <th scope="col" className="px-4 py-3 font-semibold">
-                    {accessHistoryCopy.columns.browser}
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-                {entries.map((entry) => (
-                  <tr key={entry.id} className="align-top">
-                    <td className="px-4 py-3 whitespace-nowrap tabular-nums">
-                      <time dateTime={entry.whenIso}>{entry.when}</time>
-                    </td>
-                    <td className="px-4 py-3">
-                      {entry.name || entry.email ? (
-                        <>
-                          <span className="block font-medium">{entry.name}</span>
-                          <span className="block break-all text-slate-600 dark:text-slate-300">{entry.email}</span>
-                        </>
-                      ) : (
-                        <span className="text-slate-600 italic dark:text-slate-300">{accessHistoryCopy.unknownUser}</span>
-                      )}
-                    </td>
-                    <td className="px-4 py-3 whitespace-nowrap">{entry.action}</td>
-                    <td className="px-4 py-3 font-mono text-xs break-all">{entry.ip ?? <NotRecorded />}</td>
-                    <td className="max-w-xs px-4 py-3 text-xs break-words text-slate-700 dark:text-slate-300">
-                      {entry.userAgent ?? <NotRecorded />}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+            {entries.map((entry) => (
+              <tr key={entry.id} className="align-top">
+                <td className="px-4 py-3 whitespace-nowrap tabular-nums">
+                  <time dateTime={entry.whenIso}>{entry.when}</time>
+                </td>
+                <td className="px-4 py-3">
+                  {entry.name || entry.email ? (
+                    <PersonLines name={entry.name} email={entry.email} />
+                  ) : (
+                    <span className="text-slate-600 italic dark:text-slate-300">{accessHistoryCopy.unknownUser}</span>
+                  )}
+                </td>
+                <td className="px-4 py-3 whitespace-nowrap">{entry.action}</td>
+                <td className="px-4 py-3 font-mono text-xs break-all">{entry.ip ?? <NotRecorded />}</td>
+                <td className="max-w-xs px-4 py-3 text-xs break-words text-slate-700 dark:text-slate-300">
+                  {entry.userAgent ?? <NotRecorded />}
+                </td>
+              </tr>
+            ))}
+          </ScrollTable>
         </>
       )}
     </div>

@@ -1,10 +1,7 @@
-import { ShieldCheck } from "lucide-react";
-import { type ShouldRevalidateFunctionArgs, Link, redirect } from "react-router";
+import { Link, redirect } from "react-router";
 import type { Route } from "./+types/login";
-import { AccountCardHeader, textLinkClass } from "~/components/portal/account-field";
-import { LoginForm } from "~/components/portal/login-form";
-import type { FormOutcome } from "~/components/portal/outcome";
-import { Card } from "~/components/ui/form";
+import { textLinkClass } from "~/components/portal/account-field";
+import { shouldRevalidateAfterSignIn, SignInPage, signInMeta } from "~/components/portal/sign-in-page";
 import { signInCopy } from "~/content/portal";
 import { getSessionUser } from "~/modules/auth/session.server";
 import { signInFormAction } from "~/routes/auth/sign-in-action.server";
@@ -14,13 +11,7 @@ import { keepRetryAfter } from "~/modules/http/keep-retry-after";
 /** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
 export const headers = keepRetryAfter;
 
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
-    title: signInCopy.admin.title,
-    description: signInCopy.admin.description,
-    path: "/admin/login",
-    noindex: true,
-  });
+export const meta: Route.MetaFunction = (args) => pageMeta(args, signInMeta("admin"));
 
 /** An admin who is already signed in goes straight to the dashboard. */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -40,25 +31,18 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** After a successful sign-in with JavaScript the form navigates itself (after 50 ms). */
-export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  if ((actionResult as FormOutcome | undefined)?.status === "success") return false;
-  return defaultShouldRevalidate;
-}
+export const shouldRevalidate = shouldRevalidateAfterSignIn;
 
 export default function AdminLogin({ actionData }: Route.ComponentProps) {
   const c = signInCopy;
   return (
-    <div className="mx-auto max-w-md px-4 py-16 sm:px-6">
-      <Card>
-        <AccountCardHeader icon={<ShieldCheck aria-hidden="true" className="size-6" />} title={c.admin.title} intro={c.admin.intro} />
-        <LoginForm portal="admin" serverOutcome={actionData ?? undefined} />
-        <p className="mt-6 border-t border-slate-200 pt-6 text-center text-sm text-slate-600 dark:border-slate-800 dark:text-slate-300">
-          {`${c.investorLoginText} `}
-          <Link to="/lp/login" className={textLinkClass}>
-            {c.investorLoginLink}
-          </Link>
-        </p>
-      </Card>
-    </div>
+    <SignInPage portal="admin" outcome={actionData ?? undefined}>
+      <p className="mt-6 border-t border-slate-200 pt-6 text-center text-sm text-slate-600 dark:border-slate-800 dark:text-slate-300">
+        {`${c.investorLoginText} `}
+        <Link to="/lp/login" className={textLinkClass}>
+          {c.investorLoginLink}
+        </Link>
+      </p>
+    </SignInPage>
   );
 }

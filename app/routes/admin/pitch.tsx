@@ -157,57 +157,57 @@ function FormError({ id, errors }: { id: string; errors: Record<string, string[]
   return <FieldError id={id} errors={errors?.form} />;
 }
 
-function StatusForm({ pitch, action }: { pitch: Loaded["pitch"]; action: string }) {
-  const { fetcher, errors, busy } = usePitchForm("status");
+/** One choice saved on its own (the pitch's status, its owner): a labelled select and its button. */
+function ChoiceForm({
+  intent,
+  name,
+  value,
+  options,
+  copy,
+  action,
+}: {
+  intent: "status" | "owner";
+  name: "status" | "ownerId";
+  value: string;
+  options: readonly { value: string; label: string }[];
+  copy: { label: string; save: string; saving: string };
+  action: string;
+}) {
+  const { fetcher, errors, busy } = usePitchForm(intent);
+  const id = `pitch-${intent}`;
   return (
     <EnhancedForm fetcher={fetcher} action={action} className="flex flex-wrap items-end gap-3">
-      <input type="hidden" name="intent" value="status" />
+      <input type="hidden" name="intent" value={intent} />
       <div className="min-w-48">
-        <Label htmlFor="pitch-status">{c.status.label}</Label>
-        <select key={pitch.status} id="pitch-status" name="status" defaultValue={pitch.status} className={inputClass} {...invalid("pitch-status", errors?.status)}>
-          {PITCH_STATUS_VALUES.map((status) => (
-            <option key={status} value={status}>
-              {pitchStatusLabels[status]}
+        <Label htmlFor={id}>{copy.label}</Label>
+        <select key={value} id={id} name={name} defaultValue={value} className={inputClass} {...invalid(id, errors?.[name])}>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
             </option>
           ))}
         </select>
       </div>
       <Button type="submit" variant="secondary" disabled={busy}>
-        {busy ? c.status.saving : c.status.save}
+        {busy ? copy.saving : copy.save}
       </Button>
       <div className="basis-full">
-        <FieldError id="pitch-status-error" errors={errors?.status} />
-        <FormError id="pitch-status-form-error" errors={errors} />
+        <FieldError id={`${id}-error`} errors={errors?.[name]} />
+        <FormError id={`${id}-form-error`} errors={errors} />
       </div>
     </EnhancedForm>
   );
 }
 
+const STATUS_OPTIONS = PITCH_STATUS_VALUES.map((status) => ({ value: status, label: pitchStatusLabels[status] }));
+
+function StatusForm({ pitch, action }: { pitch: Loaded["pitch"]; action: string }) {
+  return <ChoiceForm intent="status" name="status" value={pitch.status} options={STATUS_OPTIONS} copy={c.status} action={action} />;
+}
+
 function OwnerForm({ pitch, admins, action }: { pitch: Loaded["pitch"]; admins: Loaded["admins"]; action: string }) {
-  const { fetcher, errors, busy } = usePitchForm("owner");
-  return (
-    <EnhancedForm fetcher={fetcher} action={action} className="flex flex-wrap items-end gap-3">
-      <input type="hidden" name="intent" value="owner" />
-      <div className="min-w-48">
-        <Label htmlFor="pitch-owner">{c.owner.label}</Label>
-        <select key={pitch.ownerId ?? ""} id="pitch-owner" name="ownerId" defaultValue={pitch.ownerId ?? ""} className={inputClass} {...invalid("pitch-owner", errors?.ownerId)}>
-          <option value="">{c.owner.nobody}</option>
-          {admins.map((admin) => (
-            <option key={admin.id} value={admin.id}>
-              {admin.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <Button type="submit" variant="secondary" disabled={busy}>
-        {busy ? c.owner.saving : c.owner.save}
-      </Button>
-      <div className="basis-full">
-        <FieldError id="pitch-owner-error" errors={errors?.ownerId} />
-        <FormError id="pitch-owner-form-error" errors={errors} />
-      </div>
-    </EnhancedForm>
-  );
+  const options = [{ value: "", label: c.owner.nobody }, ...admins.map((admin) => ({ value: admin.id, label: admin.name }))];
+  return <ChoiceForm intent="owner" name="ownerId" value={pitch.ownerId ?? ""} options={options} copy={c.owner} action={action} />;
 }
 
 /** A text form (note, reply) starts empty again after it was sent with JavaScript. */

@@ -1,21 +1,11 @@
-import { ShieldCheck } from "lucide-react";
 import type { Route } from "./+types/fund-ii-signup";
 import { FundIISignupForm } from "~/components/funds/fund-ii-signup-form";
-import { AccountCardHeader, CardFooterLink } from "~/components/portal/account-field";
-import { Card } from "~/components/ui/form";
-import { StaticToast } from "~/components/ui/toaster";
-import { fundAccessCopy } from "~/content/fund-access";
+import { FundSignupPage, fundSignupMeta } from "~/components/funds/fund-signup-page";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
 import { pageMeta } from "~/modules/seo/meta";
 import { answerFundSignup } from "./signup-action.server";
 
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
-    title: fundAccessCopy.fundIISignup.metaTitle,
-    description: fundAccessCopy.fundIISignup.description,
-    path: "/fund-ii/signup",
-    noindex: true,
-  });
+export const meta: Route.MetaFunction = (args) => pageMeta(args, fundSignupMeta("fund-ii"));
 
 /** Keep Retry-After on a rate-limited answer. */
 export const headers = keepRetryAfter;
@@ -26,17 +16,5 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function FundIISignup({ actionData }: Route.ComponentProps) {
-  const c = fundAccessCopy.fundIISignup;
-  return (
-    <div className="mx-auto max-w-md px-4 py-16 sm:px-6">
-      {actionData?.toast ? (
-        <StaticToast announce={false} toast={{ id: "fund-ii-signup-result", variant: "default", ...actionData.toast }} />
-      ) : null}
-      <Card>
-        <AccountCardHeader icon={<ShieldCheck aria-hidden="true" className="size-6" />} title={c.title} intro={c.intro} />
-        <FundIISignupForm serverOutcome={actionData ?? undefined} />
-        <CardFooterLink to="/fund-ii">{c.back}</CardFooterLink>
-      </Card>
-    </div>
-  );
+  return <FundSignupPage fund="fund-ii" outcome={actionData ?? undefined} Form={FundIISignupForm} />;
 }

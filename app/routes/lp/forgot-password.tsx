@@ -1,14 +1,14 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { MailCheck, Mail } from "lucide-react";
-import { useEffect } from "react";
-import { data, useFetcher } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { AccountCardHeader, CardFooterLink, EmailField, FormAlert } from "~/components/portal/account-field";
+import { AccountForm, typedValue } from "~/components/portal/account-form";
 import type { FormOutcome } from "~/components/portal/outcome";
+import { AccountCardPage } from "~/components/portal/sign-in-page";
 import { useAccountFieldErrors } from "~/components/portal/use-account-field-errors";
-import { Button, Card } from "~/components/ui/form";
-import { toast } from "~/components/ui/toast-store";
-import { StaticToast } from "~/components/ui/toaster";
+import { useFormOutcome } from "~/components/portal/use-form-outcome";
+import { Button } from "~/components/ui/form";
 import { accountToasts } from "~/content/accounts";
 import { forgotPasswordCopy } from "~/content/portal";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
@@ -16,7 +16,6 @@ import { requestPasswordReset } from "~/modules/lp-users/lp-users.server";
 import { ForgotPasswordInput } from "~/modules/lp-users/schema";
 import { INVALID_EMAIL } from "~/content/validation";
 import { pageMeta } from "~/modules/seo/meta";
-import { EnhancedForm } from "~/components/ui/enhanced-form";
 import { isEnhanced } from "~/modules/toast/enhanced";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import { useFormFlash } from "~/components/ui/use-form-flash";
@@ -76,55 +75,32 @@ const messages = { email: { valueMissing: INVALID_EMAIL, typeMismatch: INVALID_E
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const c = forgotPasswordCopy;
-  const fetcher = useFetcher<FormOutcome>({ key: FORM_ID });
-  const outcome = fetcher.data ?? actionData ?? undefined;
+  const { fetcher, outcome } = useFormOutcome(FORM_ID, actionData ?? undefined);
   const formFlash = useFormFlash(FORM_ID, "success");
   const flashSuccess = !fetcher.data && formFlash !== null;
   const sent = outcome?.status === "success" || flashSuccess;
   const result = outcome?.result;
-  const { onSubmit, onInput, errorsFor } = useAccountFieldErrors(messages, result?.error ?? undefined);
-
-  useEffect(() => {
-    if (fetcher.data?.toast) toast(fetcher.data.toast);
-  }, [fetcher.data]);
-
-  const values = (result?.status === "error" ? result.initialValue : null) ?? {};
-  const email = typeof values.email === "string" ? values.email : "";
+  const checks = useAccountFieldErrors(messages, result?.error ?? undefined);
 
   return (
-    <div className="mx-auto max-w-md px-4 py-16 sm:px-6">
-      {actionData?.toast ? <StaticToast announce={false} toast={{ id: "forgot-result", variant: "default", ...actionData.toast }} /> : null}
-      <Card>
-        <AccountCardHeader icon={<Mail aria-hidden="true" className="size-6" />} title={c.title} intro={c.intro} />
-        {sent ? (
-          <div id={FORM_ID} role="status" className="mt-6 flex flex-col items-center gap-2 text-center">
-            <MailCheck aria-hidden="true" className="size-10 text-brand-600 dark:text-brand-300" />
-            <h2 className="text-lg font-semibold">{accountToasts.resetRequested.title}</h2>
-            <p className="text-sm text-slate-600 dark:text-slate-300">{accountToasts.resetRequested.description}</p>
-          </div>
-        ) : (
-          <EnhancedForm
-            fetcher={fetcher}
-            id={FORM_ID}
-            action="/lp/forgot-password"
-            onSubmit={onSubmit}
-            onInput={onInput}
-            className="mt-6 space-y-4"
-          >
-            <EmailField
-              formId={FORM_ID}
-              label={c.email}
-              defaultValue={email}
-              errors={errorsFor("email")}
-            />
-            <FormAlert id={`${FORM_ID}-error`} message={result?.error?.[""]?.[0]} />
-            <Button type="submit" className="w-full" disabled={fetcher.state !== "idle"}>
-              {fetcher.state !== "idle" ? c.submitting : c.submit}
-            </Button>
-          </EnhancedForm>
-        )}
-        <CardFooterLink to="/lp/login">{c.backToLogin}</CardFooterLink>
-      </Card>
-    </div>
+    <AccountCardPage toastId="forgot-result" toast={actionData?.toast}>
+      <AccountCardHeader icon={<Mail aria-hidden="true" className="size-6" />} title={c.title} intro={c.intro} />
+      {sent ? (
+        <div id={FORM_ID} role="status" className="mt-6 flex flex-col items-center gap-2 text-center">
+          <MailCheck aria-hidden="true" className="size-10 text-brand-600 dark:text-brand-300" />
+          <h2 className="text-lg font-semibold">{accountToasts.resetRequested.title}</h2>
+          <p className="text-sm text-slate-600 dark:text-slate-300">{accountToasts.resetRequested.description}</p>
+        </div>
+      ) : (
+        <AccountForm fetcher={fetcher} id={FORM_ID} action="/lp/forgot-password" checks={checks}>
+          <EmailField formId={FORM_ID} label={c.email} defaultValue={typedValue(result, "email")} errors={checks.errorsFor("email")} />
+          <FormAlert id={`${FORM_ID}-error`} message={result?.error?.[""]?.[0]} />
+          <Button type="submit" className="w-full" disabled={fetcher.state !== "idle"}>
+            {fetcher.state !== "idle" ? c.submitting : c.submit}
+          </Button>
+        </AccountForm>
+      )}
+      <CardFooterLink to="/lp/login">{c.backToLogin}</CardFooterLink>
+    </AccountCardPage>
   );
 }

@@ -2,22 +2,18 @@ import { ArrowRight, CalendarClock, Handshake, Lightbulb, Target, Users, type Lu
 import { Link } from "react-router";
 import type { Route } from "./+types/deeptech-fund";
 import { ExternalLink } from "~/components/site/external-link";
+import { IconCard, ContentPage, SectionTitle } from "~/components/site/icon-card";
 import { StatusBadge } from "~/components/site/status-badge";
 import { buttonClass } from "~/components/ui/form";
 import { FUND_KEYS, funds, fundsContent, type StructureIcon } from "~/content/funds";
-import { pageMeta } from "~/modules/seo/meta";
+import { contentPageMeta } from "~/modules/seo/meta";
 
 // The copy travels as loader data, so it is not also shipped in the page's JavaScript.
 export function loader() {
   return { content: fundsContent, funds: FUND_KEYS.map((key) => funds[key]) };
 }
 
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
-    title: args.loaderData?.content.title ?? "",
-    description: args.loaderData?.content.description ?? "",
-    path: "/deeptech-fund",
-  });
+export const meta: Route.MetaFunction = (args) => contentPageMeta(args, "/deeptech-fund");
 
 const structureIcons: Record<StructureIcon, LucideIcon> = {
   life: CalendarClock,
@@ -30,14 +26,11 @@ const structureIcons: Record<StructureIcon, LucideIcon> = {
 export default function DeeptechFund({ loaderData }: Route.ComponentProps) {
   const c = loaderData.content;
   return (
-    <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6">
-      <h1 className="text-4xl font-bold tracking-tight">{c.title}</h1>
-      <p className="mt-4 max-w-3xl text-lg text-slate-600 dark:text-slate-300">{c.intro}</p>
-
+    <ContentPage title={c.title} intro={c.intro}>
       <section aria-labelledby="funds-title" className="mt-12">
-        <h2 id="funds-title" className="sr-only">
+        <SectionTitle id="funds-title" srOnly>
           {c.fundsTitle}
-        </h2>
+        </SectionTitle>
         <ul className="grid gap-6 md:grid-cols-2">
           {loaderData.funds.map((fund) => {
             const key = fund.key;
@@ -82,19 +75,12 @@ export default function DeeptechFund({ loaderData }: Route.ComponentProps) {
       </section>
 
       <section aria-labelledby="structure-title" className="mt-20">
-        <h2 id="structure-title" className="text-3xl font-bold tracking-tight">
-          {c.structure.title}
-        </h2>
+        <SectionTitle id="structure-title">{c.structure.title}</SectionTitle>
         <ul className="mt-8 grid gap-6 md:grid-cols-2 lg:grid-cols-3">
           {c.structure.items.map((item) => {
             const Icon = structureIcons[item.icon];
             return (
-              <li
-                key={item.title}
-                className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
-              >
-                <Icon aria-hidden="true" className="size-6 text-brand-700 dark:text-brand-300" />
-                <h3 className="mt-3 text-lg font-semibold">{item.title}</h3>
+              <IconCard key={item.title} icon={<Icon aria-hidden="true" className="size-6 text-brand-700 dark:text-brand-300" />} title={item.title}>
                 <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{item.text}</p>
                 {"points" in item ? (
                   <ul className="mt-3 list-disc space-y-1 pl-5 text-sm text-slate-700 marker:text-brand-600 dark:text-slate-300 dark:marker:text-brand-300">
@@ -103,16 +89,14 @@ export default function DeeptechFund({ loaderData }: Route.ComponentProps) {
                     ))}
                   </ul>
                 ) : null}
-              </li>
+              </IconCard>
             );
           })}
         </ul>
       </section>
 
       <section aria-labelledby="partners-title" className="mt-20">
-        <h2 id="partners-title" className="text-3xl font-bold tracking-tight">
-          {c.partners.title}
-        </h2>
+        <SectionTitle id="partners-title">{c.partners.title}</SectionTitle>
         <p className="mt-3 text-slate-600 dark:text-slate-300">{c.partners.intro}</p>
         <ul className="mt-8 grid gap-6 md:grid-cols-3">
           {c.partners.items.map((partner) => (
@@ -132,6 +116,6 @@ export default function DeeptechFund({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       </section>
-    </div>
+    </ContentPage>
   );
 }

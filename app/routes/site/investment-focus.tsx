@@ -17,21 +17,17 @@ import {
 } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/investment-focus";
+import { IconCard, ContentPage, SectionTitle } from "~/components/site/icon-card";
 import { buttonClass } from "~/components/ui/form";
 import { focusContent, type FocusIcon } from "~/content/focus";
-import { pageMeta } from "~/modules/seo/meta";
+import { contentPageMeta } from "~/modules/seo/meta";
 
 // The copy travels as loader data, so it is not also shipped in the page's JavaScript.
 export function loader() {
   return { content: focusContent };
 }
 
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
-    title: args.loaderData?.content.title ?? "",
-    description: args.loaderData?.content.description ?? "",
-    path: "/investment-focus",
-  });
+export const meta: Route.MetaFunction = (args) => contentPageMeta(args, "/investment-focus");
 
 const icons: Record<FocusIcon, LucideIcon> = {
   materials: Layers,
@@ -51,62 +47,55 @@ const icons: Record<FocusIcon, LucideIcon> = {
 export default function InvestmentFocus({ loaderData }: Route.ComponentProps) {
   const c = loaderData.content;
   return (
-    <div className="mx-auto max-w-7xl px-4 py-16 sm:px-6">
-      <h1 className="text-4xl font-bold tracking-tight">{c.title}</h1>
-      <p className="mt-4 max-w-3xl text-lg text-slate-600 dark:text-slate-300">{c.intro}</p>
-
+    <ContentPage title={c.title} intro={c.intro}>
       <section className="mt-12" aria-labelledby="sectors-title">
-        <h2 id="sectors-title" className="sr-only">
+        <SectionTitle id="sectors-title" srOnly>
           {c.sectorsTitle}
-        </h2>
+        </SectionTitle>
         <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {c.sectors.map((sector) => {
             const Icon = icons[sector.icon];
             return (
-              <li
+              <IconCard
                 key={sector.title}
-                className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+                icon={
+                  <span className="flex size-11 items-center justify-center rounded-lg bg-brand-50 text-brand-700 dark:bg-brand-900 dark:text-brand-200">
+                    <Icon aria-hidden="true" className="size-6" />
+                  </span>
+                }
+                title={sector.title}
+                headingClassName="mt-4 text-lg font-semibold"
               >
-                <span className="flex size-11 items-center justify-center rounded-lg bg-brand-50 text-brand-700 dark:bg-brand-900 dark:text-brand-200">
-                  <Icon aria-hidden="true" className="size-6" />
-                </span>
-                <h3 className="mt-4 text-lg font-semibold">{sector.title}</h3>
                 <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{sector.text}</p>
-              </li>
+              </IconCard>
             );
           })}
         </ul>
       </section>
 
       <section className="mt-20" aria-labelledby="criteria-title">
-        <h2 id="criteria-title" className="text-3xl font-bold tracking-tight">
-          {c.criteriaTitle}
-        </h2>
+        <SectionTitle id="criteria-title">{c.criteriaTitle}</SectionTitle>
         <p className="mt-3 text-slate-600 dark:text-slate-300">{c.criteriaIntro}</p>
         <ul className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
           {c.criteria.map((item) => {
             const Icon = icons[item.icon];
             return (
-              <li
+              <IconCard
                 key={item.label}
-                className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+                icon={<Icon aria-hidden="true" className="size-6 text-brand-700 dark:text-brand-300" />}
+                title={item.label}
+                headingClassName="mt-3 text-sm font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-300"
               >
-                <Icon aria-hidden="true" className="size-6 text-brand-700 dark:text-brand-300" />
-                <h3 className="mt-3 text-sm font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-300">
-                  {item.label}
-                </h3>
                 <p className="mt-1 text-xl font-bold">{item.value}</p>
                 <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{item.note}</p>
-              </li>
+              </IconCard>
             );
           })}
         </ul>
       </section>
 
       <section className="mt-20 grid gap-8 lg:grid-cols-3" aria-labelledby="look-for-title">
-        <h2 id="look-for-title" className="text-3xl font-bold tracking-tight">
-          {c.lookForTitle}
-        </h2>
+        <SectionTitle id="look-for-title">{c.lookForTitle}</SectionTitle>
         <div className="lg:col-span-2">
           <ul className="space-y-4">
             {c.lookFor.map((item) => (
@@ -125,6 +114,6 @@ export default function InvestmentFocus({ loaderData }: Route.ComponentProps) {
           </div>
         </div>
       </section>
-    </div>
+    </ContentPage>
   );
 }
