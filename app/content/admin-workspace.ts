@@ -36,6 +36,8 @@ export const adminNavCopy = {
 export const workspaceFrameCopy = {
   /** The phone's menu button. */
   menu: "Menu",
+  /** The navigation's name inside the phone's menu (the sidebar's is the workspace's name): landmarks' names differ. */
+  menuNav: (nav: string) => `${nav} menu`,
   /** The slim footer's link to the marketing site. */
   site: "Public site",
 } as const;

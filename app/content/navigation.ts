@@ -29,4 +29,6 @@ export const legalLinks = [
 export const bannerText = {
   message: "Deeptech Fund II is now open for subscriptions.",
   cta: "Learn more",
+  /** The banner's landmark name (the workspaces pin it above their header). */
+  label: "Announcement",
 };

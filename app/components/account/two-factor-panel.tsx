@@ -33,6 +33,7 @@ function CodeForm({
         formId={intent}
         name="code"
         label={label}
+        type="text"
         required
         maxLength={32}
         autoComplete="one-time-code"

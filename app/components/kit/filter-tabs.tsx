@@ -6,11 +6,12 @@ export type FilterTab = { key: string; label: string; count: number | null; href
  * A list's views as tabs with counts (All · Pending 3 · Approved 120 · …):
  * links that set one query parameter and keep the others (search, sort), so
  * they work without a script. The current one is marked for screen readers.
+ * On a phone the tabs wrap onto a second row rather than scroll sideways.
  */
 export function FilterTabs({ label, tabs, current }: { label: string; tabs: readonly FilterTab[]; current: string }) {
   return (
     <nav aria-label={label} className="mt-6 border-b border-slate-200 dark:border-slate-800">
-      <ul className="-mb-px flex gap-1 overflow-x-auto">
+      <ul className="-mb-px flex flex-wrap gap-x-1">
         {tabs.map((tab) => {
           const active = tab.key === current;
           return (

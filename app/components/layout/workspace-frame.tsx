@@ -3,7 +3,7 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { Link, useLocation } from "react-router";
 import { workspaceFrameCopy } from "~/content/admin-workspace";
 import { firm } from "~/content/firm";
-import { legalLinks } from "~/content/navigation";
+import { bannerText, legalLinks } from "~/content/navigation";
 import { PortalBanner } from "../portal/portal-header";
 import { Logo } from "./logo";
 import { SkipLink } from "./page-frame";
@@ -15,7 +15,7 @@ type WorkspaceFrameProps = {
   product: ReactNode;
   /** The signed-in person: name, theme and Logout; in the top bar from the md width, in the menu below it. */
   account: ReactNode;
-  /** The navigation's accessible name. */
+  /** The sidebar navigation's accessible name (the phone menu's adds "menu": two landmarks, two names). */
   navLabel: string;
   /** The navigation's links; `idPrefix` keeps ids apart, since the frame shows them twice. */
   nav: ((idPrefix: string) => ReactNode) | null;
@@ -39,9 +39,10 @@ export function WorkspaceFrame({ name, product, account, navLabel, nav, children
   return (
     <>
       <SkipLink />
-      <div className="sticky top-0 z-50">
+      {/* A landmark of its own (it sits outside the header so that it stays pinned on phones). */}
+      <aside aria-label={bannerText.label} className="sticky top-0 z-50">
         <PortalBanner />
-      </div>
+      </aside>
       {/* Sticky under the banner from the md width; on phones it scrolls away (an open menu can be long). */}
       <header className="relative z-40 border-b border-slate-200 bg-white/95 backdrop-blur md:sticky md:top-10 dark:border-slate-800 dark:bg-slate-950/95">
         <div className="flex h-14 items-center justify-between gap-3 px-4 sm:px-6">
@@ -57,7 +58,7 @@ export function WorkspaceFrame({ name, product, account, navLabel, nav, children
             </summary>
             <div className="absolute inset-x-0 top-full border-b border-slate-200 bg-white p-4 shadow-lg dark:border-slate-800 dark:bg-slate-950">
               {nav ? (
-                <nav aria-label={navLabel} className="mb-4">
+                <nav aria-label={workspaceFrameCopy.menuNav(navLabel)} className="mb-4">
                   {nav(`${name}-menu-group`)}
                 </nav>
               ) : null}
@@ -68,11 +69,11 @@ export function WorkspaceFrame({ name, product, account, navLabel, nav, children
       </header>
       <div className="md:grid md:grid-cols-[14rem_minmax(0,1fr)]">
         {nav ? (
-          <aside className="hidden border-r border-slate-200 md:block dark:border-slate-800">
+          <div className="hidden border-r border-slate-200 md:block dark:border-slate-800">
             <nav aria-label={navLabel} data-testid={`${name}-sidebar`} className="sticky top-24 px-3 py-6">
               {nav(`${name}-sidebar-group`)}
             </nav>
-          </aside>
+          </div>
         ) : (
           <div className="hidden md:block" />
         )}

@@ -152,7 +152,7 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
           {c.counts.title}
         </h2>
         {counts ? (
-          <StatCards label={c.counts.title} stats={countCards(counts)} />
+          <StatCards stats={countCards(counts)} />
         ) : (
           failedText
         )}

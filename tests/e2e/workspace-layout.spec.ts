@@ -1,0 +1,281 @@
+import { randomBytes } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
+import type { APIRequestContext, BrowserContext, Page, TestInfo } from "@playwright/test";
+import { HtmlValidate } from "html-validate";
+import { ADMIN_SECTIONS } from "../../app/modules/admin/paths";
+import { setStatusViaApi, userIdByEmail } from "./helpers/accounts";
+import { WCAG_TAGS } from "./helpers/axe";
+import { sampleDocument, useSessionCookie, type LpCategoryValue } from "./helpers/document-ui";
+import { adminSession, approvedInvestorSession, newApiContext, uploadDocument, type Session } from "./helpers/documents";
+import { expect, test } from "./helpers/fixtures";
+import { insertPitchRow } from "./helpers/pitches";
+import { pendingInvestor } from "./helpers/portal";
+
+/**
+ * Every page of the two workspaces (each admin section, the upload and bulk
+ * forms, a pitch's page, a document's access history; the LP home and
+ * account), with a few investors in each state, documents and pitches, held
+ * to what issue 23 asks of an application's pages:
+ * - on a 390 px phone nothing sticks out past the screen's right edge and
+ *   nothing scrolls inside a box of its own (lists page instead);
+ * - axe, with its best-practice rules too (landmarks, unique landmark names,
+ *   one main), in the light and the dark theme;
+ * - html-validate's recommended rules on the server's HTML.
+ * Each check looks at every page and fails once with every offender listed.
+ */
+
+test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "layout, axe and the HTML are the same without JavaScript: checked once, in the js project");
+
+test.describe.configure({ timeout: 120_000 });
+
+type Role = "admin" | "investor";
+type WorkspacePage = { path: string; role: Role };
+type Workspace = { cookies: Record<Role, string>; pages: WorkspacePage[] };
+
+let workspace: Promise<Workspace> | undefined;
+
+/** Once per worker, over the API: the data a firm's workspace has on an ordinary day. */
+function workspaceData(testInfo: TestInfo): Promise<Workspace> {
+  workspace ??= (async () => {
+    const admin = await adminSession("layout-admin");
+    const investor = await approvedInvestorSession(admin, "layout-investor");
+    const api = await newApiContext();
+    // Investors waiting, approved and rejected (long addresses, as real ones are).
+    const others = [];
+    for (const label of ["layout-pending-investor", "layout-pending-investor", "layout-approved-investor", "layout-rejected-investor"]) {
+      others.push(await pendingInvestor(api, testInfo, label));
+    }
+    await setStatus(admin, others[2]!.email, "approved");
+    await setStatus(admin, others[3]!.email, "rejected");
+    // A Fund II access request.
+    const fund = await api.post("/api/fund-access/register", {
+      data: { name: "Fund Two Visitor", email: `layout-fund-${randomBytes(3).toString("hex")}@example.com`, fundId: "fund-ii", accreditedConfirmation: true },
+    });
+    expect(fund.status(), await fund.text()).toBe(201);
+    await api.dispose();
+    // Documents in three categories; the investor opened the first (its access history has rows).
+    const ids: string[] = [];
+    for (const [label, category] of [
+      ["Quarterly Report Q3 2026", "reports"],
+      ["Annual Letter to Limited Partners", "newsletters"],
+      ["Capital Call Notice", "fund_documents"],
+    ] as const satisfies ReadonlyArray<readonly [string, LpCategoryValue]>) {
+      const doc = sampleDocument(testInfo, label, 150_000);
+      const uploaded = await uploadDocument(
+        admin.context,
+        { title: doc.title, description: doc.description, category },
+        { name: doc.fileName, mimeType: "application/pdf", buffer: doc.bytes },
+      );
+      expect(uploaded.status(), await uploaded.text()).toBe(201);
+      ids.push(((await uploaded.json()) as { id: string }).id);
+    }
+    for (const action of ["view", "download"]) {
+      const response = await investor.context.get(`/api/documents/${ids[0]}/${action}`);
+      expect(response.status(), `${action} ${ids[0]}`).toBe(200);
+    }
+    // Pitches: an overdue one, one in review, a fresh one.
+    const pitch = insertPitchRow({ company: "Quantum Lattice Materials GmbH", daysAgo: 30 });
+    insertPitchRow({ company: "Helio Photonics", daysAgo: 3, status: "in_review" });
+    insertPitchRow({ company: "Borealis Battery Systems", daysAgo: 0 });
+    await admin.context.dispose();
+    await investor.context.dispose();
+    const adminPaths = [
+      ...ADMIN_SECTIONS.map(({ path }) => path),
+      "/admin/documents/upload",
+      "/admin/documents/bulk",
+      `/admin/documents/${ids[0]}/access`,
+      `/admin/pitches/${pitch}`,
+    ];
+    return {
+      cookies: { admin: admin.cookie, investor: investor.cookie },
+      pages: [
+        ...adminPaths.map((path): WorkspacePage => ({ path, role: "admin" })),
+        ...["/lp/dashboard", "/lp/account"].map((path): WorkspacePage => ({ path, role: "investor" })),
+      ],
+    };
+  })();
+  return workspace;
+}
+
+async function setStatus(admin: Session, email: string, status: "approved" | "rejected") {
+  await setStatusViaApi(admin.context, "", await userIdByEmail(admin.context, "", email), status);
+}
+
+/** The browser signed in as `role`, in the light theme (the cookie). */
+async function signIn(context: BrowserContext, baseURL: string, data: Workspace, role: Role) {
+  await context.clearCookies();
+  await context.addCookies([{ name: "theme", value: "light", url: baseURL }]);
+  await useSessionCookie(context, baseURL, data.cookies[role]);
+}
+
+/** Open a workspace page as its role and wait for its title (and React). */
+async function open(page: Page, baseURL: string, data: Workspace, { path, role }: WorkspacePage, current: { role?: Role }) {
+  if (current.role !== role) {
+    await signIn(page.context(), baseURL, data, role);
+    current.role = role;
+  }
+  const response = await page.goto(path);
+  expect(response?.status(), `GET ${path}`).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.locator("html[data-hydrated]")).toBeAttached();
+}
+
+/**
+ * What a phone user would see wrong, measured in the page: the page wider
+ * than the screen, visible elements past the right edge (unless a box
+ * around them clips them), and boxes that scroll on their own. Each
+ * offender as "tag.class "text…" (what)"; the outermost only.
+ */
+function layoutProblems(page: Page): Promise<{ scrollWidth: number; width: number; overflowing: string[]; scrolling: string[] }> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const describe = (el: Element, what: string) => {
+      const className = typeof el.className === "string" ? el.className.trim().replace(/\s+/g, ".") : "";
+      const text = (el.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 40);
+      return `${el.tagName.toLowerCase()}${className ? `.${className}` : ""} "${text}" (${what})`;
+    };
+    const visible = (el: Element) => el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+    const clippedByAncestor = (el: Element) => {
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        const style = getComputedStyle(a);
+        if (style.overflowX !== "visible" && a.getBoundingClientRect().right <= width + 0.5) return true;
+        // Visually hidden text (sr-only): clipped to nothing.
+        if (style.clip === "rect(0px, 0px, 0px, 0px)" || style.clipPath === "inset(50%)") return true;
+      }
+      return false;
+    };
+    const overflowing: Element[] = [];
+    const scrolling: string[] = [];
+    for (const el of document.body.querySelectorAll("*")) {
+      if (!visible(el)) continue;
+      const style = getComputedStyle(el);
+      const rect = el.getBoundingClientRect();
+      const hidden = style.clip === "rect(0px, 0px, 0px, 0px)" || style.clipPath === "inset(50%)";
+      if (!hidden && rect.width > 0 && rect.height > 0 && rect.right > width + 0.5 && !clippedByAncestor(el) && !overflowing.some((o) => o.contains(el))) {
+        overflowing.push(el);
+      }
+      const tag = el.tagName.toLowerCase();
+      if (tag === "textarea" || tag === "select") continue;
+      const scrollsY = /auto|scroll/.test(style.overflowY) && el.scrollHeight > el.clientHeight + 1;
+      const scrollsX = /auto|scroll/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1;
+      if (scrollsY || scrollsX) {
+        scrolling.push(
+          describe(el, [scrollsY && `scrolls ${el.scrollHeight} px in ${el.clientHeight} px tall`, scrollsX && `scrolls ${el.scrollWidth} px in ${el.clientWidth} px wide`].filter(Boolean).join(", ")),
+        );
+      }
+    }
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      width,
+      overflowing: overflowing.map((el) => describe(el, `right edge at ${Math.round(el.getBoundingClientRect().right)} px`)),
+      scrolling,
+    };
+  });
+}
+
+/** axe's violations of WCAG 2.0/2.1 A and AA and its best practices, one line per rule and element. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags([...WCAG_TAGS, "best-practice"]).setLegacyMode(true).analyze();
+  // A run that looked at nothing cannot fail: make sure axe checked the page.
+  expect(results.passes.length, `axe ran its rules on ${page.url()}`).toBeGreaterThan(10);
+  return results.violations.flatMap((v) =>
+    v.nodes.map((n) => `${v.id}: ${n.target.map(String).join(" ")} — ${v.help} (${n.failureSummary?.replace(/\s+/g, " ").trim()})`),
+  );
+}
+
+const htmlValidate = new HtmlValidate({
+  extends: ["html-validate:recommended"],
+  rules: {
+    // React writes attributes as it names them (e.g. SVG's viewBox) and void elements as <br/>.
+    "attr-case": "off",
+    "void-style": "off",
+    // style="" is React's only way to set a computed value (a progress bar's width, a CSS variable).
+    "no-inline-style": "off",
+    // React renders a true boolean attribute as required="" and an empty one as download="": hold
+    // every page to that one form instead of the rules' default (the name alone), which React cannot write.
+    "attribute-boolean-style": ["error", { style: "empty" }],
+    "attribute-empty-style": ["error", { style: "empty" }],
+    // A multi-valued field (the recipients of a document) is a group of checkboxes with one name, as
+    // HTML posts it and FormData.getAll reads it; the rule's default wants PHP's name[] for that.
+    "form-dup-name": ["error", { shared: ["radio", "checkbox", "button", "reset", "submit"] }],
+  },
+});
+
+test("at 390 px no page is wider than the screen and nothing scrolls inside a box", async ({ page, baseURL }, testInfo) => {
+  const data = await workspaceData(testInfo);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const current: { role?: Role } = {};
+  const menuSeen = new Set<Role>();
+  for (const target of data.pages) {
+    await open(page, baseURL!, data, target, current);
+    await expectFitsThePhone(page, target.path);
+    // Each workspace's phone menu, open, once (it drops over the page).
+    if (!menuSeen.has(target.role)) {
+      menuSeen.add(target.role);
+      const menu = page.locator(`[data-testid="${target.role === "admin" ? "admin" : "lp"}-menu"]`);
+      await menu.locator("summary").click();
+      await expect(menu.getByRole("navigation")).toBeVisible();
+      await expectFitsThePhone(page, `${target.path}, the menu open`);
+    }
+  }
+});
+
+async function expectFitsThePhone(page: Page, what: string) {
+  const found = await layoutProblems(page);
+  expect.soft(found.width, `${what}: the viewport`).toBe(390);
+  expect.soft(found.scrollWidth, `${what}: the page's width`).toBeLessThanOrEqual(390);
+  expect.soft(found.overflowing, `${what}: elements past the right edge at 390 px`).toEqual([]);
+  expect.soft(found.scrolling, `${what}: boxes that scroll on their own at 390 px`).toEqual([]);
+}
+
+/** axe on each page as loaded (light, the cookie), then switched to dark in place as the theme toggle does it. */
+async function expectAxePassesInBothThemes(page: Page, baseURL: string, data: Workspace, pages: WorkspacePage[]) {
+  const current: { role?: Role } = {};
+  for (const target of pages) {
+    await open(page, baseURL, data, target, current);
+    await expect(page.locator("html")).not.toHaveClass(/\bdark\b/);
+    expect.soft(await axeViolations(page), `${target.path}, light theme: axe violations`).toEqual([]);
+    // The colours' transitions run to their end before axe reads the colours.
+    await page.evaluate(async () => {
+      document.documentElement.classList.remove("light");
+      document.documentElement.classList.add("dark");
+      await Promise.all(document.getAnimations().map((animation) => animation.finished));
+    });
+    await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+    expect.soft(await axeViolations(page), `${target.path}, dark theme: axe violations`).toEqual([]);
+  }
+}
+
+// Two halves: each takes a worker's while (two axe runs a page).
+for (const half of [0, 1] as const) {
+  test(`every page passes axe with its best practices, light and dark (${half === 0 ? "first" : "second"} half)`, async ({ page, baseURL }, testInfo) => {
+    const data = await workspaceData(testInfo);
+    const middle = Math.ceil(data.pages.length / 2);
+    await expectAxePassesInBothThemes(page, baseURL!, data, half === 0 ? data.pages.slice(0, middle) : data.pages.slice(middle));
+  });
+}
+
+test("every page's server HTML passes html-validate's recommended rules", async ({ playwright, baseURL }, testInfo) => {
+  const data = await workspaceData(testInfo);
+  const contexts: Partial<Record<Role, APIRequestContext>> = {};
+  try {
+    for (const { path, role } of data.pages) {
+      contexts[role] ??= await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Cookie: data.cookies[role] }, maxRedirects: 0 });
+      const response = await contexts[role].get(path);
+      expect(response.status(), `GET ${path}`).toBe(200);
+      const html = await response.text();
+      expect(html, `${path}: a whole page`).toContain("<main");
+      const lines = html.split("\n");
+      const report = await htmlValidate.validateString(html, path);
+      const errors = report.results.flatMap((result) =>
+        result.messages.map((m) => {
+          const at = (lines[m.line - 1] ?? "").slice(Math.max(0, m.column - 1), m.column + 80);
+          return `${m.ruleId}: ${m.message} — at ${m.selector ?? `${m.line}:${m.column}`}: ${at}`;
+        }),
+      );
+      expect.soft(errors, `${path}: html-validate errors`).toEqual([]);
+    }
+  } finally {
+    for (const context of Object.values(contexts)) await context.dispose();
+  }
+});
