@@ -92,7 +92,6 @@ export const accessHistoryCopy = {
   unknownUser: "Deleted user",
   notRecorded: "Not recorded",
   caption: (title: string) => `Accesses of ${title}, newest first`,
-  tableLabel: "Access history table",
   timesInUtc: "Times are in UTC.",
 } as const;
 
@@ -136,7 +135,6 @@ export const readStatusCopy = {
   notYet: "Not yet",
   empty: "Nobody in this view.",
   caption: (title: string) => `Who of the audience has opened ${title}`,
-  tableLabel: "Read status table",
   remind: "Remind those who haven't opened it",
   reminding: "Sending reminders…",
   remindHint: "Each investor gets at most one reminder about this document a day.",

@@ -3,7 +3,7 @@ import { bulkPreviewCopy } from "~/content/bulk-upload";
 import type { FileProblem } from "~/modules/bulk-upload/constants";
 import { FILE_PROBLEM_LABELS } from "~/modules/bulk-upload/messages";
 import { Button } from "../ui/form";
-import { PersonLines, ScrollTable } from "../ui/scroll-table";
+import { DataTable, PersonLines, type DataColumn } from "../kit/data-table";
 
 /** One file of a batch as the preview shows it (the loader formats sizes and dates). */
 export type BulkPreviewRow = {
@@ -27,7 +27,43 @@ export type BulkPreviewData = {
 export const PUBLISH_BATCH_INTENT = "publish";
 export const CANCEL_BATCH_INTENT = "cancel";
 
-const cell = "px-4 py-3 align-top";
+const c = bulkPreviewCopy;
+const none = <span aria-hidden="true">—</span>;
+
+/** Each file a line (below 640 px a card: the file and its outcome, then the investor). */
+const previewColumns: ReadonlyArray<DataColumn<BulkPreviewRow>> = [
+  { key: "file", header: c.columns.file, card: "primary", rowHeader: true, className: "font-medium break-all", cell: (row) => row.fileName },
+  { key: "size", header: c.columns.size, width: "w-24", className: "whitespace-nowrap tabular-nums", cell: (row) => row.size },
+  { key: "investor", header: c.columns.investor, cell: (row) => (row.investor ? <PersonLines name={row.investor.name} email={row.investor.email} /> : none) },
+  {
+    key: "code",
+    header: c.columns.code,
+    width: "w-32",
+    className: "font-mono text-xs whitespace-nowrap",
+    cell: (row) => (row.investor ? (row.investor.referenceCode ?? <span className="font-sans">{c.noCode}</span>) : none),
+  },
+  {
+    key: "outcome",
+    header: c.columns.outcome,
+    width: "w-[28%]",
+    card: "meta",
+    cell: (row) =>
+      row.problem ? (
+        <span className="flex items-start gap-1.5 font-semibold text-amber-900 dark:text-amber-200">
+          <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          <span>
+            {FILE_PROBLEM_LABELS[row.problem]}
+            {row.candidates.length > 0 ? <span className="block font-normal">{c.ambiguousWith(row.candidates)}</span> : null}
+          </span>
+        </span>
+      ) : (
+        <span className="flex items-center gap-1.5 text-emerald-800 dark:text-emerald-200">
+          <CircleCheck aria-hidden="true" className="size-4 shrink-0" />
+          {c.willPublish}
+        </span>
+      ),
+  },
+];
 
 /**
  * A staged batch before anything is published: the fields every document
@@ -36,7 +72,6 @@ const cell = "px-4 py-3 align-top";
  * the two choices, both plain posts to `action`.
  */
 export function BulkPreview({ data, action }: { data: BulkPreviewData; action: string }) {
-  const c = bulkPreviewCopy;
   const refused = data.rows.length - data.publishable;
   return (
     <>
@@ -58,54 +93,14 @@ export function BulkPreview({ data, action }: { data: BulkPreviewData; action: s
       <p role="status" data-testid="bulk-summary" className="mt-6 font-medium">
         {c.summary(data.publishable, refused)}
       </p>
-      <ScrollTable
+      <DataTable
         label={c.caption}
-        caption={c.caption}
-        className="mt-3"
-        tableClassName="min-w-[44rem]"
-        columns={[
-          { label: c.columns.file },
-          { label: c.columns.size, nowrap: true },
-          { label: c.columns.investor },
-          { label: c.columns.code, nowrap: true },
-          { label: c.columns.outcome },
-        ]}
-      >
-        {data.rows.map((row) => (
-          <tr key={row.key} data-testid="bulk-row" data-problem={row.problem ?? "none"} className={row.problem ? "bg-amber-50/60 dark:bg-amber-950/30" : undefined}>
-            <th scope="row" className={`${cell} font-medium break-all`}>
-              {row.fileName}
-            </th>
-            <td className={`${cell} whitespace-nowrap tabular-nums`}>{row.size}</td>
-            <td className={cell}>
-              {row.investor ? (
-                <PersonLines name={row.investor.name} email={row.investor.email} />
-              ) : (
-                <span aria-hidden="true">—</span>
-              )}
-            </td>
-            <td className={`${cell} font-mono text-xs whitespace-nowrap`}>
-              {row.investor ? (row.investor.referenceCode ?? <span className="font-sans">{c.noCode}</span>) : <span aria-hidden="true">—</span>}
-            </td>
-            <td className={cell}>
-              {row.problem ? (
-                <span className="flex items-start gap-1.5 font-semibold text-amber-900 dark:text-amber-200">
-                  <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-                  <span>
-                    {FILE_PROBLEM_LABELS[row.problem]}
-                    {row.candidates.length > 0 ? <span className="block font-normal">{c.ambiguousWith(row.candidates)}</span> : null}
-                  </span>
-                </span>
-              ) : (
-                <span className="flex items-center gap-1.5 text-emerald-800 dark:text-emerald-200">
-                  <CircleCheck aria-hidden="true" className="size-4 shrink-0" />
-                  {c.willPublish}
-                </span>
-              )}
-            </td>
-          </tr>
-        ))}
-      </ScrollTable>
+        columns={previewColumns}
+        rows={data.rows}
+        rowKey={(row) => row.key}
+        rowTestId="bulk-row"
+        rowProps={(row) => ({ "data-problem": row.problem ?? "none", ...(row.problem ? { className: "bg-amber-50/60 dark:bg-amber-950/30" } : {}) })}
+      />
 
       {data.publishable === 0 ? <p className="mt-6 text-sm text-slate-700 dark:text-slate-200">{c.nothing}</p> : null}
       <div className="mt-6 flex flex-wrap gap-3">

@@ -38,8 +38,7 @@ export function InvestorDocumentList({ documents, failed }: { documents: Investo
     return <EmptyState testId="documents-empty">{c.emptyAll}</EmptyState>;
   }
   return (
-    <div
-      role="region"
+    <section
       aria-label={c.listLabel}
       tabIndex={0}
       data-testid="investor-documents"
@@ -67,7 +66,7 @@ export function InvestorDocumentList({ documents, failed }: { documents: Investo
           </CategorySection>
         );
       })}
-    </div>
+    </section>
   );
 }
 

@@ -73,7 +73,7 @@ export function PublishedDocuments({
   /** Each row's data-testid (another panel's rows can then be told apart from the LP ones). */
   rowTestId?: string;
 }) {
-  const regionRef = useRef<HTMLDivElement>(null);
+  const regionRef = useRef<HTMLElement>(null);
   useDeleteOutcome(deleteSettings.fetcherKey, regionRef);
   const titleId = `${sectionId}-title`;
 
@@ -94,12 +94,7 @@ export function PublishedDocuments({
           </div>
         </div>
       ) : (
-        <div
-          ref={regionRef}
-          role="region"
-          aria-label={listLabel}
-          className="mt-3 rounded-lg border border-slate-200 px-4 dark:border-slate-800"
-        >
+        <section ref={regionRef} aria-label={listLabel} className="mt-3 rounded-lg border border-slate-200 px-4 dark:border-slate-800">
           {categories.map((category) => {
             const inCategory = documents.filter((d) => d.category === category.value);
             return (
@@ -124,7 +119,7 @@ export function PublishedDocuments({
               </CategorySection>
             );
           })}
-        </div>
+        </section>
       )}
     </section>
   );

@@ -2,6 +2,8 @@ import { BellRing } from "lucide-react";
 import { Link, useLocation } from "react-router";
 import { readStatusCopy } from "~/content/documents";
 import { AUDIENCE_FORM_ID, REMIND_INTENT, SET_AUDIENCE_INTENT } from "~/modules/documents/constants";
+import { DataTable, PersonLines, type DataColumn } from "../kit/data-table";
+import { EmptyState } from "../kit/empty-state";
 import { useFormFlash } from "../ui/use-form-flash";
 import { Button } from "../ui/form";
 import { pageHref, Pager } from "../ui/pager";
@@ -62,6 +64,14 @@ export function AudienceForm({ documentId, state, action }: { documentId: string
 function When({ value }: { value: { text: string; iso: string } | null }) {
   return value ? <time dateTime={value.iso}>{value.text}</time> : <span className="text-slate-600 dark:text-slate-300">{readStatusCopy.notYet}</span>;
 }
+
+/** One investor of the audience a line; below 640 px a card (the investor, then the two dates). */
+const audienceColumns: ReadonlyArray<DataColumn<AudienceRow>> = [
+  { key: "investor", header: readStatusCopy.columns.investor, card: "primary", rowHeader: true, cell: (row) => <PersonLines name={row.name} email={row.email} /> },
+  { key: "reference", header: readStatusCopy.columns.reference, width: "w-32", className: "font-mono text-xs", cell: (row) => row.referenceCode ?? "" },
+  { key: "viewed", header: readStatusCopy.columns.viewed, width: "w-48", className: "tabular-nums", cell: (row) => <When value={row.viewed} /> },
+  { key: "downloaded", header: readStatusCopy.columns.downloaded, width: "w-48", className: "tabular-nums", cell: (row) => <When value={row.downloaded} /> },
+];
 
 /**
  * 'Read status': 'Opened by N of M', the audience with when each first viewed
@@ -134,40 +144,9 @@ export function ReadStatus({
         ))}
       </nav>
       {rows.length === 0 ? (
-        <p className="mt-4 rounded-md border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300">
-          {c.empty}
-        </p>
+        <EmptyState>{c.empty}</EmptyState>
       ) : (
-        <div role="region" aria-label={c.tableLabel} tabIndex={0} className="mt-4 overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
-          <table className="w-full min-w-[40rem] text-left text-sm">
-            <caption className="sr-only">{c.caption(title)}</caption>
-            <thead className="bg-slate-50 text-slate-700 dark:bg-slate-900 dark:text-slate-200">
-              <tr>
-                <th scope="col" className="px-4 py-3 font-semibold">{c.columns.investor}</th>
-                <th scope="col" className="px-4 py-3 font-semibold">{c.columns.reference}</th>
-                <th scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">{c.columns.viewed}</th>
-                <th scope="col" className="px-4 py-3 font-semibold whitespace-nowrap">{c.columns.downloaded}</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-              {rows.map((row) => (
-                <tr key={row.id} data-testid="audience-row">
-                  <th scope="row" className="px-4 py-3 text-left font-normal">
-                    <span className="block font-medium">{row.name}</span>
-                    <span className="block break-all text-slate-600 dark:text-slate-300">{row.email}</span>
-                  </th>
-                  <td className="px-4 py-3 font-mono text-xs">{row.referenceCode ?? ""}</td>
-                  <td className="px-4 py-3 whitespace-nowrap tabular-nums">
-                    <When value={row.viewed} />
-                  </td>
-                  <td className="px-4 py-3 whitespace-nowrap tabular-nums">
-                    <When value={row.downloaded} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label={c.caption(title)} columns={audienceColumns} rows={rows} rowKey={(row) => row.id} rowTestId="audience-row" />
       )}
       <Pager
         label={c.title}

@@ -31,6 +31,8 @@ export type DataColumn<Row> = {
   sort?: ColumnSort;
   /** Extra classes of the column's cells. */
   className?: string;
+  /** The cells name their row (`<th scope="row">`): the first column, usually. */
+  rowHeader?: boolean;
 };
 
 const ariaSort = { asc: "ascending", desc: "descending" } as const;
@@ -80,6 +82,7 @@ export function DataTable<Row>({
   rows,
   rowKey,
   rowTestId,
+  rowProps,
   sortedBy,
   emptyRow,
   dense,
@@ -90,6 +93,8 @@ export function DataTable<Row>({
   rows: readonly Row[];
   rowKey: (row: Row) => string;
   rowTestId?: string;
+  /** A row's own attributes (data-*, a tint for a row that needs attention). */
+  rowProps?: (row: Row) => { className?: string } & Record<`data-${string}`, string>;
   /** Read with the caption: 'Sorted by Date, descending.' (leave out where the table's name must stay the same). */
   sortedBy?: string;
   /** With no rows: one row across the table saying so (SPEC's 'empty rows'); without it the table shows no body rows. */
@@ -125,18 +130,20 @@ export function DataTable<Row>({
             </tr>
           ) : null}
           {rows.map((row) => (
-            <tr key={rowKey(row)} data-testid={rowTestId}>
+            <tr key={rowKey(row)} data-testid={rowTestId} {...rowProps?.(row)}>
               {columns.map((column) => {
                 const place = column.card ?? "detail";
+                const Cell = column.rowHeader ? "th" : "td";
                 return (
-                  <td
+                  <Cell
                     key={column.key}
+                    scope={column.rowHeader ? "row" : undefined}
                     data-card={place === "detail" ? undefined : place}
                     data-label={place === "detail" ? column.header : undefined}
-                    className={column.className}
+                    className={column.rowHeader ? `text-left font-normal ${column.className ?? ""}` : column.className}
                   >
                     {column.cell(row)}
-                  </td>
+                  </Cell>
                 );
               })}
             </tr>
@@ -144,6 +151,20 @@ export function DataTable<Row>({
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** A person in a cell: the name, the e-mail address under it (cut to one line, whole in its title). */
+export function PersonLines({ name, email }: { name: ReactNode; email: string | null }) {
+  return (
+    <>
+      <span className="block font-medium">{name}</span>
+      {email ? (
+        <span className="block truncate text-slate-600 max-sm:whitespace-normal max-sm:wrap-anywhere dark:text-slate-300" title={email}>
+          {email}
+        </span>
+      ) : null}
+    </>
   );
 }
 

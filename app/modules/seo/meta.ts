@@ -9,12 +9,22 @@ function appUrl(args: MetaArgs): string {
   return root?.appUrl ?? "";
 }
 
+/** A tab or a search result shows about this many characters of a title (html-validate's long-title). */
+const TITLE_MAX = 70;
+
+/** '<title> | <firm>', the page's part cut with an ellipsis when a record's name (a document title) would make it longer than TITLE_MAX. */
+function withFirmName(title: string): string {
+  const suffix = ` | ${firm.name}`;
+  const room = TITLE_MAX - suffix.length;
+  return `${title.length > room ? `${title.slice(0, room - 1).trimEnd()}\u2026` : title}${suffix}`;
+}
+
 /** Title, description, canonical link and Open Graph tags for a public page. */
 export function pageMeta(
   args: MetaArgs,
   { title, description, path, noindex = false }: { title: string; description: string; path: string; noindex?: boolean },
 ): MetaDescriptor[] {
-  const fullTitle = path === "/" ? `${firm.name} | ${firm.tagline}` : `${title} | ${firm.name}`;
+  const fullTitle = path === "/" ? `${firm.name} | ${firm.tagline}` : withFirmName(title);
   const url = `${appUrl(args)}${path}`;
   const tags: MetaDescriptor[] = [
     { title: fullTitle },

@@ -1,10 +1,11 @@
 import { ArrowLeft, TriangleAlert } from "lucide-react";
-import { data, Link } from "react-router";
+import { data, isRouteErrorResponse, Link } from "react-router";
 import type { Route } from "./+types/document-access";
 import { AudienceForm, ReadStatus, READ_FILTER_PARAM, READ_PAGE_PARAM, type ReadFilter } from "~/components/documents/read-status";
 import { parsePage } from "~/components/email-lists/params";
 import { lastPageOf, LIST_PAGE_SIZE } from "~/components/ui/pager";
-import { PersonLines, ScrollTable } from "~/components/ui/scroll-table";
+import { Badge, DataTable, OneLine, PersonLines, type DataColumn } from "~/components/kit/data-table";
+import { EmptyState } from "~/components/kit/empty-state";
 import { accessHistoryCopy, audienceCopy, publishedDocumentsCopy } from "~/content/documents";
 import { accessHistory, summarizeAccess } from "~/modules/access-log/access-log.server";
 import { requireAdmin } from "~/modules/auth/guards.server";
@@ -24,8 +25,8 @@ const BACK_HREF = "/admin/documents#published-documents";
 
 /**
  * /admin/documents/{id}/access: who viewed or downloaded one LP document, when,
- * from where (DESIGN.md §5). An unknown or malformed id answers 404 with a
- * "no longer exists" state inside the admin frame.
+ * from where (DESIGN.md §5). An unknown or malformed id throws a 404, which the
+ * route's error boundary shows as "no longer exists" inside the admin frame.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
@@ -33,7 +34,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   try {
     row = lpDocuments.find(params.id);
   } catch (error) {
-    if (isAppError(error) && error.status === 404) return data({ found: false as const }, { status: 404 });
+    // An unknown document: its not-found notice is this route's error boundary (inside the admin frame).
+    if (isAppError(error) && error.status === 404) throw data(null, { status: 404 });
     throw error;
   }
   const counts = summarizeAccess("lp").get(row.id);
@@ -50,7 +52,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
   const when = (at: Date | null) => (at ? { text: adminDateTime(at), iso: at.toISOString() } : null);
   return {
-    found: true as const,
     audience: audienceState(query, { audience: row.audience, watermark: row.watermark, recipientIds: recipientIdsOf([row]).get(row.id) ?? [] }),
     read: {
       openedBy: audienceCopy.openedBy(read.opened, read.audience),
@@ -98,13 +99,13 @@ function parseReadFilter(value: string | null): ReadFilter {
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   // The page's own address is where the answer goes back to: only a document id can make one.
-  if (!DocumentId.safeParse(params.id).success) throw data({ found: false as const }, { status: 404 });
+  if (!DocumentId.safeParse(params.id).success) throw data(null, { status: 404 });
   return answerAdminIntent(admin, await readFormData(request), `/admin/documents/${params.id}/access`, [SET_AUDIENCE_INTENT, REMIND_INTENT]);
 }
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
-    title: args.data?.found ? `${accessHistoryCopy.title}: ${args.data.document.title}` : publishedDocumentsCopy.documentGone,
+    title: args.data ? `${accessHistoryCopy.title}: ${args.data.document.title}` : publishedDocumentsCopy.documentGone,
     description: accessHistoryCopy.title,
     path: `/admin/documents/${args.params.id}/access`,
     noindex: true,
@@ -131,24 +132,61 @@ function NotRecorded() {
   );
 }
 
+type Entry = Route.ComponentProps["loaderData"]["entries"][number];
+
+/** One line per view or download; below 640 px a card (who and what, the time, then address and browser). */
+const entryColumns: ReadonlyArray<DataColumn<Entry>> = [
+  {
+    key: "who",
+    header: accessHistoryCopy.columns.who,
+    card: "primary",
+    rowHeader: true,
+    cell: (entry) =>
+      entry.name || entry.email ? (
+        <PersonLines name={entry.name} email={entry.email} />
+      ) : (
+        <span className="text-slate-600 italic dark:text-slate-300">{accessHistoryCopy.unknownUser}</span>
+      ),
+  },
+  { key: "action", header: accessHistoryCopy.columns.action, width: "w-28", card: "badge", cell: (entry) => <Badge>{entry.action}</Badge> },
+  {
+    key: "when",
+    header: accessHistoryCopy.columns.when,
+    width: "w-48",
+    card: "meta",
+    className: "whitespace-nowrap tabular-nums",
+    cell: (entry) => <time dateTime={entry.whenIso}>{entry.when}</time>,
+  },
+  {
+    key: "ip",
+    header: accessHistoryCopy.columns.ip,
+    width: "w-32",
+    className: "font-mono text-xs",
+    cell: (entry) => (entry.ip ? <OneLine title={entry.ip}>{entry.ip}</OneLine> : <NotRecorded />),
+  },
+  {
+    key: "browser",
+    header: accessHistoryCopy.columns.browser,
+    className: "text-xs text-slate-700 dark:text-slate-300",
+    cell: (entry) => (entry.userAgent ? <OneLine title={entry.userAgent}>{entry.userAgent}</OneLine> : <NotRecorded />),
+  },
+];
+
+function PageTitle() {
+  return (
+    <>
+      <BackLink />
+      <h1 className="mt-4 text-3xl font-bold tracking-tight">{accessHistoryCopy.title}</h1>
+    </>
+  );
+}
+
 export default function DocumentAccess({ loaderData }: Route.ComponentProps) {
-  if (!loaderData.found) {
-    return (
-      <div className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
-        <BackLink />
-        <h1 className="mt-6 text-3xl font-bold tracking-tight">{accessHistoryCopy.title}</h1>
-        <p role="status" className="mt-4 rounded-md border border-slate-300 px-4 py-6 text-slate-700 dark:border-slate-700 dark:text-slate-200">
-          {publishedDocumentsCopy.documentGone}
-        </p>
-      </div>
-    );
-  }
   const { document, views, downloads, total, entries, audience, read } = loaderData;
   const action = `/admin/documents/${document.id}/access`;
   return (
-    <div className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
-      <BackLink />
-      <h1 className="mt-6 text-3xl font-bold tracking-tight">{accessHistoryCopy.title}</h1>
+    <div>
+      <PageTitle />
       <p className="mt-2 text-xl font-semibold break-words">{document.title}</p>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
         <span className="break-all">{document.fileName}</span>
@@ -169,60 +207,36 @@ export default function DocumentAccess({ loaderData }: Route.ComponentProps) {
       </p>
 
       {entries.length === 0 ? (
-        <p className="mt-8 rounded-md border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300">
-          {accessHistoryCopy.empty}
-        </p>
+        <EmptyState>{accessHistoryCopy.empty}</EmptyState>
       ) : (
         <>
           <p className="mt-6 text-sm text-slate-600 dark:text-slate-300">
             {total > entries.length ? `${accessHistoryCopy.showing(entries.length, total)} ` : null}
             {accessHistoryCopy.timesInUtc}
           </p>
-          <ScrollTable
-            label={accessHistoryCopy.tableLabel}
-            caption={accessHistoryCopy.caption(document.title)}
-            className="mt-4"
-            tableClassName="min-w-[48rem]"
-            columns={[
-              { label: accessHistoryCopy.columns.when, nowrap: true },
-              { label: accessHistoryCopy.columns.who },
-              { label: accessHistoryCopy.columns.action },
-              { label: accessHistoryCopy.columns.ip, nowrap: true },
-              { label: accessHistoryCopy.columns.browser },
-            ]}
-          >
-            {entries.map((entry) => (
-              <tr key={entry.id} className="align-top">
-                <td className="px-4 py-3 whitespace-nowrap tabular-nums">
-                  <time dateTime={entry.whenIso}>{entry.when}</time>
-                </td>
-                <td className="px-4 py-3">
-                  {entry.name || entry.email ? (
-                    <PersonLines name={entry.name} email={entry.email} />
-                  ) : (
-                    <span className="text-slate-600 italic dark:text-slate-300">{accessHistoryCopy.unknownUser}</span>
-                  )}
-                </td>
-                <td className="px-4 py-3 whitespace-nowrap">{entry.action}</td>
-                <td className="px-4 py-3 font-mono text-xs break-all">{entry.ip ?? <NotRecorded />}</td>
-                <td className="max-w-xs px-4 py-3 text-xs break-words text-slate-700 dark:text-slate-300">
-                  {entry.userAgent ?? <NotRecorded />}
-                </td>
-              </tr>
-            ))}
-          </ScrollTable>
+          <DataTable label={accessHistoryCopy.caption(document.title)} columns={entryColumns} rows={entries} rowKey={(entry) => String(entry.id)} />
         </>
       )}
     </div>
   );
 }
 
-/** A failure reading the history (not the admin's session): say so here, inside the admin frame. */
-export function ErrorBoundary() {
+/**
+ * Inside the admin frame: an unknown document (404) says it no longer exists;
+ * a failure reading the history (not the admin's session) says so.
+ */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <div>
+        <PageTitle />
+        <EmptyState action={{ to: BACK_HREF, label: accessHistoryCopy.back }}>{publishedDocumentsCopy.documentGone}</EmptyState>
+      </div>
+    );
+  }
   return (
-    <div className="mx-auto max-w-5xl px-4 py-12 sm:px-6">
-      <BackLink />
-      <h1 className="mt-6 text-3xl font-bold tracking-tight">{accessHistoryCopy.title}</h1>
+    <div>
+      <PageTitle />
       <div
         role="alert"
         className="mt-4 flex items-start gap-3 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
