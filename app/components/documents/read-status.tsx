@@ -68,7 +68,7 @@ function When({ value }: { value: { text: string; iso: string } | null }) {
 /** One investor of the audience a line; below 640 px a card (the investor, then the two dates). */
 const audienceColumns: ReadonlyArray<DataColumn<AudienceRow>> = [
   { key: "investor", header: readStatusCopy.columns.investor, card: "primary", rowHeader: true, cell: (row) => <PersonLines name={row.name} email={row.email} /> },
-  { key: "reference", header: readStatusCopy.columns.reference, width: "w-32", className: "font-mono text-xs", cell: (row) => row.referenceCode ?? "" },
+  { key: "reference", header: readStatusCopy.columns.reference, width: "w-32", className: "font-mono text-xs", cell: (row) => row.referenceCode ?? <span aria-hidden="true">—</span> },
   { key: "viewed", header: readStatusCopy.columns.viewed, width: "w-48", className: "tabular-nums", cell: (row) => <When value={row.viewed} /> },
   { key: "downloaded", header: readStatusCopy.columns.downloaded, width: "w-48", className: "tabular-nums", cell: (row) => <When value={row.downloaded} /> },
 ];
