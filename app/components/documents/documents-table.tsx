@@ -1,7 +1,8 @@
-import { ExternalLink, History, Trash2, TriangleAlert } from "lucide-react";
+import { ExternalLink, History, Trash2 } from "lucide-react";
 import { Link } from "react-router";
 import { audienceCopy, documentsListCopy, investorDocumentsCopy, publishedDocumentsCopy } from "~/content/documents";
 import { Badge, DataTable, OneLine, RowMenu, type DataColumn } from "../kit/data-table";
+import { LoadFailed } from "../kit/empty-state";
 import { DeleteDocumentButton, type DeleteSettings } from "./delete-document";
 import type { PublishedDocument } from "./published-documents";
 
@@ -127,16 +128,7 @@ export function DocumentsTable({
 }) {
   if (failed) {
     return (
-      <div
-        role="alert"
-        className="mt-4 flex items-start gap-3 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
-      >
-        <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-        <div>
-          <p className="font-semibold">{publishedDocumentsCopy.loadFailedTitle}</p>
-          <p>{publishedDocumentsCopy.loadFailedDescription}</p>
-        </div>
-      </div>
+      <LoadFailed title={publishedDocumentsCopy.loadFailedTitle} description={publishedDocumentsCopy.loadFailedDescription} />
     );
   }
   const labelOf = (value: string) => categories.find((x) => x.value === value)?.label ?? value;

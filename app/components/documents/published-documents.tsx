@@ -1,9 +1,10 @@
-import { ExternalLink, FileText, History, TriangleAlert } from "lucide-react";
+import { ExternalLink, FileText, History } from "lucide-react";
 import { useRef } from "react";
 import { Link } from "react-router";
 import { audienceCopy, investorDocumentsCopy, publishedDocumentsCopy } from "~/content/documents";
 import { CategorySection } from "./category-section";
 import { DeleteDocumentButton, useDeleteOutcome, type DeleteSettings } from "./delete-document";
+import { LoadFailed } from "../kit/empty-state";
 
 /** A document as the admin panel shows it; the loader formats size and dates ('MMM dd, yyyy', SPEC.md §9). */
 export type PublishedDocument = {
@@ -83,16 +84,7 @@ export function PublishedDocuments({
         {copy.title}
       </h2>
       {failed ? (
-        <div
-          role="alert"
-          className="mt-3 flex items-start gap-3 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
-        >
-          <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          <div>
-            <p className="font-semibold">{copy.loadFailedTitle}</p>
-            <p>{copy.loadFailedDescription}</p>
-          </div>
-        </div>
+        <LoadFailed title={copy.loadFailedTitle} description={copy.loadFailedDescription} className="mt-3" />
       ) : (
         <section ref={regionRef} aria-label={listLabel} className="mt-3 rounded-lg border border-slate-200 px-4 dark:border-slate-800">
           {categories.map((category) => {

@@ -1,11 +1,11 @@
-import { ArrowLeft, TriangleAlert } from "lucide-react";
+import { ArrowLeft } from "lucide-react";
 import { data, isRouteErrorResponse, Link } from "react-router";
 import type { Route } from "./+types/document-access";
 import { AudienceForm, ReadStatus, READ_FILTER_PARAM, READ_PAGE_PARAM, type ReadFilter } from "~/components/documents/read-status";
 import { parsePage } from "~/components/email-lists/params";
 import { lastPageOf, LIST_PAGE_SIZE } from "~/components/ui/pager";
 import { Badge, DataTable, OneLine, PersonLines, type DataColumn } from "~/components/kit/data-table";
-import { EmptyState } from "~/components/kit/empty-state";
+import { EmptyState, LoadFailed } from "~/components/kit/empty-state";
 import { accessHistoryCopy, audienceCopy, publishedDocumentsCopy } from "~/content/documents";
 import { accessHistory, summarizeAccess } from "~/modules/access-log/access-log.server";
 import { requireAdmin } from "~/modules/auth/guards.server";
@@ -237,16 +237,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <div>
       <PageTitle />
-      <div
-        role="alert"
-        className="mt-4 flex items-start gap-3 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
-      >
-        <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-        <div>
-          <p className="font-semibold">{publishedDocumentsCopy.loadFailedTitle}</p>
-          <p>{publishedDocumentsCopy.loadFailedDescription}</p>
-        </div>
-      </div>
+      <LoadFailed title={publishedDocumentsCopy.loadFailedTitle} description={publishedDocumentsCopy.loadFailedDescription} />
     </div>
   );
 }
