@@ -10,4 +10,6 @@ export const kitCopy = {
   /** The browser's bare 'Choose File', styled. */
   chooseFile: "Choose a file",
   noFileChosen: "No file chosen",
+  /** A submit button while its form is sending, unless the form says otherwise. */
+  saving: "Saving...",
 } as const;

@@ -84,6 +84,8 @@ export const pitchMessages = {
 
 export const pitchPageCopy = {
   back: "All pitches",
+  /** A pitch that is not there (an unknown or mistyped address). */
+  gone: "No pitch has this address. It may have been mistyped; the list has every pitch.",
   title: (company: string) => `Pitch: ${company}`,
   submission: {
     title: "Submission",

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { expect, expectToast, test, uniqueEmail } from "./helpers/fixtures";
 import { fillPitch, pitchForm } from "./helpers/forms";
@@ -226,6 +226,48 @@ test("the badge counts overdue pitches; bad filters answer 400 with a message at
     await expect(page).toHaveURL(new RegExp(`[?&]q=${tag}.*[?&]page=2|[?&]page=2.*[?&]q=${tag}`));
     await expect(page.getByTestId("pitch-row")).toHaveCount(1);
     await expect(page.getByTestId("pitch-row").first()).toContainText(`${tag} 00`);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a pitch or a bulk batch that is not there: 404, the not-found notice inside the admin frame, and the way back to its list", { tag: "@no-js" }, async ({
+  browser,
+  baseURL,
+  jsEnabled,
+  clientIp,
+}, testInfo) => {
+  const admin = await newAdmin(testInfo);
+  const context = await newBrowserContext(browser, { baseURL, jsEnabled, clientIp });
+  const page = await context.newPage();
+  try {
+    await openAsAdmin(page, jsEnabled, admin);
+    const main = page.getByRole("main");
+
+    const pitch = await page.goto(`/admin/pitches/${randomUUID()}`);
+    expect(pitch?.status()).toBe(404);
+    await waitHydrated(page, jsEnabled);
+    await expect(page).toHaveTitle(/^Pitch not found/);
+    await expect(main.getByRole("heading", { level: 1 })).toHaveText("Pitch not found");
+    await expect(main.getByText("No pitch has this address.")).toBeVisible();
+    // In the frame: the sidebar with the admin's pages, the account, not the 'could not load the user' page.
+    await expect(sidebar(page).getByRole("link", { name: /^Pitches/ })).toBeVisible();
+    await expect(sidebar(page).getByRole("link", { name: /^Documents/ })).toBeVisible();
+    await expect(page.getByText(admin.name, { exact: true }).first()).toBeVisible();
+    await expect(page.getByText("Failed to load user information")).toHaveCount(0);
+    await main.getByRole("link", { name: "All pitches" }).click();
+    await expect(page).toHaveURL(/\/admin\/pitches$/);
+    await expect(main.getByRole("heading", { level: 1, name: "Pitches" })).toBeVisible();
+
+    const batch = await page.goto(`/admin/documents/bulk/${"0".repeat(32)}`);
+    expect(batch?.status()).toBe(404);
+    await waitHydrated(page, jsEnabled);
+    await expect(main.getByRole("heading", { level: 1 })).toHaveText("Batch not found");
+    await expect(main.getByText(/^This batch no longer exists: it was published or cancelled, or it expired/)).toBeVisible();
+    await expect(sidebar(page).getByRole("link", { name: /^Documents/ })).toBeVisible();
+    await main.getByRole("link", { name: "Back to the bulk upload" }).click();
+    await expect(page).toHaveURL(/\/admin\/documents\/bulk$/);
+    await expect(main.getByRole("heading", { level: 1, name: "Bulk upload per-investor documents" })).toBeVisible();
   } finally {
     await context.close();
   }

@@ -139,6 +139,15 @@ function loadBatch(batchId: string) {
   return callRouteWith(batchLoader as never, requestWithCookie(`/admin/documents/bulk/${batchId}`, adminCookie), { params: { batchId } });
 }
 
+/** A batch that is not there: the loader throws a 404 (the admin layout shows its notice in the frame). */
+async function loadMissingBatch(batchId: string) {
+  const thrown: unknown = await loadBatch(batchId).then(
+    () => new Error(`the loader answered for ${batchId}`),
+    (error: unknown) => error,
+  );
+  return expectData<{ title: string; message: string; back: { to: string; label: string } }>(thrown);
+}
+
 function postBatch(batchId: string, fields: Record<string, string>) {
   const request = new Request(`${ORIGIN}/admin/documents/bulk/${batchId}`, {
     method: "POST",
@@ -308,7 +317,7 @@ describe("publishing a batch", () => {
 
     // The batch is gone: nothing waits in staging, and its page is a 404.
     expect(stagingFiles()).toEqual([]);
-    expect(expectData(await loadBatch(batchId)).status).toBe(404);
+    expect((await loadMissingBatch(batchId)).status).toBe(404);
     // A second confirm finds nothing to publish.
     const again = expectRedirect(await postBatch(batchId, { intent: "publish", expected: "2" }));
     expect((await flashOf(again.cookie)).toast).toMatchObject({ title: "Publishing failed", description: expect.stringContaining("no longer exists") });
@@ -359,20 +368,20 @@ describe("cancelling and expiry", () => {
     expect(fs.existsSync(path.join(stagingRoot(), batchId))).toBe(false);
     expect(stagingFiles()).toEqual([]);
     expect(allDocuments()).toEqual([]);
-    expect(expectData(await loadBatch(batchId)).status).toBe(404);
+    expect((await loadMissingBatch(batchId)).status).toBe(404);
   });
 
   it("unknown, malformed and expired batch ids answer 404", async () => {
     for (const batchId of ["0".repeat(32), "../../etc", "not-a-batch", `${"a".repeat(32)}.publishing`]) {
-      const { data, status } = expectData<{ found: boolean }>(await loadBatch(batchId));
+      const { data, status } = await loadMissingBatch(batchId);
       expect(status, batchId).toBe(404);
-      expect(data).toEqual({ found: false });
+      expect(data).toMatchObject({ title: "Batch not found", message: expect.stringContaining("no longer exists"), back: { to: "/admin/documents/bulk" } });
     }
     const batchId = await stage([pdf("LRV-0042.pdf")]);
     advanceClockForTests(24 * 60 * 60 * 1000 + 1000);
     // (The session started before the jump has timed out: a fresh one.)
     adminCookie = await sessionCookieFor(admin);
-    expect(expectData(await loadBatch(batchId)).status).toBe(404);
+    expect((await loadMissingBatch(batchId)).status).toBe(404);
     expect(fs.existsSync(path.join(stagingRoot(), batchId))).toBe(false);
   });
 

@@ -5,7 +5,7 @@ import { REFERENCE_CODE_MAX } from "~/modules/lp-users/reference-code";
 import type { ToastInput } from "~/modules/toast/toast";
 import { useFormFlash } from "../ui/use-form-flash";
 import { EnhancedForm } from "../ui/enhanced-form";
-import { Button, FieldError, inputClass } from "../ui/form";
+import { Field, StatusButton } from "../kit/fields";
 import { toast } from "../ui/toast-store";
 
 export const SET_REFERENCE_CODE_INTENT = "set-reference-code";
@@ -57,40 +57,33 @@ export function ReferenceCodeForm({
   const answered = fetcher.data ? fetcher.data.fields?.referenceCode : flash?.fieldErrors?.referenceCode;
   const errors = answer && clearedAnswer === answer ? undefined : answered;
   const inputId = `${formId}-input`;
-  const errorId = `${formId}-error`;
-  const hintId = `${formId}-hint`;
   return (
     <EnhancedForm fetcher={fetcher} action={action} id={formId} className="w-full" onInput={() => setClearedAnswer(answer)}>
       <input type="hidden" name="intent" value={SET_REFERENCE_CODE_INTENT} />
       <input type="hidden" name="userId" value={user.id} />
       {search ? <input type="hidden" name="query" value={search} /> : null}
-      <label htmlFor={inputId} className="mb-1 block text-xs font-medium text-slate-700 dark:text-slate-200">
-        {referenceCodeCopy.label}
-      </label>
-      <div className="flex gap-2">
-        <input
-          // A saved code shows as stored (upper case), however it was typed.
-          key={user.referenceCode ?? ""}
-          id={inputId}
-          name="referenceCode"
-          type="text"
-          defaultValue={flash?.values?.referenceCode ?? user.referenceCode ?? ""}
-          maxLength={REFERENCE_CODE_MAX}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          aria-invalid={errors?.length ? true : undefined}
-          aria-describedby={[describedBy, hintId, errors?.length ? errorId : null].filter(Boolean).join(" ")}
-          className={`${inputClass} font-mono uppercase`}
-        />
-        <Button type="submit" variant="secondary" disabled={busy} aria-describedby={describedBy}>
-          {busy ? referenceCodeCopy.saving : referenceCodeCopy.save}
-        </Button>
-      </div>
-      <FieldError id={errorId} errors={errors} />
-      <p id={hintId} className="mt-1 text-xs text-slate-600 dark:text-slate-300">
-        {referenceCodeCopy.shortHint}
-      </p>
+      <Field
+        // A saved code shows as stored (upper case), however it was typed.
+        key={user.referenceCode ?? ""}
+        id={inputId}
+        name="referenceCode"
+        label={referenceCodeCopy.label}
+        hint={referenceCodeCopy.shortHint}
+        errors={errors}
+        aria-describedby={describedBy}
+        type="text"
+        defaultValue={flash?.values?.referenceCode ?? user.referenceCode ?? ""}
+        maxLength={REFERENCE_CODE_MAX}
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        inputClassName="font-mono uppercase"
+        end={
+          <StatusButton variant="secondary" pending={busy} pendingLabel={referenceCodeCopy.saving} aria-describedby={describedBy}>
+            {referenceCodeCopy.save}
+          </StatusButton>
+        }
+      />
     </EnhancedForm>
   );
 }

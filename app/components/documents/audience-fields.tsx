@@ -1,7 +1,7 @@
 import { Search } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { audienceCopy } from "~/content/documents";
-import { FieldError, inputClass } from "../ui/form";
+import { CheckboxField, ErrorList, Field, fieldAria } from "../kit/fields";
 
 /** An approved investor in the picker (recipients.server.ts `RecipientChoice`). */
 export type AudienceChoice = { id: string; name: string; email: string; referenceCode: string | null; checked: boolean; approved: boolean };
@@ -58,6 +58,8 @@ export function AudienceFields({
   const id = (name: string) => `${formId}-${name}`;
   const recipientErrors = errorsFor("recipientIds");
   const watermarkErrors = errorsFor("watermark");
+  // The picker is a group: its message is tied to the fieldset.
+  const recipients = fieldAria({ id: id("recipientIds"), errors: recipientErrors });
   return (
     <>
       <fieldset className="sm:col-span-2">
@@ -89,8 +91,8 @@ export function AudienceFields({
       <fieldset
         className={`sm:col-span-2 ${pickerHiddenForAll}`}
         data-testid="audience-picker"
-        aria-describedby={recipientErrors?.length ? id("recipientIds-error") : undefined}
-        aria-invalid={recipientErrors?.length ? true : undefined}
+        aria-describedby={recipients.control["aria-describedby"]}
+        aria-invalid={recipients.control["aria-invalid"]}
       >
         <legend className="text-sm font-medium">
           {c.pickerLegend}{" "}
@@ -98,38 +100,31 @@ export function AudienceFields({
             ({c.chosen(ticked)})
           </span>
         </legend>
-        <div className="mt-2 flex flex-wrap items-end gap-2">
-          <div className="min-w-0 flex-1">
-            <label htmlFor={id("investor-search")} className="block text-xs font-medium">
-              {c.searchLabel}
-            </label>
-            <input
-              id={id("investor-search")}
-              type="search"
-              name={INVESTOR_QUERY_PARAM}
-              defaultValue={state.query}
-              maxLength={100}
-              autoComplete="off"
-              aria-describedby={id("investor-search-hint")}
-              className={inputClass}
-            />
-          </div>
-          <button
-            type="submit"
-            name={SEARCH_MARKER}
-            value="1"
-            formMethod="get"
-            formAction={searchAction}
-            formNoValidate
-            className="inline-flex items-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-900 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
-          >
-            <Search aria-hidden="true" className="size-4" />
-            {c.searchButton}
-          </button>
-        </div>
-        <p id={id("investor-search-hint")} className="mt-1 text-xs text-slate-600 dark:text-slate-300">
-          {c.searchHint}
-        </p>
+        <Field
+          id={id("investor-search")}
+          name={INVESTOR_QUERY_PARAM}
+          label={c.searchLabel}
+          hint={c.searchHint}
+          className="mt-2"
+          type="search"
+          defaultValue={state.query}
+          maxLength={100}
+          autoComplete="off"
+          end={
+            <button
+              type="submit"
+              name={SEARCH_MARKER}
+              value="1"
+              formMethod="get"
+              formAction={searchAction}
+              formNoValidate
+              className="inline-flex shrink-0 items-center gap-1.5 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-slate-900 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
+            >
+              <Search aria-hidden="true" className="size-4" />
+              {c.searchButton}
+            </button>
+          }
+        />
         {state.choices.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{c.noMatches}</p>
         ) : (
@@ -168,29 +163,18 @@ export function AudienceFields({
           </ul>
         )}
         {state.more ? <p className="mt-1 text-xs text-slate-600 dark:text-slate-300">{c.more(state.choices.filter((x) => !x.checked).length)}</p> : null}
-        <FieldError id={id("recipientIds-error")} errors={recipientErrors} />
+        <ErrorList id={recipients.errorId} errors={recipientErrors} />
       </fieldset>
 
-      <div className="sm:col-span-2">
-        <label className="flex items-start gap-3">
-          <input
-            type="checkbox"
-            name="watermark"
-            value="on"
-            defaultChecked={state.watermark}
-            aria-describedby={[id("watermark-hint"), watermarkErrors?.length ? id("watermark-error") : null].filter(Boolean).join(" ")}
-            aria-invalid={watermarkErrors?.length ? true : undefined}
-            className="mt-1 size-4 accent-brand-600"
-          />
-          <span>
-            <span className="block text-sm font-medium">{audienceCopy.watermark}</span>
-            <span id={id("watermark-hint")} className="block text-xs text-slate-600 dark:text-slate-300">
-              {audienceCopy.watermarkHint}
-            </span>
-          </span>
-        </label>
-        <FieldError id={id("watermark-error")} errors={watermarkErrors} />
-      </div>
+      <CheckboxField
+        id={id("watermark")}
+        name="watermark"
+        className="sm:col-span-2"
+        label={audienceCopy.watermark}
+        hint={audienceCopy.watermarkHint}
+        errors={watermarkErrors}
+        defaultChecked={state.watermark}
+      />
     </>
   );
 }

@@ -4,7 +4,8 @@ import { uploadMessages } from "~/content/validation";
 import { DEFAULT_CATEGORY, DESCRIPTION_MAX, formatMegabytes, MAX_UPLOAD_BYTES, TITLE_MAX, UPLOAD_ACCEPT } from "~/modules/documents/constants";
 import type { ToastInput } from "~/modules/toast/toast";
 import { useFormFlash } from "../ui/use-form-flash";
-import { Button, FieldError, inputClass, Label } from "../ui/form";
+import { ErrorList, Field, fieldAria, FileField, Hint, SelectField, StatusButton, TextareaField } from "../kit/fields";
+import { Label } from "../ui/form";
 import { toast } from "../ui/toast-store";
 import { useHydrated } from "../ui/use-hydrated";
 
@@ -94,7 +95,10 @@ function send(
   return { promise, abort: () => xhr.abort() };
 }
 
-/** A labelled control with its hint and error, wired with aria-describedby/aria-invalid. */
+/**
+ * A labelled control of an upload form (given its props to spread), with its hint and
+ * error, wired by the kit (`fieldAria`); the upload form's own fields are the kit's.
+ */
 export function UploadField({
   formId,
   name,
@@ -111,19 +115,13 @@ export function UploadField({
   children: (props: { id: string; name: string; "aria-invalid": true | undefined; "aria-describedby": string | undefined }) => ReactNode;
 }) {
   const id = `${formId}-${name}`;
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : null, errors?.length ? errorId : null].filter(Boolean).join(" ") || undefined;
+  const { hintId, errorId, control } = fieldAria({ id, hint, errors });
   return (
     <div>
       <Label htmlFor={id}>{label}</Label>
-      {children({ id, name, "aria-invalid": errors?.length ? true : undefined, "aria-describedby": describedBy })}
-      {hint ? (
-        <p id={hintId} className="mt-1 text-xs text-slate-600 dark:text-slate-300">
-          {hint}
-        </p>
-      ) : null}
-      <FieldError id={errorId} errors={errors} />
+      {children({ ...control, name })}
+      {hint ? <Hint id={hintId}>{hint}</Hint> : null}
+      <ErrorList id={errorId} errors={errors} />
     </div>
   );
 }
@@ -185,6 +183,7 @@ export function UploadForm({
   useEffect(() => () => abortRef.current?.(), []);
 
   const errorsFor = (name: string) => shown.errors[name];
+  const field = (name: string) => ({ id: `${formId}-${name}`, name, errors: errorsFor(name) });
   const hasFieldErrors = Object.values(shown.errors).some((e) => e?.length);
 
   const onInput = (event: FormEvent<HTMLFormElement>) => {
@@ -263,56 +262,38 @@ export function UploadForm({
             {shown.message}
           </p>
         ) : null}
-        <div className="sm:col-span-2">
-          <UploadField formId={formId} name="title" label={copy.titleLabel} errors={errorsFor("title")}>
-            {(p) => (
-              <input
-                {...p}
-                type="text"
-                required
-                maxLength={TITLE_MAX}
-                autoComplete="off"
-                defaultValue={typed.title}
-                className={inputClass}
-              />
-            )}
-          </UploadField>
-        </div>
-        <div className="sm:col-span-2">
-          <UploadField formId={formId} name="description" label={copy.descriptionLabel} errors={errorsFor("description")}>
-            {(p) => <textarea {...p} rows={3} maxLength={DESCRIPTION_MAX} defaultValue={typed.description} className={inputClass} />}
-          </UploadField>
-        </div>
-        <UploadField formId={formId} name="category" label={copy.categoryLabel} errors={errorsFor("category")}>
-          {(p) => (
-            <select {...p} defaultValue={typed.category ?? defaultCategory} className={inputClass}>
-              {categories.map((c) => (
-                <option key={c.value} value={c.value}>
-                  {c.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </UploadField>
+        <Field
+          {...field("title")}
+          className="sm:col-span-2"
+          label={copy.titleLabel}
+          type="text"
+          required
+          maxLength={TITLE_MAX}
+          autoComplete="off"
+          defaultValue={typed.title}
+        />
+        <TextareaField
+          {...field("description")}
+          className="sm:col-span-2"
+          label={copy.descriptionLabel}
+          rows={3}
+          maxLength={DESCRIPTION_MAX}
+          defaultValue={typed.description}
+        />
+        <SelectField {...field("category")} label={copy.categoryLabel} defaultValue={typed.category ?? defaultCategory}>
+          {categories.map((c) => (
+            <option key={c.value} value={c.value}>
+              {c.label}
+            </option>
+          ))}
+        </SelectField>
         {extraFields?.(errorsFor, flash?.values)}
-        <div className="sm:col-span-2">
-          <UploadField formId={formId} name="file" label={copy.fileLabel} hint={copy.fileHint} errors={errorsFor("file")}>
-            {(p) => (
-              <input
-                {...p}
-                type="file"
-                required
-                accept={UPLOAD_ACCEPT}
-                className={`${inputClass} file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-1.5 file:text-sm file:font-semibold file:text-slate-900 dark:file:bg-slate-800 dark:file:text-slate-100`}
-              />
-            )}
-          </UploadField>
-        </div>
+        <FileField {...field("file")} className="sm:col-span-2" label={copy.fileLabel} hint={copy.fileHint} required accept={UPLOAD_ACCEPT} />
         {progress ? <UploadProgress formId={formId} copy={copy} sent={progress.sent} total={progress.total} /> : null}
         <div className="sm:col-span-2">
-          <Button type="submit" aria-disabled={busy || undefined} className="aria-disabled:cursor-not-allowed aria-disabled:opacity-70">
-            {busy ? copy.submitting : copy.submit}
-          </Button>
+          <StatusButton pending={busy} pendingLabel={copy.submitting}>
+            {copy.submit}
+          </StatusButton>
         </div>
       </form>
     </section>

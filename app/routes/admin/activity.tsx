@@ -6,7 +6,8 @@ import type { Route } from "./+types/activity";
 import { DataTable, OneLine, type DataColumn } from "~/components/kit/data-table";
 import { EmptyState } from "~/components/kit/empty-state";
 import { PageLink } from "~/components/ui/pager";
-import { Button, buttonClass, FieldError, inputClass, Label } from "~/components/ui/form";
+import { Field, SelectField } from "~/components/kit/fields";
+import { Button, buttonClass } from "~/components/ui/form";
 import { activityCopy as c, activityFilterMessages } from "~/content/activity";
 import { ADMIN_PATHS } from "~/modules/admin/paths";
 import { listActivity, type AuditRow } from "~/modules/audit/activity.server";
@@ -87,7 +88,7 @@ function hrefWith(typed: TypedFilters, path: string, cursor?: { name: "before" |
 }
 
 /** One filter: its label, control (a text or date input unless `select` is given), hint and message. */
-function Field({
+function Filter({
   name,
   label,
   typed,
@@ -104,30 +105,8 @@ function Field({
   input?: ComponentProps<"input">;
   select?: ReactNode;
 }) {
-  const id = `activity-${name}`;
-  const messages = errors?.[name];
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = messages?.length ? `${id}-error` : undefined;
-  const control = {
-    id,
-    name,
-    defaultValue: typed[name],
-    "aria-describedby": [hintId, errorId].filter(Boolean).join(" ") || undefined,
-    "aria-invalid": errorId ? true : undefined,
-    className: inputClass,
-  };
-  return (
-    <div>
-      <Label htmlFor={id}>{label}</Label>
-      {select ? <select {...control}>{select}</select> : <input type="text" autoComplete="off" {...control} {...input} />}
-      {hint ? (
-        <p id={hintId} className="mt-1 text-xs text-slate-600 dark:text-slate-300">
-          {hint}
-        </p>
-      ) : null}
-      <FieldError id={`${id}-error`} errors={messages} />
-    </div>
-  );
+  const field = { id: `activity-${name}`, name, label, hint, errors: errors?.[name], defaultValue: typed[name] };
+  return select ? <SelectField {...field}>{select}</SelectField> : <Field autoComplete="off" {...field} {...input} />;
 }
 
 function Filters({ typed, errors }: { typed: TypedFilters; errors: Partial<Record<string, string[]>> | null }) {
@@ -138,7 +117,7 @@ function Filters({ typed, errors }: { typed: TypedFilters; errors: Partial<Recor
   const { search } = useLocation();
   return (
     <Form key={search} method="get" action={PAGE} role="search" aria-label={f.label} className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-      <Field
+      <Filter
         name="event"
         label={f.event}
         {...shared}
@@ -153,10 +132,10 @@ function Filters({ typed, errors }: { typed: TypedFilters; errors: Partial<Recor
           </>
         }
       />
-      <Field name="actor" label={f.actor} hint={f.actorHint} input={{ inputMode: "email" }} {...shared} />
-      <Field name="target" label={f.target} hint={f.targetHint} {...shared} />
-      <Field name="from" label={f.from} input={{ type: "date" }} {...shared} />
-      <Field name="to" label={f.to} input={{ type: "date" }} {...shared} />
+      <Filter name="actor" label={f.actor} hint={f.actorHint} input={{ inputMode: "email" }} {...shared} />
+      <Filter name="target" label={f.target} hint={f.targetHint} {...shared} />
+      <Filter name="from" label={f.from} input={{ type: "date" }} {...shared} />
+      <Filter name="to" label={f.to} input={{ type: "date" }} {...shared} />
       <div className="flex items-end gap-3">
         <Button type="submit">{f.submit}</Button>
         {anyFilter ? (

@@ -14,6 +14,7 @@ import { adminDateTime } from "~/modules/dates/format";
 import { categoryLabel, formatMegabytes } from "~/modules/documents/constants";
 import { AppError, isAppError } from "~/modules/http/app-error";
 import { readFormData } from "~/modules/http/form-data.server";
+import { notFound } from "~/modules/http/not-found";
 import { answerForm, failureAnswer, runFormAction } from "~/modules/http/form-answer.server";
 import { logError } from "~/modules/logging/log.server";
 import { pageMeta } from "~/modules/seo/meta";
@@ -41,15 +42,17 @@ function toPreview(batch: Batch): BulkPreviewData {
 /**
  * /admin/documents/bulk/{batchId}: a staged batch, each file with the investor
  * it goes to or why it will not be published. An unknown, finished or expired
- * batch answers 404 inside the admin frame.
+ * batch throws a 404 that the admin layout shows inside the frame (not found, back to the upload).
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
   await removeStaleBulkBatches().catch((error: unknown) => logError(error, "bulk upload clean-up failed"));
   try {
-    return { found: true as const, preview: toPreview(await readBatch(params.batchId)) };
+    return { preview: toPreview(await readBatch(params.batchId)) };
   } catch (error) {
-    if (isAppError(error) && error.status === 404) return data({ found: false as const }, { status: 404 });
+    if (isAppError(error) && error.status === 404) {
+      throw notFound({ title: bulkPreviewCopy.notFoundTitle, message: bulkUploadMessages.batchGone, back: { to: BULK_UPLOAD_PATH, label: bulkPreviewCopy.backToUpload } });
+    }
     throw error;
   }
 }
@@ -104,14 +107,8 @@ export default function BulkBatch({ loaderData, params }: Route.ComponentProps) 
         <ArrowLeft aria-hidden="true" className="size-4" />
         {bulkPreviewCopy.backToUpload}
       </Link>
-      <h1 className="mt-6 text-3xl font-bold tracking-tight">{loaderData.found ? bulkPreviewCopy.title : bulkPreviewCopy.notFoundTitle}</h1>
-      {loaderData.found ? (
-        <BulkPreview data={loaderData.preview} action={bulkBatchPath(params.batchId)} />
-      ) : (
-        <p role="status" className="mt-4 rounded-md border border-slate-300 px-4 py-6 text-slate-700 dark:border-slate-700 dark:text-slate-200">
-          {bulkUploadMessages.batchGone}
-        </p>
-      )}
+      <h1 className="mt-6 text-3xl font-bold tracking-tight">{bulkPreviewCopy.title}</h1>
+      <BulkPreview data={loaderData.preview} action={bulkBatchPath(params.batchId)} />
     </div>
   );
 }

@@ -3,7 +3,8 @@ import { useEffect, useState, type ReactNode } from "react";
 import { data, Form, Link, useActionData, useFetcher, useLocation, useNavigate, useSubmit } from "react-router";
 import type { Route } from "./+types/pitch";
 import { EnhancedForm } from "~/components/ui/enhanced-form";
-import { Button, FieldError, inputClass, Label } from "~/components/ui/form";
+import { ErrorList, Field, SelectField, StatusButton, TextareaField } from "~/components/kit/fields";
+import { Button } from "~/components/ui/form";
 import { toast } from "~/components/ui/toast-store";
 import { fillPitchTemplate, PITCH_TEMPLATE_KEYS, pitchListCopy, pitchMessages, pitchPageCopy as c, pitchStatusLabels, pitchTemplates } from "~/content/pitch-inbox";
 import { ADMIN_PATHS } from "~/modules/admin/paths";
@@ -13,6 +14,7 @@ import { getEnv } from "~/modules/config/env.server";
 import { adminDateTime } from "~/modules/dates/format";
 import { formatMegabytes } from "~/modules/documents/constants";
 import { isAppError } from "~/modules/http/app-error";
+import { notFound } from "~/modules/http/not-found";
 import { readFormData } from "~/modules/http/form-data.server";
 import { clockText, dueDayText, findPitch, listPitchAdmins, pitchTimeline, statusLabel, type PitchEvent } from "~/modules/pitch-inbox/inbox.server";
 import { BODY_MAX, NOTE_MAX, PITCH_STATUS_VALUES, SUBJECT_MAX, type PitchStatus } from "~/modules/pitch-inbox/schema";
@@ -33,7 +35,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   try {
     pitch = findPitch(params.id);
   } catch (error) {
-    if (isAppError(error) && error.status === 404) return data({ found: false as const }, { status: 404 });
+    if (isAppError(error) && error.status === 404) throw notFound({ title: pitchMessages.notFound, message: c.gone, back: { to: LIST, label: c.back } });
     throw error;
   }
   const at = now();
@@ -66,7 +68,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }));
   const template = PITCH_TEMPLATE_KEYS.find((key) => key === new URL(request.url).searchParams.get("template")) ?? null;
   return {
-    found: true as const,
     pitch: {
       id: pitch.id,
       name: pitch.name,
@@ -102,13 +103,13 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
-    title: args.data?.found ? c.title(args.data.pitch.company) : pitchMessages.notFound,
+    title: args.data ? c.title(args.data.pitch.company) : pitchMessages.notFound,
     description: pitchListCopy.title,
     path: `${LIST}/${args.params.id}`,
     noindex: true,
   });
 
-type Loaded = Extract<Route.ComponentProps["loaderData"], { found: true }>;
+type Loaded = Route.ComponentProps["loaderData"];
 
 function BackLink() {
   return (
@@ -145,16 +146,8 @@ function usePitchForm(intent: PitchIntent) {
   return { fetcher, answer, errors, busy: fetcher.state !== "idle" };
 }
 
-/** Field attributes tying a control to its message. */
-function invalid(id: string, messages: string[] | undefined, hint?: string) {
-  return {
-    "aria-invalid": messages?.length ? true : undefined,
-    "aria-describedby": [hint, messages?.length ? `${id}-error` : null].filter(Boolean).join(" ") || undefined,
-  };
-}
-
 function FormError({ id, errors }: { id: string; errors: Record<string, string[]> | undefined }) {
-  return <FieldError id={id} errors={errors?.form} />;
+  return <ErrorList id={id} errors={errors?.form} />;
 }
 
 /** One choice saved on its own (the pitch's status, its owner): a labelled select and its button. */
@@ -178,23 +171,17 @@ function ChoiceForm({
   return (
     <EnhancedForm fetcher={fetcher} action={action} className="flex flex-wrap items-end gap-3">
       <input type="hidden" name="intent" value={intent} />
-      <div className="min-w-48">
-        <Label htmlFor={id}>{copy.label}</Label>
-        <select key={value} id={id} name={name} defaultValue={value} className={inputClass} {...invalid(id, errors?.[name])}>
-          {options.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <Button type="submit" variant="secondary" disabled={busy}>
-        {busy ? copy.saving : copy.save}
-      </Button>
-      <div className="basis-full">
-        <FieldError id={`${id}-error`} errors={errors?.[name]} />
-        <FormError id={`${id}-form-error`} errors={errors} />
-      </div>
+      <SelectField key={value} id={id} name={name} label={copy.label} errors={errors?.[name]} defaultValue={value} className="min-w-48">
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </SelectField>
+      <StatusButton variant="secondary" pending={busy} pendingLabel={copy.saving}>
+        {copy.save}
+      </StatusButton>
+      <FormError id={`${id}-form-error`} errors={errors} />
     </EnhancedForm>
   );
 }
@@ -226,25 +213,21 @@ function NoteForm({ action }: { action: string }) {
   return (
     <EnhancedForm key={generation} fetcher={fetcher} action={action}>
       <input type="hidden" name="intent" value="note" />
-      <Label htmlFor="pitch-note">{c.note.label}</Label>
-      <textarea
+      <TextareaField
         id="pitch-note"
         name="note"
+        label={c.note.label}
+        hint={c.note.hint}
+        errors={errors?.note}
         rows={3}
         required
         maxLength={NOTE_MAX}
         defaultValue={typed ?? ""}
-        className={inputClass}
-        {...invalid("pitch-note", errors?.note, "pitch-note-hint")}
       />
-      <p id="pitch-note-hint" className="mt-1 text-xs text-slate-600 dark:text-slate-300">
-        {c.note.hint}
-      </p>
-      <FieldError id="pitch-note-error" errors={errors?.note} />
       <FormError id="pitch-note-form-error" errors={errors} />
-      <Button type="submit" variant="secondary" disabled={busy} className="mt-3">
-        {busy ? c.note.adding : c.note.add}
-      </Button>
+      <StatusButton variant="secondary" pending={busy} pendingLabel={c.note.adding} className="mt-3">
+        {c.note.add}
+      </StatusButton>
     </EnhancedForm>
   );
 }
@@ -262,17 +245,14 @@ function TemplatePicker({ template, action }: { template: string | null; action:
         if (new FormData(form).get("template")) void submit(form, { replace: true, preventScrollReset: true });
       }}
     >
-      <div className="min-w-60">
-        <Label htmlFor="pitch-template">{c.reply.template}</Label>
-        <select key={template ?? ""} id="pitch-template" name="template" defaultValue={template ?? ""} className={inputClass}>
-          <option value="">{c.reply.noTemplate}</option>
-          {PITCH_TEMPLATE_KEYS.map((key) => (
-            <option key={key} value={key}>
-              {pitchTemplates[key].label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField key={template ?? ""} id="pitch-template" name="template" label={c.reply.template} defaultValue={template ?? ""} className="min-w-60">
+        <option value="">{c.reply.noTemplate}</option>
+        {PITCH_TEMPLATE_KEYS.map((key) => (
+          <option key={key} value={key}>
+            {pitchTemplates[key].label}
+          </option>
+        ))}
+      </SelectField>
       <Button type="submit" variant="secondary">
         {c.reply.useTemplate}
       </Button>
@@ -295,39 +275,30 @@ function ReplyForm({ action, template, prefill }: { action: string; template: st
   return (
     <EnhancedForm key={`${template ?? ""}-${generation}`} fetcher={fetcher} action={action} className="mt-4 space-y-3">
       <input type="hidden" name="intent" value="reply" />
-      <div>
-        <Label htmlFor="pitch-reply-subject">{c.reply.subject}</Label>
-        <input
-          id="pitch-reply-subject"
-          name="subject"
-          type="text"
-          required
-          maxLength={SUBJECT_MAX}
-          defaultValue={typed?.subject ?? prefill?.subject ?? ""}
-          autoComplete="off"
-          className={inputClass}
-          {...invalid("pitch-reply-subject", errors?.subject)}
-        />
-        <FieldError id="pitch-reply-subject-error" errors={errors?.subject} />
-      </div>
-      <div>
-        <Label htmlFor="pitch-reply-body">{c.reply.body}</Label>
-        <textarea
-          id="pitch-reply-body"
-          name="body"
-          rows={12}
-          required
-          maxLength={BODY_MAX}
-          defaultValue={typed?.body ?? prefill?.body ?? ""}
-          className={inputClass}
-          {...invalid("pitch-reply-body", errors?.body)}
-        />
-        <FieldError id="pitch-reply-body-error" errors={errors?.body} />
-      </div>
+      <Field
+        id="pitch-reply-subject"
+        name="subject"
+        label={c.reply.subject}
+        errors={errors?.subject}
+        required
+        maxLength={SUBJECT_MAX}
+        defaultValue={typed?.subject ?? prefill?.subject ?? ""}
+        autoComplete="off"
+      />
+      <TextareaField
+        id="pitch-reply-body"
+        name="body"
+        label={c.reply.body}
+        errors={errors?.body}
+        rows={12}
+        required
+        maxLength={BODY_MAX}
+        defaultValue={typed?.body ?? prefill?.body ?? ""}
+      />
       <FormError id="pitch-reply-form-error" errors={errors} />
-      <Button type="submit" disabled={busy}>
-        {busy ? c.reply.sending : c.reply.send}
-      </Button>
+      <StatusButton pending={busy} pendingLabel={c.reply.sending}>
+        {c.reply.send}
+      </StatusButton>
     </EnhancedForm>
   );
 }
@@ -357,7 +328,7 @@ function Timeline({ pitch, events }: { pitch: Loaded["pitch"]; events: Loaded["e
   );
 }
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
+function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="grid gap-1 sm:grid-cols-[10rem_1fr]">
       <dt className="text-sm font-medium text-slate-600 dark:text-slate-300">{label}</dt>
@@ -367,14 +338,6 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 }
 
 export default function PitchPage({ loaderData }: Route.ComponentProps) {
-  if (!loaderData.found) {
-    return (
-      <div>
-        <BackLink />
-        <h1 className="mt-6 text-3xl font-bold tracking-tight">{pitchMessages.notFound}</h1>
-      </div>
-    );
-  }
   const { pitch, admins, events, template, prefill, inbox } = loaderData;
   const action = `${LIST}/${pitch.id}`;
   const s = c.submission;
@@ -389,15 +352,15 @@ export default function PitchPage({ loaderData }: Route.ComponentProps) {
         <div className="space-y-6">
           <Section id="pitch-submission" title={s.title}>
             <dl className="space-y-2">
-              <Field label={s.founder}>{pitch.name}</Field>
-              <Field label={s.email}>
+              <Detail label={s.founder}>{pitch.name}</Detail>
+              <Detail label={s.email}>
                 <a href={`mailto:${pitch.email}`} className="text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
                   {pitch.email}
                 </a>
-              </Field>
-              <Field label={s.company}>{pitch.company}</Field>
-              <Field label={s.stage}>{pitch.stage}</Field>
-              <Field label={s.deckUrl}>
+              </Detail>
+              <Detail label={s.company}>{pitch.company}</Detail>
+              <Detail label={s.stage}>{pitch.stage}</Detail>
+              <Detail label={s.deckUrl}>
                 {pitch.deckUrl ? (
                   <a href={pitch.deckUrl} rel="noopener noreferrer nofollow" target="_blank" className="break-all text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
                     {pitch.deckUrl}
@@ -405,25 +368,25 @@ export default function PitchPage({ loaderData }: Route.ComponentProps) {
                 ) : (
                   (pitch.deckText ?? s.noDeckUrl)
                 )}
-              </Field>
+              </Detail>
               {pitch.deck ? (
-                <Field label={s.deckFile}>
+                <Detail label={s.deckFile}>
                   <a href={`${action}/deck`} className="font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
                     {s.openDeck}
                   </a>
                   <span className="ml-2 text-sm text-slate-600 dark:text-slate-300">
                     {pitch.deck.name} {pitch.deck.size ? `(${pitch.deck.size})` : ""}
                   </span>
-                </Field>
+                </Detail>
               ) : null}
-              <Field label={s.submitted}>
+              <Detail label={s.submitted}>
                 <time dateTime={pitch.submittedIso}>{pitch.submitted}</time>
-              </Field>
-              <Field label={s.due}>{pitch.due}</Field>
-              <Field label={s.clock}>{pitch.clock}</Field>
-              <Field label={s.message}>
+              </Detail>
+              <Detail label={s.due}>{pitch.due}</Detail>
+              <Detail label={s.clock}>{pitch.clock}</Detail>
+              <Detail label={s.message}>
                 <p className="whitespace-pre-wrap">{pitch.message}</p>
-              </Field>
+              </Detail>
             </dl>
             <p className="mt-3 text-xs text-slate-600 dark:text-slate-300">{s.timesInUtc}</p>
           </Section>

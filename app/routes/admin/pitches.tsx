@@ -5,7 +5,8 @@ import type { Route } from "./+types/pitches";
 import { Badge, DataTable, OneLine, type BadgeTone, type DataColumn } from "~/components/kit/data-table";
 import { EmptyState } from "~/components/kit/empty-state";
 import { Pager } from "~/components/ui/pager";
-import { Button, buttonClass, FieldError, inputClass, Label } from "~/components/ui/form";
+import { CheckboxField, Field, SelectField } from "~/components/kit/fields";
+import { Button, buttonClass } from "~/components/ui/form";
 import { pitchListCopy as c, pitchStatusLabels } from "~/content/pitch-inbox";
 import { ADMIN_PATHS } from "~/modules/admin/paths";
 import { requireAdmin } from "~/modules/auth/guards.server";
@@ -88,77 +89,52 @@ function Filters({ typed, errors, owners }: { typed: Typed; errors: Errors | nul
   const f = c.filters;
   const { search } = useLocation();
   const anyFilter = PITCH_FILTER_PARAMS.some((name) => typed[name]);
-  const control = (name: FilterName) => {
-    const messages = errors?.[name];
-    return {
-      id: `pitches-${name}`,
-      name,
-      "aria-invalid": messages?.length ? true : undefined,
-      "aria-describedby": [name === "q" ? "pitches-q-hint" : null, messages?.length ? `pitches-${name}-error` : null].filter(Boolean).join(" ") || undefined,
-    };
-  };
-  const error = (name: FilterName) => <FieldError id={`pitches-${name}-error`} errors={errors?.[name]} />;
+  const shared = (name: FilterName) => ({ id: `pitches-${name}`, name, errors: errors?.[name] });
   return (
     // The fields are uncontrolled: a new query (Clear filters, Back) makes a new form showing it.
     <Form key={search} method="get" action={PAGE} role="search" aria-label={f.label} className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-      <div className="sm:col-span-2 lg:col-span-3">
-        <Label htmlFor="pitches-q">{f.q}</Label>
-        <input type="search" {...control("q")} defaultValue={typed.q} maxLength={PITCH_QUERY_MAX} autoComplete="off" className={inputClass} />
-        <p id="pitches-q-hint" className="mt-1 text-xs text-slate-600 dark:text-slate-300">
-          {f.qHint}
-        </p>
-        {error("q")}
-      </div>
-      <div>
-        <Label htmlFor="pitches-status">{f.status}</Label>
-        <select {...control("status")} defaultValue={typed.status} className={inputClass}>
-          <option value="">{f.anyStatus}</option>
-          {PITCH_STATUS_VALUES.map((status) => (
-            <option key={status} value={status}>
-              {pitchStatusLabels[status]}
-            </option>
-          ))}
-        </select>
-        {error("status")}
-      </div>
-      <div>
-        <Label htmlFor="pitches-stage">{f.stage}</Label>
-        <select {...control("stage")} defaultValue={typed.stage} className={inputClass}>
-          <option value="">{f.anyStage}</option>
-          {PITCH_STAGES.map((stage) => (
-            <option key={stage} value={stage}>
-              {stage}
-            </option>
-          ))}
-        </select>
-        {error("stage")}
-      </div>
-      <div>
-        <Label htmlFor="pitches-owner">{f.owner}</Label>
-        <select {...control("owner")} defaultValue={typed.owner} className={inputClass}>
-          <option value="">{f.anyOwner}</option>
-          <option value="none">{f.nobody}</option>
-          {owners.map((owner) => (
-            <option key={owner.id} value={owner.id}>
-              {owner.name}
-            </option>
-          ))}
-        </select>
-        {error("owner")}
-      </div>
-      <div className="flex items-center gap-2">
-        <input
-          type="checkbox"
-          {...control("overdue")}
-          value="1"
-          defaultChecked={typed.overdue === "1" || typed.overdue === "true"}
-          className="size-4 rounded border-slate-400 text-brand-700 focus:outline-2 focus:outline-brand-500"
-        />
-        <label htmlFor="pitches-overdue" className="text-sm font-medium">
-          {f.overdue}
-        </label>
-        {error("overdue")}
-      </div>
+      <Field
+        {...shared("q")}
+        className="sm:col-span-2 lg:col-span-3"
+        label={f.q}
+        hint={f.qHint}
+        type="search"
+        defaultValue={typed.q}
+        maxLength={PITCH_QUERY_MAX}
+        autoComplete="off"
+      />
+      <SelectField {...shared("status")} label={f.status} defaultValue={typed.status}>
+        <option value="">{f.anyStatus}</option>
+        {PITCH_STATUS_VALUES.map((status) => (
+          <option key={status} value={status}>
+            {pitchStatusLabels[status]}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField {...shared("stage")} label={f.stage} defaultValue={typed.stage}>
+        <option value="">{f.anyStage}</option>
+        {PITCH_STAGES.map((stage) => (
+          <option key={stage} value={stage}>
+            {stage}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField {...shared("owner")} label={f.owner} defaultValue={typed.owner}>
+        <option value="">{f.anyOwner}</option>
+        <option value="none">{f.nobody}</option>
+        {owners.map((owner) => (
+          <option key={owner.id} value={owner.id}>
+            {owner.name}
+          </option>
+        ))}
+      </SelectField>
+      <CheckboxField
+        {...shared("overdue")}
+        className="self-center"
+        label={f.overdue}
+        value="1"
+        defaultChecked={typed.overdue === "1" || typed.overdue === "true"}
+      />
       <div className="flex items-end gap-3 sm:col-span-2 lg:col-span-2">
         <Button type="submit">{f.submit}</Button>
         {anyFilter ? (
