@@ -231,7 +231,7 @@ test("the badge counts overdue pitches; bad filters answer 400 with a message at
   }
 });
 
-test("a pitch or a bulk batch that is not there: 404, the not-found notice inside the admin frame, and the way back to its list", { tag: "@no-js" }, async ({
+test("a pitch, a bulk batch or a document's access history that is not there: 404, the not-found notice inside the admin frame, and the way back to its list", { tag: "@no-js" }, async ({
   browser,
   baseURL,
   jsEnabled,
@@ -268,6 +268,18 @@ test("a pitch or a bulk batch that is not there: 404, the not-found notice insid
     await main.getByRole("link", { name: "Back to the bulk upload" }).click();
     await expect(page).toHaveURL(/\/admin\/documents\/bulk$/);
     await expect(main.getByRole("heading", { level: 1, name: "Bulk upload per-investor documents" })).toBeVisible();
+
+    // A document's access history, for a document that is not there (a well-formed id, and a malformed one).
+    for (const id of [randomUUID(), "not-a-document"]) {
+      const access = await page.goto(`/admin/documents/${id}/access`);
+      expect(access?.status()).toBe(404);
+      await waitHydrated(page, jsEnabled);
+      await expect(main.getByRole("heading", { level: 1 })).toHaveText("Access history");
+      await expect(main.getByText("This document no longer exists.")).toBeVisible();
+      await expect(sidebar(page).getByRole("link", { name: /^Documents/ })).toBeVisible();
+    }
+    await main.getByRole("link", { name: "Back to the LP documents" }).click();
+    await expect(page).toHaveURL(/\/admin\/documents(#published-documents)?$/);
   } finally {
     await context.close();
   }

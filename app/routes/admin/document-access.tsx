@@ -1,11 +1,12 @@
 import { ArrowLeft } from "lucide-react";
-import { data, isRouteErrorResponse, Link } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/document-access";
 import { AudienceForm, ReadStatus, READ_FILTER_PARAM, READ_PAGE_PARAM, type ReadFilter } from "~/components/documents/read-status";
 import { parsePage } from "~/components/email-lists/params";
 import { lastPageOf, LIST_PAGE_SIZE } from "~/components/ui/pager";
 import { Badge, DataTable, OneLine, PersonLines, type DataColumn } from "~/components/kit/data-table";
 import { EmptyState, LoadFailed } from "~/components/kit/empty-state";
+import { WorkspaceErrorNotice } from "~/components/layout/workspace-error";
 import { accessHistoryCopy, audienceCopy, publishedDocumentsCopy } from "~/content/documents";
 import { accessHistory, summarizeAccess } from "~/modules/access-log/access-log.server";
 import { requireAdmin } from "~/modules/auth/guards.server";
@@ -19,9 +20,15 @@ import { readFormData } from "~/modules/http/form-data.server";
 import { answerAdminIntent } from "./actions.server";
 import { audienceState } from "./audience.server";
 import { isAppError } from "~/modules/http/app-error";
+import { notFound, notFoundNotice } from "~/modules/http/not-found";
 import { pageMeta } from "~/modules/seo/meta";
 
 const BACK_HREF = "/admin/documents#published-documents";
+
+/** An unknown document's 404 (issue 23: not found by throwing), shown inside the admin frame. */
+function documentGone() {
+  return notFound({ title: accessHistoryCopy.title, message: publishedDocumentsCopy.documentGone, back: { to: BACK_HREF, label: accessHistoryCopy.back } });
+}
 
 /**
  * /admin/documents/{id}/access: who viewed or downloaded one LP document, when,
@@ -35,7 +42,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     row = lpDocuments.find(params.id);
   } catch (error) {
     // An unknown document: its not-found notice is this route's error boundary (inside the admin frame).
-    if (isAppError(error) && error.status === 404) throw data(null, { status: 404 });
+    if (isAppError(error) && error.status === 404) throw documentGone();
     throw error;
   }
   const counts = summarizeAccess("lp").get(row.id);
@@ -99,7 +106,7 @@ function parseReadFilter(value: string | null): ReadFilter {
 export async function action({ request, params }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   // The page's own address is where the answer goes back to: only a document id can make one.
-  if (!DocumentId.safeParse(params.id).success) throw data(null, { status: 404 });
+  if (!DocumentId.safeParse(params.id).success) throw documentGone();
   return answerAdminIntent(admin, await readFormData(request), `/admin/documents/${params.id}/access`, [SET_AUDIENCE_INTENT, REMIND_INTENT]);
 }
 
@@ -226,14 +233,7 @@ export default function DocumentAccess({ loaderData }: Route.ComponentProps) {
  * a failure reading the history (not the admin's session) says so.
  */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <div>
-        <PageTitle />
-        <EmptyState action={{ to: BACK_HREF, label: accessHistoryCopy.back }}>{publishedDocumentsCopy.documentGone}</EmptyState>
-      </div>
-    );
-  }
+  if (notFoundNotice(error)) return <WorkspaceErrorNotice error={error} home={{ to: BACK_HREF, label: accessHistoryCopy.back }} />;
   return (
     <div>
       <PageTitle />
