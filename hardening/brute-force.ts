@@ -17,6 +17,12 @@ import { RATE_LIMITS } from "../app/modules/http/rate-limit.server";
 import { confirmRegistration, PRODUCTION_PASSWORD_COST, formBody, jsonBody, startServer, Tally, type AppServer, type HttpAnswer, type Section } from "./harness";
 import { PASSWORD, retryAfterSeconds, send, unique, type Body } from "./web-helpers";
 
+/**
+ * The sign-in page's form as it posts with JavaScript (`_enhanced=1`): answered with its status (401, 429 and
+ * Retry-After). Without JavaScript every answer is a 303 back to the page with the message in a flash (decision 010).
+ */
+const pageForm = (fields: Record<string, string>) => formBody({ ...fields, _enhanced: "1" });
+
 type Attempt = (i: number) => Promise<HttpAnswer>;
 
 const randomHop = () => `192.0.2.${1 + Math.floor(Math.random() * 250)}`;
@@ -78,12 +84,12 @@ async function withoutProxy(server: AppServer, full: boolean): Promise<Tally> {
 
   // Sign-in page form, real wrong guesses from one address; then the same address with forged X-Forwarded-For.
   const form = client(server, { localAddress: "127.0.0.31" });
-  await recordTrip(t, "no proxy · login page form /lp/login (per address)", "login", (i) => form("POST", "/lp/login", formBody(guessLogin(i))), [401]);
+  await recordTrip(t, "no proxy · login page form /lp/login (per address)", "login", (i) => form("POST", "/lp/login", pageForm(guessLogin(i))), [401]);
   const rotated = await expectAll(
     [
       ...Array.from({ length: rotations }, (_, i): [string, () => Promise<HttpAnswer>] => [
         `form, X-Forwarded-For #${i + 1}`,
-        () => form("POST", "/lp/login", formBody(guessLogin(100 + i)), { "x-forwarded-for": randomHop() }),
+        () => form("POST", "/lp/login", pageForm(guessLogin(100 + i)), { "x-forwarded-for": randomHop() }),
       ]),
       ["API, X-Forwarded-For", () => form("POST", "/api/auth/login", jsonBody(guessLogin(200)), { "x-forwarded-for": randomHop() })],
     ],
@@ -133,7 +139,7 @@ async function withProxy(server: AppServer, full: boolean): Promise<Tally> {
   );
   const sameClient = await expectAll(
     [
-      ["page form, same client", () => hop(tripped)("POST", "/lp/login", formBody(guessLogin(300)))],
+      ["page form, same client", () => hop(tripped)("POST", "/lp/login", pageForm(guessLogin(300)))],
       // The client forges a first hop; the proxy appends the real address.
       ["API, forged first hop", () => hop(`203.0.113.99, ${tripped}`)("POST", "/api/auth/login", jsonBody(guessLogin(301)))],
     ],
@@ -142,14 +148,14 @@ async function withProxy(server: AppServer, full: boolean): Promise<Tally> {
   t.count("proxy · login: same client (page form, forged first hop) not refused", sameClient.length, 0, sameClient.join(", "));
   const newClient = await expectAll(
     [
-      ["page form, new hop", () => hop("198.51.100.22")("POST", "/lp/login", formBody(guessLogin(302)))],
+      ["page form, new hop", () => hop("198.51.100.22")("POST", "/lp/login", pageForm(guessLogin(302)))],
       ["API, new hop", () => hop("198.51.100.23")("POST", "/api/auth/login", jsonBody({ email: guessLogin(303).email, password: "" }))],
     ],
     false,
   );
   t.count("proxy · login: new X-Forwarded-For hop still refused (should be a new client)", newClient.length, 0, newClient.join(", "));
   if (full) {
-    await recordTrip(t, "proxy · login page form, real guesses (per client)", "login", (i) => hop("198.51.100.24")("POST", "/lp/login", formBody(guessLogin(i))), [401]);
+    await recordTrip(t, "proxy · login page form, real guesses (per client)", "login", (i) => hop("198.51.100.24")("POST", "/lp/login", pageForm(guessLogin(i))), [401]);
   }
 
   // Per account: wrong passwords for one registered account, from a new hop each time. The account
@@ -171,7 +177,7 @@ async function withProxy(server: AppServer, full: boolean): Promise<Tally> {
     [
       ["right password, new hop", () => freshHop()("POST", "/api/auth/login", jsonBody({ email: victim, password: PASSWORD }))],
       ["upper-case e-mail, new hop", () => freshHop()("POST", "/api/auth/login", jsonBody({ email: victim.toUpperCase(), password: PASSWORD }))],
-      ["page form, right password, new hop", () => freshHop()("POST", "/lp/login", formBody({ email: victim, password: PASSWORD }))],
+      ["page form, right password, new hop", () => freshHop()("POST", "/lp/login", pageForm({ email: victim, password: PASSWORD }))],
     ],
     true,
   );

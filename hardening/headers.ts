@@ -287,21 +287,22 @@ async function check(full: boolean, server: AppServer, t: Tally, mail: Mail, pro
   };
   const email = () => `limit-${unique()}@example.com`;
   trip("newsletter", () => ({ method: "POST", path: "/api/newsletter", body: jsonBody({ email: email() }) }), [
-    { method: "POST", path: "/newsletter", body: formBody({ email: email() }), expect: [302, 429] },
+    { method: "POST", path: "/newsletter", body: formBody({ email: email() }), expect: [303] }, // a plain post: back with the message (decision 010)
+    { method: "POST", path: "/newsletter", body: formBody({ email: email(), _enhanced: "1" }), expect: [429] },
   ]);
   trip("pitch", () => ({ method: "POST", path: "/api/pitch", body: jsonBody({ name: "A", email: email(), company: "B", stage: "Seed", message: "C" }) }), [
-    { method: "POST", path: "/process", body: formBody({ name: "A", email: email(), company: "B", stage: "Seed", message: "C" }), expect: [429] },
+    { method: "POST", path: "/process", body: formBody({ name: "A", email: email(), company: "B", stage: "Seed", message: "C", _enhanced: "1" }), expect: [429] },
   ]);
   // Sign-in: an empty body still spends a point on the API (the limit comes first), without a bcrypt hash.
   trip("login", () => ({ method: "POST", path: "/api/auth/login", body: jsonBody({}) }), [
-    { method: "POST", path: "/lp/login", body: formBody({ email: email(), password: "wrong-password" }), expect: [429] },
-    { method: "POST", path: "/admin/login", body: formBody({ email: email(), password: "wrong-password" }), expect: [429] },
+    { method: "POST", path: "/lp/login", body: formBody({ email: email(), password: "wrong-password", _enhanced: "1" }), expect: [429] },
+    { method: "POST", path: "/admin/login", body: formBody({ email: email(), password: "wrong-password", _enhanced: "1" }), expect: [429] },
   ]);
-  trip("reset", () => ({ method: "POST", path: "/lp/forgot-password", body: formBody({ email: email() }) }), []);
+  trip("reset", () => ({ method: "POST", path: "/lp/forgot-password", body: formBody({ email: email(), _enhanced: "1" }) }), []);
   trip("resetSubmit", () => ({ method: "POST", path: "/lp/reset-password", body: formBody({ token: `bogus-token-${unique()}`, password: "a-new-password-1" }) }), []);
   trip("fundAccess", () => ({ method: "POST", path: "/api/fund-access/register", body: jsonBody({ name: "F", email: email(), fundId: "fund-i" }) }), [
-    { method: "POST", path: "/fund-i/signup", body: formBody({ name: "F", email: email() }), expect: [429] },
-    { method: "POST", path: "/fund-ii/signup", body: formBody({ name: "F", email: email(), accreditedConfirmation: "on" }), expect: [429] },
+    { method: "POST", path: "/fund-i/signup", body: formBody({ name: "F", email: email(), _enhanced: "1" }), expect: [429] },
+    { method: "POST", path: "/fund-ii/signup", body: formBody({ name: "F", email: email(), accreditedConfirmation: "on", _enhanced: "1" }), expect: [429] },
   ]);
   trip("tokenCheck", () => ({ method: "POST", path: "/api/fund-access/validate-token", body: jsonBody({ token: `t-${unique()}` }) }), [
     { method: "GET", path: `/fund-ii/documents?token=t-${unique()}`, expect: [429] },
@@ -309,7 +310,7 @@ async function check(full: boolean, server: AppServer, t: Tally, mail: Mail, pro
   if (full) {
     // Each registration costs a bcrypt hash: only in --full.
     trip("register", () => ({ method: "POST", path: "/api/auth/register", body: jsonBody({ email: email(), password: PASSWORD, name: "R" }) }), [
-      { method: "POST", path: "/lp/register", body: formBody({ email: email(), password: PASSWORD, name: "R" }), expect: [429] },
+      { method: "POST", path: "/lp/register", body: formBody({ email: email(), password: PASSWORD, name: "R", _enhanced: "1" }), expect: [429] },
     ]);
   }
 

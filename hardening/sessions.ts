@@ -140,7 +140,7 @@ export const section: Section = {
       const [victimGone, thirdLive] = [await whoAmI(victim), await whoAmI(third)];
       t.check(
         "rotation (form /lp/login): new cookie ≠ old, old refused",
-        formLogin.status === 302 && third !== "" && third !== victim && victimGone.status === 401 && thirdLive.status === 200,
+        (formLogin.status === 302 || formLogin.status === 303) && third !== "" && third !== victim && victimGone.status === 401 && thirdLive.status === 200,
         `form → ${formLogin.status}, same cookie: ${third === victim}, old → ${victimGone.status}, new → ${thirdLive.status}`,
       );
 

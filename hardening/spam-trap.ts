@@ -84,8 +84,9 @@ function shape(answer: HttpAnswer, mode: Mode): string {
     location: answer.headers.location ?? null,
     cookies,
     type: answer.headers["content-type"] ?? null,
-    // Without JavaScript the body is a redirect's (empty); with it, the action's data, byte for byte.
-    body: mode === "enhanced" ? answer.text : answer.body.length,
+    // Without JavaScript the body is a redirect's (empty); with it, the action's data, byte for byte but for the
+    // toast's id, which answerForm draws afresh for every answer (so a remounted form never shows a toast twice).
+    body: mode === "enhanced" ? answer.text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<toast id>") : answer.body.length,
   });
 }
 

@@ -208,9 +208,12 @@ async function challengeLive(server: AppServer, cookie: string): Promise<boolean
   return page.status === 200 && /name="code"/.test(page.text);
 }
 
-/** POST the code step; returns the answer and the full session's cookie it set ("" if none). */
-async function codeStep(server: AppServer, cookie: string, code: string, ip?: string): Promise<{ answer: HttpAnswer; session: string }> {
-  const answer = await call(server, "POST", TWO_FACTOR_PATH, { cookie, body: formBody({ code }), ip });
+/**
+ * POST the code step; returns the answer and the full session's cookie it set ("" if none). `js`: as the enhanced
+ * form posts it (`_enhanced=1`), answered with its status (401, 429); a plain post's every answer is a 303.
+ */
+async function codeStep(server: AppServer, cookie: string, code: string, ip?: string, js = false): Promise<{ answer: HttpAnswer; session: string }> {
+  const answer = await call(server, "POST", TWO_FACTOR_PATH, { cookie, body: formBody(js ? { code, _enhanced: "1" } : { code }), ip });
   return { answer, session: sessionPair(answer) };
 }
 
@@ -564,7 +567,7 @@ export const section: Section = {
         t.check("guessing: the allowed guesses match RATE_LIMITS.twoFactorAccount", allowed === RATE_LIMITS.twoFactorAccount.points && Math.abs(window - RATE_LIMITS.twoFactorAccount.duration) <= 5, `${allowed} per ${window} s, configured ${RATE_LIMITS.twoFactorAccount.points} per ${RATE_LIMITS.twoFactorAccount.duration} s`);
         // Locked: even the right code is refused, on the JSON sign-in and on the code step.
         const right = await jsonLogin(server, { email: guessed, password: PASSWORD, code: totpAt(secret, Date.now()) });
-        const lockedStep = await codeStep(server, await challenge(server, "/admin/login", guessed), totpAt(secret, Date.now()));
+        const lockedStep = await codeStep(server, await challenge(server, "/admin/login", guessed), totpAt(secret, Date.now()), undefined, true);
         t.check("guessing: while locked the right code is refused too (JSON and code step → 429)", right.status === 429 && lockedStep.answer.status === 429 && !lockedStep.session, `JSON ${right.status}, code step ${lockedStep.answer.status}`);
 
         // Per address: the code step from one address, spread over accounts that stay under their own limit.
@@ -579,7 +582,7 @@ export const section: Section = {
         let firstLimited = -1;
         for (let i = 1; i <= expected + 2 && firstLimited < 0; i++) {
           const who = accounts[i % accounts.length]!;
-          const answer = await codeStep(server, who.cookie, wrongCode(testTotpSecret(who.email)), address);
+          const answer = await codeStep(server, who.cookie, wrongCode(testTotpSecret(who.email)), address, true);
           if (answer.answer.status === 429) firstLimited = i;
         }
         t.count("guessing: code step attempts from one address before 429 (4 accounts)", firstLimited, expected, `first 429 at ${firstLimited}`);
@@ -600,7 +603,7 @@ export const section: Section = {
         const afterOne = [await whoAmI(server, second), await whoAmI(server, third)];
         t.check(
           "revoke-session (/lp/account): that session refused at its next request, the others kept",
-          listed.length === 2 && revokeOne.status === 200 && afterOne.filter((s) => s === 401).length === 1 && afterOne.filter((s) => s === 200).length === 1 && (await whoAmI(server, owner.cookie)) === 200,
+          listed.length === 2 && revokeOne.status === 303 && afterOne.filter((s) => s === 401).length === 1 && afterOne.filter((s) => s === 200).length === 1 && (await whoAmI(server, owner.cookie)) === 200,
           `${listed.length} other sessions listed, revoke ${revokeOne.status}, the two others → ${afterOne.join(", ")}`,
         );
         const fourth = await portal.signIn(owner.email);
@@ -609,7 +612,7 @@ export const section: Section = {
         const dashboard = await call(server, "GET", "/lp/dashboard", { cookie: fourth });
         t.check(
           "revoke-others (/lp/account): every other session refused at once (401; dashboard → /lp/login); this one kept",
-          revokeAll.status === 200 && api.every((s) => s === 401) && redirected(dashboard) && target(dashboard).startsWith("/lp/login") && (await whoAmI(server, owner.cookie)) === 200,
+          revokeAll.status === 303 && api.every((s) => s === 401) && redirected(dashboard) && target(dashboard).startsWith("/lp/login") && (await whoAmI(server, owner.cookie)) === 200,
           `revoke ${revokeAll.status}, others → ${api.join(", ")}, dashboard ${shape(dashboard)}`,
         );
 
@@ -623,7 +626,7 @@ export const section: Section = {
         const oldPassword = await jsonLogin(server, { email: changer.email, password: PASSWORD });
         t.check(
           "change password (/lp/account): the other session refused at once, this one kept, the old password refused",
-          changed.status === 200 && otherApi === 401 && redirected(otherPage) && target(otherPage).startsWith("/lp/login") && own === 200 && oldPassword.status === 401,
+          changed.status === 303 && otherApi === 401 && redirected(otherPage) && target(otherPage).startsWith("/lp/login") && own === 200 && oldPassword.status === 401,
           `change ${changed.status}, other → ${otherApi}, its dashboard ${shape(otherPage)}, own → ${own}, old password → ${oldPassword.status}`,
         );
         t.count("sessions left after revoke-others / change password (besides the current)", sessionRows(server, owner.email).length - 1 + (sessionRows(server, changer.email).length - 1), 0);

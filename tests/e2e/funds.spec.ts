@@ -237,7 +237,8 @@ test("Fund II: the accredited/qualified confirmation is required (the browser's 
     await form.form.evaluate((f: HTMLFormElement) => (f.noValidate = true));
     const answered = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/fund-ii/signup");
     await form.submit.click();
-    expect((await answered).status()).toBe(400);
+    // Post/Redirect/Get: back to the form, the outcome carried by the flash (answerForm).
+    expect((await answered).status()).toBe(303);
     await expect(form.confirmError).toHaveText(FUND_TEXT.fundIISignup.accreditedRequired);
     await expect(form.confirm).toHaveAttribute("aria-invalid", "true");
     // What was typed is kept.

@@ -1,4 +1,5 @@
 import { expect, expectToast, test } from "./helpers/fixtures";
+import { approvedInvestor, loginForm, signInWith } from "./helpers/portal";
 import { recordWrites } from "./helpers/forms";
 import { main } from "./helpers/site";
 import { BASE_URL } from "./helpers/origin";
@@ -65,4 +66,38 @@ test("'Request access' goes to /lp/register", async ({ page, visit }) => {
   await visit("/login");
   const link = main(page).getByRole("link", { name: "Request access" });
   await expect(link).toHaveAttribute("href", "/lp/register");
+});
+
+test("the investor sign-in refused: 'Login failed', the message in the form, the e-mail kept and never the password", { tag: "@no-js" }, async ({
+  page,
+  visit,
+  jsEnabled,
+  request,
+}, testInfo) => {
+  const investor = await approvedInvestor(request, testInfo, "refused");
+  await visit("/lp/login");
+  const form = loginForm(page);
+  const signInPost = () => page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/lp/login"));
+
+  // An address the browser accepts but the server refuses: the field's message, the typed value kept.
+  let posted = signInPost();
+  await signInWith(page, { email: "investor@localhost", password: "a password typed here" });
+  // With JavaScript the answer is data with its status; without, a 303 back to the page whose flash it renders.
+  expect((await posted).status()).toBe(jsEnabled ? 400 : 303);
+  await expect(form.email).toHaveAccessibleDescription("Invalid email address");
+  await expect(form.email).toHaveAttribute("aria-invalid", "true");
+  await expect(form.email).toHaveValue("investor@localhost");
+  // Without JavaScript the page is new: the password is not sent back (with it, the field keeps what was typed).
+  if (!jsEnabled) await expect(form.password).toHaveValue("");
+
+  // A wrong password: 'Login failed' with the server's message, no session.
+  posted = signInPost();
+  await signInWith(page, { email: investor.email, password: "not the right password" });
+  expect((await posted).status()).toBe(jsEnabled ? 401 : 303);
+  await expectToast(page, "Login failed", "Invalid email or password");
+  await expect(form.alert).toHaveText("Invalid email or password");
+  await expect(form.email).toHaveValue(investor.email);
+  if (!jsEnabled) await expect(form.password).toHaveValue("");
+  await expect(page).toHaveURL(/\/lp\/login$/);
+  expect(await page.content()).not.toContain("not the right password");
 });

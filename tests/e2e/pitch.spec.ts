@@ -72,7 +72,13 @@ test("a bad e-mail and deck URL: 'Invalid email address' and 'Invalid URL' under
     deckUrl: jsEnabled ? "my deck" : "ftp://example.com/deck.pdf",
   };
   await fillPitch(form, values);
+  // With JavaScript these are caught in the browser; without, the server's refusal is a 303 back to the form whose flash the page renders.
+  const posted = jsEnabled ? null : page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/process");
   await form.submit.click();
+  if (posted) {
+    expect((await posted).status()).toBe(303);
+    await expect(page).toHaveURL(/\/process#pitch$/);
+  }
 
   await expect(form.email).toHaveAccessibleDescription("Invalid email address");
   await expect(form.deckUrl).toHaveAccessibleDescription("Invalid URL");
@@ -82,6 +88,8 @@ test("a bad e-mail and deck URL: 'Invalid email address' and 'Invalid URL' under
   await expect(form.company).toHaveValue(values.company);
   await expect(form.message).toHaveValue(values.message);
   await expect(form.stage).toHaveValue(values.stage);
+  await expect(form.email).toHaveValue(values.email);
+  await expect(form.deckUrl).toHaveValue(values.deckUrl);
 
   // Fixing them sends the pitch.
   await form.email.fill(uniqueEmail(testInfo, "fixed"));

@@ -2,7 +2,7 @@ import type { UNSAFE_DataWithResponseInit as DataWithResponseInit } from "react-
 import { describe, expect, it } from "vitest";
 import { AppError } from "~/modules/http/app-error";
 import { requestMessages } from "~/content/validation";
-import { runFormAction } from "~/modules/http/form-answer.server";
+import { answerConform, answerForm, FLASH_VALUES_BUDGET, runFormAction } from "~/modules/http/form-answer.server";
 import { readFlash } from "~/modules/toast/flash.server";
 import { expectData, expectRedirect, requestWithCookie } from "../helpers/http";
 
@@ -70,5 +70,47 @@ describe("a form's answer", () => {
     const answer = expectData<{ toast: { description: string } }>(await runFormAction(form({}, true), crash, options));
     expect(answer.status).toBe(500);
     expect(answer.data.toast.description).toBe(requestMessages.formFailed);
+  });
+});
+
+describe("a Conform form's answer (answerConform)", () => {
+  const refused = {
+    status: "error" as const,
+    initialValue: { email: "ada@example.test", password: "a secret typed here", note: "kept" },
+    error: { email: ["Invalid email address"], "": ["Check the form"] },
+  };
+  const answer = { formId: "sign-in", httpStatus: 400, toast: null, result: refused, redirectTo: "/lp/login", keep: ["email", "note"] };
+
+  it("without JavaScript: a 303 whose flash has the message, the field errors and only the kept values (never the password)", async () => {
+    const response = (await answerConform(form({}, false), answer)) as Response;
+    expect(response.status).toBe(303);
+    expect(response.headers.get("Location")).toBe("/lp/login");
+    const flash = await flashOf(response);
+    expect(flash.form).toEqual({
+      formId: "sign-in",
+      status: "error",
+      message: "Check the form",
+      fieldErrors: { email: ["Invalid email address"] },
+      values: { email: "ada@example.test", note: "kept" },
+    });
+    expect(JSON.stringify(flash)).not.toContain("a secret typed here");
+  });
+
+  it("with JavaScript: the Conform result with its status, and Retry-After when given", async () => {
+    const result = await answerConform(form({}, true), { ...answer, httpStatus: 429, retryAfterSeconds: 30 });
+    const { data, status } = expectData<{ status: string; result: typeof refused }>(result);
+    expect(status).toBe(429);
+    expect(data).toMatchObject({ status: "error", result: refused });
+    expect(new Headers((result as unknown as DataWithResponseInit<unknown>).init?.headers).get("Retry-After")).toBe("30");
+  });
+
+  it("leaves out a value too long for the cookie, and sets no flash cookie when there is nothing to carry", async () => {
+    const long = { ...refused, initialValue: { ...refused.initialValue, note: "n".repeat(FLASH_VALUES_BUDGET) } };
+    const flash = await flashOf((await answerConform(form({}, false), { ...answer, result: long })) as Response);
+    expect(flash.form?.values).toEqual({ email: "ada@example.test" });
+
+    const bare = (await answerForm({ enhanced: false }, { httpStatus: 200, toast: null, redirectTo: "/admin/dashboard" })) as Response;
+    expect(bare.status).toBe(303);
+    expect(bare.headers.get("Set-Cookie")).toBeNull();
   });
 });

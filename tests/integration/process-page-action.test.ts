@@ -32,7 +32,7 @@ describe("pitch form, with JavaScript (_enhanced=1)", () => {
     const { data, status } = await enhanced(validPitch({ stage: "Series B" }));
     expect(status).toBe(200);
     expect(data.status).toBe("success");
-    expect(data.toast).toEqual({ title: "Success", description: "Your pitch has been submitted successfully!" });
+    expect(data.toast).toEqual({ id: expect.any(String), title: "Success", description: "Your pitch has been submitted successfully!" });
     expect(data.result.error).toBeUndefined();
     expect(data.result.initialValue).toBeNull();
 
@@ -81,6 +81,7 @@ describe("pitch form, with JavaScript (_enhanced=1)", () => {
     const { data, status } = await enhanced(validPitch({ email: "f11@startup.example" }));
     expect(status).toBe(429);
     expect(data.toast).toEqual({
+      id: expect.any(String),
       title: "Error",
       description: "Too many pitch submissions. Please try again later.",
       variant: "destructive",
@@ -93,7 +94,7 @@ describe("pitch form, with JavaScript (_enhanced=1)", () => {
 describe("pitch form, without JavaScript", () => {
   it("redirects to /process#pitch with the success toast and form outcome in the flash cookie", async () => {
     const redirect = expectRedirect(await postForm(validPitch()));
-    expect(redirect.status).toBe(302);
+    expect(redirect.status).toBe(303);
     expect(redirect.location).toBe("/process#pitch");
     expect(redirect.cookie).toMatch(/^lr_flash=/);
 
@@ -107,10 +108,39 @@ describe("pitch form, without JavaScript", () => {
     expect(allPitches()).toHaveLength(1);
   });
 
-  it("re-renders the page (400, no redirect) with the field messages when the pitch is invalid", async () => {
-    const { data, status } = expectData<PitchOutcome>(await postForm(validPitch({ name: "", deckUrl: "javascript:alert(1)" })));
-    expect(status).toBe(400);
-    expect(data.result.error).toEqual({ name: ["Name is required"], deckUrl: ["Invalid URL"] });
+  it("redirects (303) back to the form with the field messages and the typed values in the flash when the pitch is invalid", async () => {
+    const redirect = expectRedirect(await postForm(validPitch({ name: "", deckUrl: "javascript:alert(1)" })));
+    expect(redirect.status).toBe(303);
+    expect(redirect.location).toBe("/process#pitch");
+    const { flash } = await readFlash(requestWithCookie("/process", redirect.cookie ?? ""));
+    expect(flash.toast).toBeNull();
+    expect(flash.form).toMatchObject({
+      formId: "pitch-form",
+      status: "error",
+      fieldErrors: { name: ["Name is required"], deckUrl: ["Invalid URL"] },
+      values: { email: "ada@analytical.example", company: "Analytical Engines", deckUrl: "javascript:alert(1)" },
+    });
+    expect(flash.form?.values?.formStamp).toMatch(/\S/);
+    expect(flash.form?.values).not.toHaveProperty("website");
     expect(allPitches()).toHaveLength(0);
+  });
+
+  it("redirects a rate-limited post back with the 'Error' toast and the message in the form (decision 010)", async () => {
+    for (let i = 1; i <= 10; i++) await postForm(validPitch({ email: `n${i}@startup.example` }));
+    const redirect = expectRedirect(await postForm(validPitch({ email: "n11@startup.example" })));
+    expect(redirect.status).toBe(303);
+    const { flash } = await readFlash(requestWithCookie("/process", redirect.cookie ?? ""));
+    expect(flash.toast).toMatchObject({ title: "Error", description: "Too many pitch submissions. Please try again later.", variant: "destructive" });
+    expect(flash.form).toMatchObject({ status: "error", message: "Too many pitch submissions. Please try again later.", values: { email: "n11@startup.example" } });
+    expect(allPitches()).toHaveLength(10);
+  });
+
+  it("leaves out a typed value too long for the flash cookie, keeping the others and the messages", async () => {
+    const redirect = expectRedirect(await postForm(validPitch({ name: "", message: "m".repeat(4000) })));
+    const { flash } = await readFlash(requestWithCookie("/process", redirect.cookie ?? ""));
+    expect(redirect.cookie?.length ?? 0).toBeLessThan(4000);
+    expect(flash.form?.fieldErrors).toEqual({ name: ["Name is required"] });
+    expect(flash.form?.values).toMatchObject({ company: "Analytical Engines" });
+    expect(flash.form?.values).not.toHaveProperty("message");
   });
 });

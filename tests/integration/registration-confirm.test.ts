@@ -391,10 +391,13 @@ describe("registering an unconfirmed address again", () => {
 describe("signing in before the confirmation", () => {
   it("/lp/login: the pending answer plus the confirm hint; a wrong password gets nothing more than invalid credentials", async () => {
     await register({ email: "form-signin@example.test", password: PASSWORD, name: "Form" });
-    const post = (password: string) =>
+    const post = (password: string, enhanced = true) =>
       callRouteWith(
         investorLoginAction as never,
-        new Request(`${ORIGIN}/lp/login`, { method: "POST", body: new URLSearchParams({ email: "form-signin@example.test", password }) }),
+        new Request(`${ORIGIN}/lp/login`, {
+          method: "POST",
+          body: new URLSearchParams({ email: "form-signin@example.test", password, ...(enhanced ? { _enhanced: "1" } : {}) }),
+        }),
       );
     const right = expectData<{ confirmationRequired?: boolean; toast: { description: string } }>(await post(PASSWORD));
     expect(right.status).toBe(403);
@@ -405,6 +408,17 @@ describe("signing in before the confirmation", () => {
     expect(wrong.status).toBe(401);
     expect(wrong.data.toast.description).toBe("Invalid email or password");
     expect(wrong.data.confirmationRequired).toBeUndefined();
+
+    // Without JavaScript: back to the sign-in page, the offer to send the link again carried in the flash.
+    const plain = expectRedirect(await post(PASSWORD, false));
+    expect(plain).toMatchObject({ status: 303, location: "/lp/login" });
+    const { flash } = await readFlash(requestWithCookie("/lp/login", plain.cookie ?? ""));
+    expect(flash.toast?.description).toBe(PENDING);
+    expect(flash.form).toMatchObject({ formId: "investor-login", status: "error", values: { email: "form-signin@example.test" }, flags: ["confirmationRequired"] });
+    const plainWrong = expectRedirect(await post("wrong-password", false));
+    const wrongFlash = (await readFlash(requestWithCookie("/lp/login", plainWrong.cookie ?? ""))).flash;
+    expect(wrongFlash.form?.flags).toBeUndefined();
+    expect(wrongFlash.form?.message).toBe("Invalid email or password");
   });
 
   it("/admin/login: the right password answers as for any non-admin (admin access required), nothing about the confirmation", async () => {
@@ -412,7 +426,7 @@ describe("signing in before the confirmation", () => {
     const answer = expectData<{ confirmationRequired?: boolean; result: { error: Record<string, string[]> } }>(
       await callRouteWith(
         adminLoginAction as never,
-        new Request(`${ORIGIN}/admin/login`, { method: "POST", body: new URLSearchParams({ email: "admin-signin@example.test", password: PASSWORD }) }),
+        new Request(`${ORIGIN}/admin/login`, { method: "POST", body: new URLSearchParams({ email: "admin-signin@example.test", password: PASSWORD, _enhanced: "1" }) }),
       ),
     );
     expect(answer.status).toBe(403);

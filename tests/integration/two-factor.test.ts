@@ -22,6 +22,7 @@ import { loader as userLoader } from "~/routes/api/auth/user";
 import { loader as usersByStatusLoader } from "~/routes/api/auth/users-by-status";
 import { loader as documentFileLoader } from "~/routes/api/document-file";
 import { loader as fundDocumentFileLoader } from "~/routes/api/fund-documents/file";
+import { readFlash } from "~/modules/toast/flash.server";
 import { action as codeStepAction, loader as codeStepLoader } from "~/routes/auth/two-factor";
 import { action as lpAccountAction, loader as lpAccountLoader } from "~/routes/lp/account";
 import { loader as lpLayoutLoader } from "~/routes/lp/layout";
@@ -153,6 +154,9 @@ async function passwordStep(user: LpUser, portal: "lp" | "admin" = "lp", clientA
 
 const codeStep = (cookie: string, code: string, clientAddress?: string) =>
   callRoute<unknown>(codeStepAction, formPost("/login/two-factor", { code }, cookie), clientAddress);
+/** The code step as the enhanced form posts it (`_enhanced=1`): answered with data and its status, not a redirect. */
+const codeStepJs = (cookie: string, code: string, clientAddress?: string) =>
+  callRoute<unknown>(codeStepAction, formPost("/login/two-factor", { code, _enhanced: "1" }, cookie), clientAddress);
 
 beforeEach(() => {
   clearAccountTables();
@@ -272,7 +276,7 @@ describe("form sign-in (/lp/login, /admin/login) and the code step", () => {
   it("an investor without two-factor goes to the dashboard with a session, as before", async () => {
     const investor = await insertUser({ status: "approved" });
     const { response, cookie } = await passwordStep(investor);
-    expect(response.status).toBe(302);
+    expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe("/lp/dashboard");
     expect(response.headers.getSetCookie().some((c) => c.startsWith("lr_flash="))).toBe(true);
     expect(await whoAmI(cookie!)).toBe(200);
@@ -281,7 +285,7 @@ describe("form sign-in (/lp/login, /admin/login) and the code step", () => {
   it("with two-factor the password only opens the code step: a 5-minute challenge that nothing else accepts", async () => {
     const { user } = await investorWith2fa();
     const { response, cookie } = await passwordStep(user);
-    expect(response.status).toBe(302);
+    expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe("/login/two-factor");
     // No 'Login successful' flash yet.
     expect(response.headers.getSetCookie().some((c) => c.startsWith("lr_flash="))).toBe(false);
@@ -312,7 +316,7 @@ describe("form sign-in (/lp/login, /admin/login) and the code step", () => {
   it("an admin's challenge gets nothing from the admin workspace or the admin JSON and file endpoints", async () => {
     const { user: admin } = await enrol(await insertAdmin({ twoFactor: false }));
     const { response, cookie } = await passwordStep(admin, "admin");
-    expect(response.status).toBe(302);
+    expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe("/login/two-factor");
     expect(await whoAmI(cookie!)).toBe(401);
     const gate = await thrown(callRoute(adminLayoutLoader, getWith("/admin/dashboard", cookie!)));
@@ -337,7 +341,7 @@ describe("form sign-in (/lp/login, /admin/login) and the code step", () => {
 
     const response = responseOf(await codeStep(challenge!, nextCode(secret)));
     expect(response).toBeInstanceOf(Response);
-    expect(response.status).toBe(302);
+    expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe("/lp/dashboard");
     expect(response.headers.getSetCookie().some((c) => c.startsWith("lr_flash="))).toBe(true);
     const full = sessionCookieOf(response)!;
@@ -355,14 +359,14 @@ describe("form sign-in (/lp/login, /admin/login) and the code step", () => {
     expect(auditRows("auth.sign_in", user.id)[0]?.details).toMatchObject({ secondFactor: "totp" });
 
     // The used challenge cannot be spent twice.
-    expect(dataOf<FormOutcome>(await codeStep(challenge!, nextCode(secret))).status).toBe(401);
+    expect(dataOf<FormOutcome>(await codeStepJs(challenge!, nextCode(secret))).status).toBe(401);
   });
 
   it("an admin's code step leads to the admin dashboard, and the new cookie opens the admin endpoints", async () => {
     const { user: admin, secret } = await enrol(await insertAdmin({ twoFactor: false }));
     const { cookie: challenge } = await passwordStep(admin, "admin");
     const response = responseOf(await codeStep(challenge!, nextCode(secret)));
-    expect(response.status).toBe(302);
+    expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe("/admin/dashboard");
     const full = sessionCookieOf(response)!;
     expect(full).not.toBe(challenge);
@@ -373,7 +377,7 @@ describe("form sign-in (/lp/login, /admin/login) and the code step", () => {
   it("a wrong code is 401 with the message under the field; the challenge stays usable", async () => {
     const { user, secret } = await investorWith2fa();
     const { cookie: challenge } = await passwordStep(user);
-    const wrong = dataOf<FormOutcome>(await codeStep(challenge!, wrongCode(secret)));
+    const wrong = dataOf<FormOutcome>(await codeStepJs(challenge!, wrongCode(secret)));
     expect(wrong.status).toBe(401);
     expect(wrong.data.status).toBe("error");
     expect(wrong.data.result.error).toMatchObject({ code: [twoFactorMessages.invalidCode] });
@@ -381,7 +385,7 @@ describe("form sign-in (/lp/login, /admin/login) and the code step", () => {
     expect(auditRows("auth.two_factor_failed", user.id)).toHaveLength(1);
 
     const right = responseOf(await codeStep(challenge!, nextCode(secret)));
-    expect(right.status).toBe(302);
+    expect(right.status).toBe(303);
     expect(await whoAmI(sessionCookieOf(right)!)).toBe(200);
   });
 
@@ -389,7 +393,7 @@ describe("form sign-in (/lp/login, /admin/login) and the code step", () => {
     const { user, codes } = await investorWith2fa();
     const { cookie: challenge } = await passwordStep(user);
     const response = responseOf(await codeStep(challenge!, codes[3]!));
-    expect(response.status).toBe(302);
+    expect(response.status).toBe(303);
     expect(await whoAmI(sessionCookieOf(response)!)).toBe(200);
   });
 
@@ -398,11 +402,11 @@ describe("form sign-in (/lp/login, /admin/login) and the code step", () => {
     const early = (await passwordStep(user)).cookie!;
     advanceClockForTests(5 * MINUTE - SECOND);
     const ok = responseOf(await codeStep(early, totpCode(secret, now().getTime())));
-    expect(ok.status).toBe(302);
+    expect(ok.status).toBe(303);
 
     const late = (await passwordStep(user)).cookie!;
     advanceClockForTests(5 * MINUTE);
-    const refused = dataOf<FormOutcome>(await codeStep(late, totpCode(secret, now().getTime())));
+    const refused = dataOf<FormOutcome>(await codeStepJs(late, totpCode(secret, now().getTime())));
     expect(refused.status).toBe(401);
     expect(refused.data.result.error).toMatchObject({ "": [twoFactorCopy.code.expired] });
     expect(await callRoute(codeStepLoader, getWith("/login/two-factor", late))).toEqual({ live: false });
@@ -414,7 +418,7 @@ describe("form sign-in (/lp/login, /admin/login) and the code step", () => {
     const { user, secret } = await investorWith2fa();
     const { cookie: challenge } = await passwordStep(user);
     setUserStatus(admin, user.id, "rejected");
-    const refused = dataOf<FormOutcome>(await codeStep(challenge!, nextCode(secret)));
+    const refused = dataOf<FormOutcome>(await codeStepJs(challenge!, nextCode(secret)));
     expect(refused.status).toBe(401);
     expect(sessionRows(user.id)).toHaveLength(0);
   });
@@ -434,7 +438,7 @@ describe("password reset", () => {
     const response = responseOf(
       await callRoute(resetPasswordAction, formPost("/lp/reset-password", { token: requestLink(user), password: NEW_PASSWORD })),
     );
-    expect(response.status).toBe(302);
+    expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe("/lp/login");
     expect(sessionCookieOf(response)).toBeNull();
     expect(countSessions(user.id)).toBe(0);
@@ -481,7 +485,7 @@ describe("limits", () => {
     expect(Number(right.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(right.headers.get("Set-Cookie")).toBeNull();
 
-    const step = dataOf<FormOutcome>(await codeStep(challenge!, nextCode(secret), "198.51.100.9"));
+    const step = dataOf<FormOutcome>(await codeStepJs(challenge!, nextCode(secret), "198.51.100.9"));
     expect(step.status).toBe(429);
     expect(Number(step.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(sessionRows(user.id).map((r) => r.stage)).toEqual(["two_factor"]);
@@ -496,12 +500,12 @@ describe("limits", () => {
   it(`${LIMIT - 1} wrong codes and then the right one signs in; the right code gives back its own place only (decision 030)`, async () => {
     const { user, secret } = await investorWith2fa();
     const { cookie: challenge } = await passwordStep(user);
-    for (let i = 0; i < LIMIT - 1; i++) expect(dataOf<FormOutcome>(await codeStep(challenge!, wrongCode(secret))).status).toBe(401);
-    expect(responseOf(await codeStep(challenge!, nextCode(secret))).status).toBe(302);
+    for (let i = 0; i < LIMIT - 1; i++) expect(dataOf<FormOutcome>(await codeStepJs(challenge!, wrongCode(secret))).status).toBe(401);
+    expect(responseOf(await codeStep(challenge!, nextCode(secret))).status).toBe(303);
     // The wrong codes still count: one more has a place, and then the hour is used up, right code or not.
     const { cookie: again } = await passwordStep(user);
-    expect(dataOf<FormOutcome>(await codeStep(again!, wrongCode(secret))).status).toBe(401);
-    expect(dataOf<FormOutcome>(await codeStep(again!, nextCode(secret))).status).toBe(429);
+    expect(dataOf<FormOutcome>(await codeStepJs(again!, wrongCode(secret))).status).toBe(401);
+    expect(dataOf<FormOutcome>(await codeStepJs(again!, nextCode(secret))).status).toBe(429);
     expect(auditRows("auth.two_factor_failed", user.id)).toHaveLength(LIMIT);
   });
 
@@ -514,22 +518,23 @@ describe("limits", () => {
     let attempts = 0;
     for (const [i, { secret }] of accounts.entries()) {
       for (let n = 0; n < LIMIT - 1 && attempts < points; n++, attempts++) {
-        expect(dataOf<FormOutcome>(await codeStep(challenges[i]!, wrongCode(secret), attacker)).status).toBe(401);
+        expect(dataOf<FormOutcome>(await codeStepJs(challenges[i]!, wrongCode(secret), attacker)).status).toBe(401);
       }
     }
     const last = accounts.length - 1;
     const { secret } = accounts[last]!;
-    const refused = dataOf<FormOutcome>(await codeStep(challenges[last]!, nextCode(secret), attacker));
+    const refused = dataOf<FormOutcome>(await codeStepJs(challenges[last]!, nextCode(secret), attacker));
     expect(refused.status).toBe(429);
     const elsewhere = responseOf(await codeStep(challenges[last]!, nextCode(secret), "203.0.113.2"));
-    expect(elsewhere.status).toBe(302);
+    expect(elsewhere.status).toBe(303);
   });
 });
 
 describe("the account page (/lp/account, /admin/account)", () => {
   async function accountPost(portal: "lp" | "admin", cookie: string, fields: Record<string, string>) {
     const action = portal === "lp" ? lpAccountAction : adminAccountAction;
-    return dataOf<AccountAnswer>(await callRoute(action, formPost(`/${portal}/account`, fields, cookie)));
+    // As data with its status (`_enhanced=1`); the page's own plain posts get the same answer through a redirect's flash (below).
+    return dataOf<AccountAnswer>(await callRoute(action, formPost(`/${portal}/account`, { ...fields, _enhanced: "1" }, cookie)));
   }
 
   async function enableThroughPage(portal: "lp" | "admin", user: LpUser) {
@@ -574,6 +579,31 @@ describe("the account page (/lp/account, /admin/account)", () => {
     expect(answer.data.codes).toBeUndefined();
     expect(hasTwoFactor(user.id)).toBe(false);
     expect((await signInWith(user)).status).toBe(200);
+  });
+
+  it("without JavaScript (a plain post): a refusal goes back to the page (303) with the message under the field; new codes are answered in place, never in a cookie", async () => {
+    const user = await insertUser({ status: "approved" });
+    const cookie = await sessionCookieFor(user);
+    const page = await callRoute(lpAccountLoader, getWith("/lp/account", cookie));
+    const refused = responseOf(await callRoute(lpAccountAction, formPost("/lp/account", { intent: "enable-2fa", code: wrongCode(page.enrolment!.secret) }, cookie)));
+    expect(refused.status).toBe(303);
+    expect(refused.headers.get("Location")).toBe("/lp/account");
+    const flashCookie = refused.headers.getSetCookie().find((c) => c.startsWith("lr_flash="))!.split(";")[0]!;
+    const { flash } = await readFlash(getWith("/lp/account", flashCookie));
+    expect(flash.form).toEqual({
+      formId: "enable-2fa",
+      status: "error",
+      message: twoFactorMessages.invalidCode,
+      fieldErrors: { code: [twoFactorMessages.invalidCode] },
+    });
+    expect(hasTwoFactor(user.id)).toBe(false);
+
+    const enabled = dataOf<AccountAnswer>(
+      await callRoute(lpAccountAction, formPost("/lp/account", { intent: "enable-2fa", code: totpCode(page.enrolment!.secret, now().getTime()) }, cookie)),
+    );
+    expect(enabled.status).toBe(200);
+    expect(enabled.data.codes).toHaveLength(10);
+    expect(enabled.headers.get("Set-Cookie")).toBeNull();
   });
 
   it("disable-2fa with a right code turns it off for an investor (audited, mailed); the password alone signs in again", async () => {
@@ -834,7 +864,7 @@ describe("admins must set up two-factor before using the admin portal", () => {
   it("an admin without two-factor signing in on /admin/login ends up on the set-up page", async () => {
     const admin = await insertAdmin({ twoFactor: false });
     const response = responseOf(await callRoute<unknown>(adminLoginAction, formPost("/admin/login", { email: admin.email, password: FIXTURE_PASSWORD })));
-    expect(response.status).toBe(302);
+    expect(response.status).toBe(303);
     expect(response.headers.get("Location")).toBe("/admin/dashboard");
     const gate = await thrown(callRoute(adminLayoutLoader, getWith("/admin/dashboard", sessionCookieOf(response)!)));
     expect(gate.headers.get("Location")).toBe("/admin/account");

@@ -1,6 +1,8 @@
 import { useEffect } from "react";
 import { useFetcher } from "react-router";
 import type { FormOutcome } from "../portal/outcome";
+import { flashOutcome } from "../portal/use-form-outcome";
+import { useFormFlash } from "../ui/use-form-flash";
 import { toast } from "../ui/toast-store";
 import { useFieldErrors, type FieldMessages } from "../ui/use-field-errors";
 
@@ -8,11 +10,13 @@ import { useFieldErrors, type FieldMessages } from "../ui/use-field-errors";
  * The state both fund sign-up forms share (docs/decisions/006): a keyed
  * fetcher posting to the route's action, the answer's toast, and field errors
  * from the browser's constraint checks (worded like the server) or from the
- * server. `serverOutcome` is the action's answer when JavaScript was off.
+ * server. Without JavaScript the action redirects back with the outcome in
+ * the flash (`serverOutcome`: an answer the page was given to render).
  */
 export function useFundSignup(formId: string, messages: FieldMessages, serverOutcome: FormOutcome | undefined) {
   const fetcher = useFetcher<FormOutcome>({ key: formId });
-  const outcome = fetcher.data ?? serverOutcome;
+  const flashed = flashOutcome(useFormFlash(formId));
+  const outcome = fetcher.data ?? serverOutcome ?? flashed;
   const result = outcome?.result;
   const { onSubmit, onInput, errorsFor } = useFieldErrors(messages, result?.error ?? undefined);
 

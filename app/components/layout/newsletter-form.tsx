@@ -5,13 +5,13 @@ import { Link, useFetcher, useLocation } from "react-router";
 import { newsletterConsent, newsletterCopy } from "~/content/newsletter";
 import { INVALID_EMAIL } from "~/content/validation";
 import { EnhancedForm } from "../ui/enhanced-form";
-import type { ToastInput } from "~/modules/toast/toast";
+import type { EnhancedAnswer } from "~/modules/http/enhanced-answer";
 import { useFormFlash } from "../ui/use-form-flash";
 import { Button, FieldError, inputClass } from "../ui/form";
 import { toast } from "../ui/toast-store";
 import { useFieldErrors } from "../ui/use-field-errors";
 
-type Outcome = { status: "success" | "error"; toast: ToastInput | null; result: SubmissionResult<string[]> };
+type Outcome = EnhancedAnswer<{ result: SubmissionResult<string[]> }>;
 
 const messages = { email: { valueMissing: INVALID_EMAIL, typeMismatch: INVALID_EMAIL, tooLong: INVALID_EMAIL } };
 
@@ -27,7 +27,7 @@ export function NewsletterForm({ formId, compact = false }: { formId: string; co
   const outcome = fetcher.data;
   const subscribed = outcome ? outcome.status === "success" : flash?.status === "success";
   const serverErrors = outcome ? outcome.result.error ?? undefined : flash?.fieldErrors;
-  const formErrors = outcome?.result.error?.[""];
+  const formErrors = outcome ? outcome.result.error?.[""] : flash?.message ? [flash.message] : undefined;
   const { onSubmit, onInput, errorsFor } = useFieldErrors(messages, serverErrors ?? undefined);
 
   useEffect(() => {

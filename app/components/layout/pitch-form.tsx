@@ -12,14 +12,14 @@ import {
   PITCH_STAMP_FIELD,
 } from "~/modules/pitches/constants";
 import { EnhancedForm } from "../ui/enhanced-form";
-import type { ToastInput } from "~/modules/toast/toast";
-import { useFormFlash } from "../ui/use-form-flash";
+import type { EnhancedAnswer } from "~/modules/http/enhanced-answer";
+import { useFlashResult, useFormFlash } from "../ui/use-form-flash";
 import { Button, FieldError, inputClass, Label } from "../ui/form";
 import { toast } from "../ui/toast-store";
 import { useFieldErrors } from "../ui/use-field-errors";
 import { useHydrated } from "../ui/use-hydrated";
 
-type Outcome = { status: "success" | "error"; toast: ToastInput | null; result: SubmissionResult<string[]> };
+type Outcome = EnhancedAnswer<{ result: SubmissionResult<string[]> }>;
 
 export const PITCH_FORM_ID = "pitch-form";
 
@@ -39,7 +39,8 @@ const honeypotClass = "absolute -left-[10000px] top-auto h-px w-px overflow-hidd
 /**
  * 'Submit Your Pitch' (SPEC.md §4): idle → 'Submitting...' → 'Thank You for
  * Submitting!' → 'Submit Another Pitch'. Without JavaScript it posts to
- * /process; errors come back in place, success through a redirect. It posts
+ * /process, which redirects back with the outcome in the flash (errors in
+ * place, the typed values kept; `serverResult` for a body refused unread). It posts
  * multipart (an optional PDF deck) and carries the spam traps of decision 026:
  * a honeypot field and the page's signed render time (`formStamp`).
  */
@@ -54,12 +55,14 @@ export function PitchForm({
   const fetcher = useFetcher<Outcome>({ key: PITCH_FORM_ID });
   const hydrated = useHydrated();
   const flashSuccess = useFormFlash(PITCH_FORM_ID, "success") !== null;
+  // Without JavaScript a refused post comes back through a redirect: its field errors and typed values are in the flash.
+  const flashed = useFlashResult(PITCH_FORM_ID);
   // What the founder has moved past with 'Submit Another Pitch': a fetcher answer, or the flash.
   const [dismissed, setDismissed] = useState<Outcome | "flash" | null>(null);
   const [formKey, setFormKey] = useState(0);
   const successData = fetcher.data?.status === "success" ? fetcher.data : null;
   const submitted = successData ? successData !== dismissed : !fetcher.data && flashSuccess && dismissed !== "flash";
-  const result = fetcher.data && fetcher.data !== dismissed ? fetcher.data.result : serverResult;
+  const result = fetcher.data && fetcher.data !== dismissed ? fetcher.data.result : (serverResult ?? flashed);
   const { onSubmit, onInput, errorsFor } = useFieldErrors(messages, result?.error ?? undefined);
 
   useEffect(() => {

@@ -7,12 +7,15 @@ import { toast } from "../ui/toast-store";
 import { AccountField, EmailField, FormAlert, NewPasswordField } from "./account-field";
 import { AccountForm, typedValue } from "./account-form";
 import type { FormOutcome } from "./outcome";
+import { flashOutcome } from "./use-form-outcome";
+import { useFormFlash } from "../ui/use-form-flash";
 import { useAccountFieldErrors } from "./use-account-field-errors";
 
 /** SPEC.md §9: after a successful registration the user goes to /lp/login after 1.5 s. */
 export const REGISTER_REDIRECT_DELAY_MS = 1500;
 
-const FORM_ID = "register";
+export const REGISTER_FORM_ID = "register";
+const FORM_ID = REGISTER_FORM_ID;
 
 const messages = {
   email: { valueMissing: INVALID_EMAIL, typeMismatch: INVALID_EMAIL, tooLong: INVALID_EMAIL },
@@ -30,13 +33,15 @@ const passwordRule = {
  * 'Request Investor Access' (SPEC.md §2). With JavaScript: 'Registration
  * Submitted' (8 s), then /lp/login after 1.5 s; failures as 'Registration
  * Failed' and messages under the fields. Without JavaScript the action
- * redirects to /lp/login with the same notice, or renders the errors.
+ * redirects to /lp/login with the same notice, or back here with the errors
+ * and the typed details (not the password) in the flash.
  */
 export function RegisterForm({ serverOutcome }: { serverOutcome?: FormOutcome | undefined }) {
   const c = registerCopy;
   const fetcher = useFetcher<FormOutcome>({ key: FORM_ID });
   const navigate = useNavigate();
-  const outcome = fetcher.data ?? serverOutcome;
+  const flashed = flashOutcome(useFormFlash(FORM_ID));
+  const outcome = fetcher.data ?? serverOutcome ?? flashed;
   const result = outcome?.result;
   const checks = useAccountFieldErrors(messages, result?.error ?? undefined, passwordRule);
   const { errorsFor } = checks;

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { useRouteLoaderData } from "react-router";
 import type { Theme } from "~/modules/theme/theme";
 import type { FormFlash, Toast } from "~/modules/toast/toast";
@@ -17,4 +18,23 @@ export function useRootData(): RootData | undefined {
 export function useFormFlash(formId: string, status?: FormFlash["status"]): FormFlash | null {
   const flash = useRootData()?.formFlash;
   return flash && flash.formId === formId && (status === undefined || flash.status === status) ? flash : null;
+}
+
+/**
+ * A form's flash outcome as the Conform result its page renders (field errors
+ * in place, the message as the form's error, the typed values kept), or
+ * undefined when the flash is not this form's or not an error.
+ */
+export function flashResult(flash: FormFlash | null): SubmissionResult<string[]> | undefined {
+  if (!flash || flash.status !== "error") return undefined;
+  return {
+    status: "error",
+    initialValue: flash.values ?? null,
+    error: { ...flash.fieldErrors, ...(flash.message ? { "": [flash.message] } : {}) },
+  };
+}
+
+/** The Conform result the last post without JavaScript left for `formId` (see flashResult). */
+export function useFlashResult(formId: string): SubmissionResult<string[]> | undefined {
+  return flashResult(useFormFlash(formId));
 }

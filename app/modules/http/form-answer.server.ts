@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { data } from "react-router";
+import type { SubmissionResult } from "@conform-to/react";
+import { data, redirect } from "react-router";
 import { requestMessages } from "~/content/validation";
 import { logError } from "../logging/log.server";
 import { isEnhanced } from "../toast/enhanced";
 import { redirectWithFlash } from "../toast/flash.server";
 import type { FormFlash, ToastInput } from "../toast/toast";
 import { isAppError, type FieldErrors } from "./app-error";
+import type { EnhancedAnswer } from "./enhanced-answer";
 
 /** A refused or failed operation, as a form shows it. */
 export type FormFailure = {
@@ -41,10 +43,7 @@ export function retryAfterHeaders(retryAfterSeconds: number | undefined): Header
 }
 
 /** What an enhanced (JavaScript) form receives: success or error, the toast to show, and the page's own fields. */
-export type EnhancedAnswer<Extra extends object = object> = {
-  status: "success" | "error";
-  toast: ToastInput | null;
-} & Extra;
+export type { EnhancedAnswer } from "./enhanced-answer";
 
 export type FormAnswer<Extra extends object = object> = {
   /** 200 for success; a failure's own status otherwise. */
@@ -61,6 +60,8 @@ export type FormAnswer<Extra extends object = object> = {
   retryAfterSeconds?: number | undefined;
   /** Fields of the page's own for the enhanced answer (a Conform result, a redirect target). */
   extra?: Extra | undefined;
+  /** Further response headers of either answer (a sign-in's session cookie). */
+  headers?: HeadersInit | undefined;
 };
 
 /**
@@ -69,10 +70,13 @@ export type FormAnswer<Extra extends object = object> = {
  * twice) and Retry-After. Without JavaScript: a redirect with a flash, or,
  * without `redirectTo`, the same data for the page to render.
  */
-export async function answerForm<Extra extends object = object>(formData: FormData, answer: FormAnswer<Extra>) {
-  const headers = retryAfterHeaders(answer.retryAfterSeconds);
-  if (!isEnhanced(formData) && answer.redirectTo !== undefined) {
+export async function answerForm<Extra extends object = object>(formData: FormData | { enhanced: boolean }, answer: FormAnswer<Extra>) {
+  const headers = mergeHeaders(retryAfterHeaders(answer.retryAfterSeconds), answer.headers);
+  const enhanced = formData instanceof FormData ? isEnhanced(formData) : formData.enhanced;
+  if (!enhanced && answer.redirectTo !== undefined) {
     const flash = { ...(answer.toast ? { toast: answer.toast } : {}), ...(answer.form ? { form: answer.form } : {}) };
+    // Nothing to carry (an admin's sign-in): no flash cookie either.
+    if (!answer.toast && !answer.form) return redirect(answer.redirectTo, headers ? { status: 303, headers } : 303);
     return redirectWithFlash(answer.redirectTo, flash, headers ? { status: 303, headers } : { status: 303 });
   }
   const body = {
@@ -81,6 +85,90 @@ export async function answerForm<Extra extends object = object>(formData: FormDa
     toast: answer.toast ? { ...answer.toast, id: randomUUID() } : null,
   } as EnhancedAnswer<Extra>;
   return data(body, { status: answer.httpStatus, ...(headers ? { headers } : {}) });
+}
+
+function mergeHeaders(...all: (HeadersInit | undefined)[]): Headers | undefined {
+  const given = all.filter((h): h is HeadersInit => h !== undefined);
+  if (given.length === 0) return undefined;
+  const headers = new Headers();
+  for (const init of given) new Headers(init).forEach((value, name) => headers.append(name, value));
+  return headers;
+}
+
+/** At most this many bytes of typed values ride in the flash cookie (browsers drop a cookie over 4 KB); longer ones are left out. */
+export const FLASH_VALUES_BUDGET = 1800;
+
+/**
+ * A Conform result as the flash carries it to the page without JavaScript:
+ * the form's message (its form-level error), the field errors, and the typed
+ * text values of the fields named in `keep` only (never a secret: name no
+ * password there), within FLASH_VALUES_BUDGET.
+ */
+export function conformFlash(
+  formId: string,
+  result: SubmissionResult<string[]>,
+  options: { status: FormFlash["status"]; keep: readonly string[]; flags?: string[] | undefined },
+): FormFlash {
+  const { "": formErrors, ...fieldErrors } = result.error ?? {};
+  const fields = Object.fromEntries(Object.entries(fieldErrors).filter((entry): entry is [string, string[]] => Array.isArray(entry[1])));
+  const values: Record<string, string> = {};
+  let room = FLASH_VALUES_BUDGET;
+  for (const name of options.keep) {
+    const value = result.initialValue?.[name];
+    if (typeof value !== "string" || value === "") continue;
+    const size = Buffer.byteLength(value) + name.length + 6;
+    if (size > room) continue;
+    values[name] = value;
+    room -= size;
+  }
+  return {
+    formId,
+    status: options.status,
+    ...(formErrors?.[0] ? { message: formErrors[0] } : {}),
+    ...(Object.keys(fields).length ? { fieldErrors: fields } : {}),
+    ...(Object.keys(values).length ? { values } : {}),
+    ...(options.flags?.length ? { flags: options.flags } : {}),
+  };
+}
+
+/**
+ * A Conform form's answer through answerForm: enhanced, the `result` (and
+ * `extra`) with its status; without JavaScript a 303 to `redirectTo` whose
+ * flash carries the toast and the form's outcome (conformFlash), which the
+ * page renders in place. No `redirectTo`: the page renders the data itself.
+ */
+export function answerConform<Extra extends object = object>(
+  formData: FormData | { enhanced: boolean },
+  answer: {
+    formId: string;
+    httpStatus: number;
+    toast: ToastInput | null;
+    result: SubmissionResult<string[]>;
+    redirectTo?: string | undefined;
+    /** The fields whose typed values come back after the redirect (never a secret). */
+    keep: readonly string[];
+    retryAfterSeconds?: number | undefined;
+    headers?: HeadersInit | undefined;
+    flags?: string[] | undefined;
+    /** Whether a success leaves its outcome in the flash (the form shows a thank-you); a sign-in, which moves on, does not. */
+    flashSuccess?: boolean | undefined;
+    extra?: Extra | undefined;
+  },
+) {
+  const status = answer.httpStatus < 400 ? "success" : "error";
+  const form =
+    status === "success" && answer.flashSuccess === false
+      ? undefined
+      : conformFlash(answer.formId, answer.result, { status, keep: status === "error" ? answer.keep : [], flags: answer.flags });
+  return answerForm(formData, {
+    httpStatus: answer.httpStatus,
+    toast: answer.toast,
+    redirectTo: answer.redirectTo,
+    retryAfterSeconds: answer.retryAfterSeconds,
+    headers: answer.headers,
+    form,
+    extra: { ...(answer.extra ?? ({} as Extra)), result: answer.result },
+  });
 }
 
 /** A failure's answer: a destructive toast titled `title` with the failure's message. */

@@ -25,7 +25,8 @@ export type PitchOutcome = {
   retryAfterSeconds?: number | undefined;
 };
 
-export type PitchFormAnswer = { outcome: PitchOutcome; enhanced: boolean };
+/** `read`: false when the body was refused before it was read (so whether it came from JavaScript is unknown). */
+export type PitchFormAnswer = { outcome: PitchOutcome; enhanced: boolean; read: boolean };
 
 /** Why a post is taken for a bot's (decision 026): the honeypot was filled, or the stamp does not hold. */
 export type TrapReason = "honeypot" | StampProblem;
@@ -82,7 +83,7 @@ export async function handlePitchForm(request: Request, clientAddress: string): 
       initialValue: null,
       error: { "": formErrors, ...fieldErrors },
     }));
-    return { outcome, enhanced: false };
+    return { outcome, enhanced: false, read: false };
   }
   const { fields, deck } = post;
   const enhanced = fields[ENHANCED_FIELD] === "1";
@@ -93,7 +94,7 @@ export async function handlePitchForm(request: Request, clientAddress: string): 
     const fieldErrors: Record<string, string[]> = deckError ? { [PITCH_DECK_FIELD]: [deckError] } : {};
     const reply = submission.status === "success" ? submission.reply({ fieldErrors }) : submission.reply();
     const result: SubmissionResult<string[]> = { ...reply, error: { ...reply.error, ...fieldErrors } };
-    return { enhanced, outcome: { status: "error", httpStatus: 400, toast: null, result } };
+    return { enhanced, read: true, outcome: { status: "error", httpStatus: 400, toast: null, result } };
   }
   try {
     await enforceRateLimit("pitch", clientAddress);
@@ -106,6 +107,7 @@ export async function handlePitchForm(request: Request, clientAddress: string): 
     }
     return {
       enhanced,
+      read: true,
       outcome: {
         status: "success",
         httpStatus: 200,
@@ -115,6 +117,6 @@ export async function handlePitchForm(request: Request, clientAddress: string): 
     };
   } catch (error) {
     await discardDeck(deck);
-    return { enhanced, outcome: failureOutcome(error, (options) => submission.reply(options)) };
+    return { enhanced, read: true, outcome: failureOutcome(error, (options) => submission.reply(options)) };
   }
 }

@@ -19,5 +19,7 @@ export const FormFlash = z.object({
   message: z.string().optional(),
   fieldErrors: z.record(z.string(), z.array(z.string())).optional(),
   values: z.record(z.string(), z.string()).optional(),
+  /** What else the form shows after the redirect (e.g. 'confirmationRequired': the sign-in's offer to send the link again). */
+  flags: z.array(z.string().max(40)).max(5).optional(),
 });
 export type FormFlash = z.infer<typeof FormFlash>;

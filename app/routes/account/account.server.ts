@@ -1,5 +1,4 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data } from "react-router";
 import { z } from "zod";
 import { accountPageCopy } from "~/content/account";
 import { documentMailCopy } from "~/content/document-mail";
@@ -7,7 +6,7 @@ import { twoFactorCopy } from "~/content/two-factor";
 import { ACCOUNT_INTENTS, type AccountAnswer, type AccountIntent } from "~/modules/auth/account-form";
 import { changePassword, listSessions, revokeOtherSessions, revokeSession } from "~/modules/auth/account.server";
 import { currentSessionId, type LpUser } from "~/modules/auth/session.server";
-import { formFailure, retryAfterHeaders } from "~/modules/http/form-answer.server";
+import { answerForm, formFailure } from "~/modules/http/form-answer.server";
 import { readFormData } from "~/modules/http/form-data.server";
 import { ChangePasswordInput } from "~/modules/lp-users/schema";
 import { adminDateTime } from "~/modules/dates/format";
@@ -46,7 +45,7 @@ const AccountForm = z.discriminatedUnion("intent", [
   DocumentMailInput.extend({ intent: z.literal("document-mail") }),
 ]);
 
-type Done = Omit<AccountAnswer, "intent" | "status">;
+type Done = Omit<AccountAnswer, "intent" | "status" | "toast">;
 
 /**
  * The account page's action, shared by /lp/account and /admin/account. Two-factor:
@@ -59,24 +58,34 @@ type Done = Omit<AccountAnswer, "intent" | "status">;
 export async function accountAction(request: Request, user: LpUser, clientAddress: string) {
   const formData = await readFormData(request);
   const intent: AccountIntent = ACCOUNT_INTENTS.find((i) => i === formData.get("intent")) ?? "enable-2fa";
+  const page = new URL(request.url).pathname;
+  /**
+   * Through answerForm: a post without `_enhanced` (the page's forms are plain posts, with or without JavaScript)
+   * goes back to the page (303) with the answer in the flash. New recovery codes are the exception: shown this
+   * once, on the answer itself, never put in a cookie (the flash is signed, not sealed), so that answer renders in place.
+   */
+  const answer = (httpStatus: number, body: Done & { fieldErrors?: Record<string, string[]> | undefined }, retryAfterSeconds?: number) =>
+    answerForm(formData, {
+      httpStatus,
+      toast: null,
+      redirectTo: body.codes ? undefined : page,
+      retryAfterSeconds,
+      form: { formId: intent, status: httpStatus < 400 ? "success" : "error", message: body.message || undefined, fieldErrors: body.fieldErrors },
+      extra: { intent, ...body },
+    });
   const submission = parseWithZod(formData, { schema: AccountForm });
   if (submission.status !== "success") {
     const fieldErrors = Object.fromEntries(Object.entries(submission.error ?? {}).filter((entry): entry is [string, string[]] => !!entry[1]?.length));
     const message = Object.values(fieldErrors).flat()[0] ?? "";
-    return data<AccountAnswer>({ intent, status: "error", message, fieldErrors }, { status: 400 });
+    return answer(400, { message, fieldErrors });
   }
   const form = submission.value;
   const currentId = await currentSessionId(request);
   try {
-    const done = await perform();
-    return data<AccountAnswer>({ intent, status: "success", ...done });
+    return answer(200, await perform());
   } catch (error) {
     const failure = formFailure(error);
-    const headers = retryAfterHeaders(failure.retryAfterSeconds);
-    return data<AccountAnswer>(
-      { intent, status: "error", message: failure.message, fieldErrors: failure.fields },
-      { status: failure.httpStatus, ...(headers ? { headers } : {}) },
-    );
+    return answer(failure.httpStatus, { message: failure.message, fieldErrors: failure.fields }, failure.retryAfterSeconds);
   }
 
   async function perform(): Promise<Done> {

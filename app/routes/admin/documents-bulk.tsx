@@ -1,5 +1,5 @@
 import { ArrowLeft } from "lucide-react";
-import { data, Link, redirect } from "react-router";
+import { Link, redirect } from "react-router";
 import type { Route } from "./+types/documents-bulk";
 import { BulkUploadForm, type BulkUploadFailure } from "~/components/documents/bulk-upload-form";
 import { bulkUploadCopy } from "~/content/bulk-upload";
@@ -8,7 +8,7 @@ import { requireAdmin } from "~/modules/auth/guards.server";
 import { removeStaleBulkBatches, stageBatch } from "~/modules/bulk-upload/batch.server";
 import { BULK_UPLOAD_PATH, bulkBatchPath } from "~/modules/bulk-upload/constants";
 import { LP_CATEGORIES } from "~/modules/documents/constants";
-import { formFailure } from "~/modules/http/form-answer.server";
+import { answerForm, formFailure } from "~/modules/http/form-answer.server";
 import { logError } from "~/modules/logging/log.server";
 import { pageMeta } from "~/modules/seo/meta";
 
@@ -26,7 +26,10 @@ export async function loader({ request }: Route.LoaderArgs) {
  * The form's multipart post (with or without JavaScript): the files are staged
  * and matched, then 303 to the batch's preview. A refusal renders this page
  * again with its status (413 over a limit, 400 for a field) and message; the
- * refused batch has left nothing on disk.
+ * refused batch has left nothing on disk. It answers through answerForm but is
+ * not redirected (issue 23 §2): a refusal can come while the body (up to 1 GiB)
+ * is still streaming, before its fields say anything, and the files chosen
+ * cannot be carried back anyway; the page's 413 and 400 are what the tests pin.
  */
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
@@ -36,7 +39,8 @@ export async function action({ request }: Route.ActionArgs) {
   } catch (error) {
     const failure = formFailure(error);
     const answer: BulkUploadFailure = { message: failure.message, fields: failure.fields ?? {}, values: failure.values ?? {} };
-    return data({ failure: answer }, { status: failure.httpStatus });
+    // Through answerForm, rendered in place: no redirect (see above).
+    return answerForm({ enhanced: false }, { httpStatus: failure.httpStatus, toast: null, extra: { failure: answer } });
   }
 }
 

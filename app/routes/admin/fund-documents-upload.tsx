@@ -8,6 +8,8 @@ import { uploadFundDocument } from "./uploads.server";
  * POST /admin/fund-documents: the fund document upload form without
  * JavaScript (title, description, category, fundId, file). With JavaScript the
  * form sends to POST /api/fund-documents. Both call fundDocuments.upload.
+ * It answers through answerForm (uploadFundDocument: runFormAction), a 303
+ * back to the fund access page with the toast as a flash.
  */
 export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Smartphone } from "lucide-react";
-import { data, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/two-factor";
 import { AccountCardHeader, AccountField, CardFooterLink, FormAlert } from "~/components/portal/account-field";
 import type { FormOutcome } from "~/components/portal/outcome";
@@ -12,12 +12,10 @@ import { accountToasts } from "~/content/accounts";
 import { twoFactorCopy, twoFactorMessages } from "~/content/two-factor";
 import { getSessionUser, getTwoFactorChallenge } from "~/modules/auth/session.server";
 import { completeTwoFactorSignIn } from "~/modules/auth/sign-in.server";
-import { formFailure, retryAfterHeaders } from "~/modules/http/form-answer.server";
+import { answerConform, formFailure } from "~/modules/http/form-answer.server";
 import { readFormData } from "~/modules/http/form-data.server";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
 import { pageMeta } from "~/modules/seo/meta";
-import { isEnhanced } from "~/modules/toast/enhanced";
-import { redirectWithFlash } from "~/modules/toast/flash.server";
 import { CODE_MAX } from "~/modules/two-factor/constants";
 import { CodeInput } from "~/modules/two-factor/schema";
 import { TWO_FACTOR_PATH } from "~/modules/auth/paths";
@@ -42,31 +40,39 @@ export async function loader({ request }: Route.LoaderArgs) {
  * The second step of a two-factor sign-in: the challenge from the password
  * step and a TOTP or recovery code give the real session (a new id). A wrong
  * code is a 401 with the message under the field; the limits answer 429.
+ * Through answerForm: without JavaScript a 303, home with the session on
+ * success, back to this step with the message in the flash otherwise (the
+ * code is never carried back).
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readFormData(request);
+  const back = { formId: FORM_ID, redirectTo: TWO_FACTOR_PATH, keep: [] } as const;
   const submission = parseWithZod(formData, { schema: CodeInput });
   if (submission.status !== "success") {
-    const outcome: FormOutcome = { status: "error", toast: null, result: submission.reply({ hideFields: ["code"] }) };
-    return data(outcome, { status: 400 });
+    return answerConform(formData, { ...back, httpStatus: 400, toast: null, result: submission.reply({ hideFields: ["code"] }) });
   }
   try {
     const { user, setCookie } = await completeTwoFactorSignIn(request, submission.value.code, context.clientAddress);
     const to = portalHome(user);
-    const headers = { "Set-Cookie": setCookie };
-    const toast = user.isAdmin ? null : { ...accountToasts.loginSuccess };
-    if (!isEnhanced(formData)) return toast ? redirectWithFlash(to, { toast }, { headers }) : redirect(to, { headers });
-    const outcome: FormOutcome = { status: "success", toast, result: submission.reply({ resetForm: true }), redirectTo: to };
-    return data(outcome, { headers });
+    return answerConform(formData, {
+      ...back,
+      httpStatus: 200,
+      toast: user.isAdmin ? null : { ...accountToasts.loginSuccess },
+      result: submission.reply({ resetForm: true }),
+      redirectTo: to,
+      headers: { "Set-Cookie": setCookie },
+      flashSuccess: false,
+      extra: { redirectTo: to },
+    });
   } catch (error) {
     const failure = formFailure(error);
-    const outcome: FormOutcome = {
-      status: "error",
+    return answerConform(formData, {
+      ...back,
+      httpStatus: failure.httpStatus,
       toast: null,
       result: submission.reply({ hideFields: ["code"], ...(failure.fields ? { fieldErrors: failure.fields } : { formErrors: [failure.message] }) }),
-    };
-    const headers = retryAfterHeaders(failure.retryAfterSeconds);
-    return data(outcome, { status: failure.httpStatus, ...(headers ? { headers } : {}) });
+      retryAfterSeconds: failure.retryAfterSeconds,
+    });
   }
 }
 

@@ -1,17 +1,14 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data } from "react-router";
-import { FUND_I_DOCUMENTS_PATH } from "~/components/funds/fund-i-signup-form";
-import type { FormOutcome } from "~/components/portal/outcome";
+import { FUND_I_DOCUMENTS_PATH, FUND_I_FORM_ID } from "~/components/funds/fund-i-signup-form";
+import { FUND_II_FORM_ID } from "~/components/funds/fund-ii-signup-form";
 import { fundAccessCopy } from "~/content/fund-access";
 import type { FundId } from "~/modules/fund-access/constants";
 import { setFundCookie } from "~/modules/fund-access/cookie.server";
 import { requestFundAccess } from "~/modules/fund-access/fund-access.server";
 import { FundAccessInput } from "~/modules/fund-access/schema";
-import { conformFailure } from "~/modules/http/form-answer.server";
+import { answerConform, formFailure } from "~/modules/http/form-answer.server";
 import { readFormData } from "~/modules/http/form-data.server";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
-import { isEnhanced } from "~/modules/toast/enhanced";
-import { redirectWithFlash } from "~/modules/toast/flash.server";
 
 /**
  * Where each sign-up goes on: Fund I grants access at once and opens the
@@ -26,15 +23,19 @@ const AFTER: Record<FundId, { toast: { title: string; description: string; durat
  * A fund sign-up form's action (SPEC.md §2, §5, §8; decision 012): the page's
  * own fund whatever the form says, validated, rate-limited and recorded. Fund I
  * access comes as its HttpOnly cookie. With JavaScript the answer is data
- * (toast; Fund I then goes on to the documents); without, a redirect with a flash.
+ * (toast; Fund I then goes on to the documents); without, a 303 with a flash
+ * (answerForm): on to the next page on success, back to the form otherwise.
  */
+const FORM_IDS: Record<FundId, string> = { "fund-i": FUND_I_FORM_ID, "fund-ii": FUND_II_FORM_ID };
+
 export async function answerFundSignup(request: Request, clientAddress: string, fundId: FundId) {
   const formData = await readFormData(request);
   formData.set("fundId", fundId);
+  // Without JavaScript a refusal goes back to the form (303) with its outcome in the flash; the typed name, company, e-mail and phone kept.
+  const back = { formId: FORM_IDS[fundId], redirectTo: `/${fundId}/signup`, keep: ["name", "company", "email", "phone"] } as const;
   const submission = parseWithZod(formData, { schema: FundAccessInput });
   if (submission.status !== "success") {
-    const outcome: FormOutcome = { status: "error", toast: null, result: submission.reply() };
-    return data(outcome, { status: 400 });
+    return answerConform(formData, { ...back, httpStatus: 400, toast: null, result: submission.reply() });
   }
   let cookieValue: string | null;
   try {
@@ -42,20 +43,24 @@ export async function answerFundSignup(request: Request, clientAddress: string, 
     cookieValue = requestFundAccess(submission.value).cookieValue;
     if (fundId === "fund-i" && !cookieValue) throw new Error("Fund I access came without a cookie value");
   } catch (error) {
-    return conformFailure(formData, error, {
-      title: fundAccessCopy.registrationFailed.title,
-      fallback: fundAccessCopy.registrationFailed.fallback,
-      reply: (formErrors) => submission.reply({ formErrors }),
+    const failure = formFailure(error, fundAccessCopy.registrationFailed.fallback);
+    return answerConform(formData, {
+      ...back,
+      httpStatus: failure.httpStatus,
+      toast: { title: fundAccessCopy.registrationFailed.title, description: failure.message, variant: "destructive" },
+      result: submission.reply({ formErrors: [failure.message] }),
+      retryAfterSeconds: failure.retryAfterSeconds,
     });
   }
   const headers = cookieValue ? { "Set-Cookie": await setFundCookie(fundId, cookieValue) } : undefined;
   const { toast, next, goesOn } = AFTER[fundId];
-  if (!isEnhanced(formData)) return redirectWithFlash(next, { toast: { ...toast } }, headers ? { headers } : {});
-  const outcome: FormOutcome = {
-    status: "success",
+  return answerConform(formData, {
+    ...back,
+    httpStatus: 200,
     toast: { ...toast },
     result: submission.reply({ resetForm: true }),
-    ...(goesOn ? { redirectTo: next } : {}),
-  };
-  return data(outcome, headers ? { headers } : undefined);
+    redirectTo: next,
+    headers,
+    extra: goesOn ? { redirectTo: next } : {},
+  });
 }

@@ -1,10 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { MailCheck, Mail } from "lucide-react";
-import { data } from "react-router";
 import type { Route } from "./+types/forgot-password";
 import { AccountCardHeader, CardFooterLink, EmailField, FormAlert } from "~/components/portal/account-field";
 import { AccountForm, typedValue } from "~/components/portal/account-form";
-import type { FormOutcome } from "~/components/portal/outcome";
 import { AccountCardPage } from "~/components/portal/sign-in-page";
 import { useAccountFieldErrors } from "~/components/portal/use-account-field-errors";
 import { useFormOutcome } from "~/components/portal/use-form-outcome";
@@ -16,11 +14,9 @@ import { requestPasswordReset } from "~/modules/lp-users/lp-users.server";
 import { ForgotPasswordInput } from "~/modules/lp-users/schema";
 import { INVALID_EMAIL } from "~/content/validation";
 import { pageMeta } from "~/modules/seo/meta";
-import { isEnhanced } from "~/modules/toast/enhanced";
-import { redirectWithFlash } from "~/modules/toast/flash.server";
 import { useFormFlash } from "~/components/ui/use-form-flash";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
-import { conformFailure } from "~/modules/http/form-answer.server";
+import { answerConform, formFailure } from "~/modules/http/form-answer.server";
 import { readFormData } from "~/modules/http/form-data.server";
 
 /** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
@@ -42,33 +38,31 @@ export const meta: Route.MetaFunction = (args) =>
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readFormData(request);
+  // Without JavaScript every answer is a 303 back to the form, its outcome in the flash (answerForm).
+  const back = { formId: FORM_ID, redirectTo: `/lp/forgot-password#${FORM_ID}`, keep: ["email"] } as const;
   const submission = parseWithZod(formData, { schema: ForgotPasswordInput });
   if (submission.status !== "success") {
-    const outcome: FormOutcome = { status: "error", toast: null, result: submission.reply() };
-    return data(outcome, { status: 400 });
+    return answerConform(formData, { ...back, httpStatus: 400, toast: null, result: submission.reply() });
   }
   try {
     await enforceRateLimit("reset", context.clientAddress);
     requestPasswordReset(submission.value);
   } catch (error) {
-    return conformFailure(formData, error, {
-      title: forgotPasswordCopy.failedTitle,
-      fallback: forgotPasswordCopy.failedFallback,
-      reply: (formErrors) => submission.reply({ formErrors }),
+    const failure = formFailure(error, forgotPasswordCopy.failedFallback);
+    return answerConform(formData, {
+      ...back,
+      httpStatus: failure.httpStatus,
+      toast: { title: forgotPasswordCopy.failedTitle, description: failure.message, variant: "destructive" },
+      result: submission.reply({ formErrors: [failure.message] }),
+      retryAfterSeconds: failure.retryAfterSeconds,
     });
   }
-  if (!isEnhanced(formData)) {
-    return redirectWithFlash(`/lp/forgot-password#${FORM_ID}`, {
-      toast: { ...accountToasts.resetRequested },
-      form: { formId: FORM_ID, status: "success" },
-    });
-  }
-  const outcome: FormOutcome = {
-    status: "success",
+  return answerConform(formData, {
+    ...back,
+    httpStatus: 200,
     toast: { ...accountToasts.resetRequested },
     result: submission.reply({ resetForm: true }),
-  };
-  return data(outcome);
+  });
 }
 
 const messages = { email: { valueMissing: INVALID_EMAIL, typeMismatch: INVALID_EMAIL, tooLong: INVALID_EMAIL } };

@@ -5,7 +5,7 @@ import { MailLinkCard } from "~/components/layout/mail-link-card";
 import { AccountField, textLinkClass } from "~/components/portal/account-field";
 import { accountToasts } from "~/content/accounts";
 import { registerConfirmCopy } from "~/content/portal";
-import { formFailure, retryAfterHeaders } from "~/modules/http/form-answer.server";
+import { formFailure, retryAfterHeaders, runFormAction } from "~/modules/http/form-answer.server";
 import { readFormData } from "~/modules/http/form-data.server";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
@@ -14,7 +14,6 @@ import { confirmRegistration, registrationLinkEmail, resendRegistrationLink } fr
 import { REGISTER_CONFIRM_PATH } from "~/modules/lp-users/paths";
 import { ConfirmRegistrationInput, ResendConfirmationInput } from "~/modules/lp-users/schema";
 import { pageMeta } from "~/modules/seo/meta";
-import { redirectWithFlash } from "~/modules/toast/flash.server";
 
 /** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
 export const headers = keepRetryAfter;
@@ -50,6 +49,13 @@ export function loader({ request }: Route.LoaderArgs) {
  * wrong password asks again (400); a bad or spent link is the 400 page.
  * `intent=resend` (with `email`) is the sign-in page's 'Send the link again':
  * back to /lp/login with the same answer whether or not a link went out.
+ *
+ * Not through answerForm (issue 23 §2): the button's answers render this page
+ * in place on purpose. The link's token is in the address, so a redirect back
+ * would repeat it in a Location and another logged GET; its one typed value is
+ * the password, which never comes back; a bad link is SPEC's 400 page, and a
+ * success is already a 303 (Post/Redirect/Get). The form is a plain post, not
+ * an enhanced one, so there is no JavaScript answer to shape either.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readFormData(request);
@@ -80,21 +86,24 @@ export async function action({ request, context }: Route.ActionArgs) {
 async function resend(formData: FormData, clientAddress: string) {
   const parsed = ResendConfirmationInput.safeParse({ email: formData.get("email") ?? undefined });
   if (!parsed.success) return data({ state: "invalid" } as PageState, { status: 400 });
-  try {
-    await enforceRateLimit("register", clientAddress);
-    resendRegistrationLink(parsed.data);
-  } catch (error) {
-    // As the newsletter's no-JavaScript posts do (decision 010): back to the page with the message.
-    const failure = formFailure(error);
-    const toast = { title: accountToasts.registrationFailed.title, description: failure.message, variant: "destructive" as const };
-    return redirectWithFlash("/lp/login", { toast }, { status: 303, headers: retryAfterHeaders(failure.retryAfterSeconds) });
-  }
-  return redirectWithFlash("/lp/login", { toast: { ...accountToasts.confirmationResent } }, { status: 303 });
+  // A plain post from the sign-in page: back there (303) with the answer as a flash (answerForm; decision 010 for the rate limit).
+  return runFormAction(
+    formData,
+    async () => {
+      await enforceRateLimit("register", clientAddress);
+      resendRegistrationLink(parsed.data);
+    },
+    {
+      success: () => ({ toast: { ...accountToasts.confirmationResent } }),
+      failureTitle: accountToasts.registrationFailed.title,
+      redirectTo: "/lp/login",
+    },
+  );
 }
 
 export default function RegisterConfirm({ loaderData, actionData }: Route.ComponentProps) {
   const c = registerConfirmCopy;
-  const page: PageState = actionData ?? loaderData;
+  const page: PageState = actionData && "state" in actionData ? actionData : loaderData;
   const token = page.state === "ask" ? page.token : "";
   return (
     <MailLinkCard

@@ -1,22 +1,18 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { UserPlus } from "lucide-react";
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/register";
 import { AccountCardHeader, textLinkClass } from "~/components/portal/account-field";
-import type { FormOutcome } from "~/components/portal/outcome";
-import { RegisterForm } from "~/components/portal/register-form";
+import { REGISTER_FORM_ID, RegisterForm } from "~/components/portal/register-form";
 import { Card } from "~/components/ui/form";
-import { StaticToast } from "~/components/ui/toaster";
 import { accountToasts } from "~/content/accounts";
 import { registerCopy } from "~/content/portal";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { registerInvestor } from "~/modules/lp-users/registration.server";
 import { RegisterInput } from "~/modules/lp-users/schema";
 import { pageMeta } from "~/modules/seo/meta";
-import { isEnhanced } from "~/modules/toast/enhanced";
-import { redirectWithFlash } from "~/modules/toast/flash.server";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
-import { conformFailure } from "~/modules/http/form-answer.server";
+import { answerConform, formFailure } from "~/modules/http/form-answer.server";
 import { readFormData } from "~/modules/http/form-data.server";
 
 /** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
@@ -33,40 +29,42 @@ export const meta: Route.MetaFunction = (args) =>
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readFormData(request);
-  const enhanced = isEnhanced(formData);
+  // Without JavaScript a refusal goes back to the form (303) with its outcome in the flash: the typed details, never the password.
+  const back = { formId: REGISTER_FORM_ID, redirectTo: "/lp/register", keep: ["name", "company", "email"] } as const;
   const submission = parseWithZod(formData, { schema: RegisterInput });
   if (submission.status !== "success") {
-    const outcome: FormOutcome = { status: "error", toast: null, result: submission.reply({ hideFields: ["password"] }) };
-    return data(outcome, { status: 400 });
+    return answerConform(formData, { ...back, httpStatus: 400, toast: null, result: submission.reply({ hideFields: ["password"] }) });
   }
   try {
     await enforceRateLimit("register", context.clientAddress);
     await registerInvestor(submission.value);
   } catch (error) {
-    return conformFailure(formData, error, {
-      title: accountToasts.registrationFailed.title,
-      fallback: accountToasts.registrationFailed.fallback,
-      reply: (formErrors) => submission.reply({ hideFields: ["password"], formErrors }),
+    const failure = formFailure(error, accountToasts.registrationFailed.fallback);
+    return answerConform(formData, {
+      ...back,
+      httpStatus: failure.httpStatus,
+      toast: { title: accountToasts.registrationFailed.title, description: failure.message, variant: "destructive" },
+      result: submission.reply({ hideFields: ["password"], formErrors: [failure.message] }),
+      retryAfterSeconds: failure.retryAfterSeconds,
     });
   }
-  if (!enhanced) return redirectWithFlash("/lp/login", { toast: { ...accountToasts.registered } });
-  const outcome: FormOutcome = {
-    status: "success",
+  return answerConform(formData, {
+    ...back,
+    httpStatus: 200,
     toast: { ...accountToasts.registered },
     result: submission.reply({ resetForm: true }),
     redirectTo: "/lp/login",
-  };
-  return data(outcome);
+    extra: { redirectTo: "/lp/login" },
+  });
 }
 
-export default function Register({ actionData }: Route.ComponentProps) {
+export default function Register() {
   const c = registerCopy;
   return (
     <div className="mx-auto max-w-md px-4 py-16 sm:px-6">
-      {actionData?.toast ? <StaticToast announce={false} toast={{ id: "register-result", variant: "default", ...actionData.toast }} /> : null}
       <Card>
         <AccountCardHeader icon={<UserPlus aria-hidden="true" className="size-6" />} title={c.title} intro={c.intro} />
-        <RegisterForm serverOutcome={actionData ?? undefined} />
+        <RegisterForm />
         <p className="mt-6 border-t border-slate-200 pt-6 text-center text-sm text-slate-600 dark:border-slate-800 dark:text-slate-300">
           {`${c.haveAccount} `}
           <Link to="/lp/login" className={textLinkClass}>

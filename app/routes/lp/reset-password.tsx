@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { KeyRound, TriangleAlert } from "lucide-react";
 import { useEffect } from "react";
-import { type ShouldRevalidateFunctionArgs, data, Link, useFetcher, useNavigate } from "react-router";
+import { type ShouldRevalidateFunctionArgs, Link, useFetcher, useNavigate } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { AccountCardHeader, CardFooterLink, FormAlert, NewPasswordField } from "~/components/portal/account-field";
 import type { FormOutcome } from "~/components/portal/outcome";
@@ -16,11 +16,9 @@ import { isResetTokenValid, resetPassword } from "~/modules/lp-users/lp-users.se
 import { ResetPasswordInput } from "~/modules/lp-users/schema";
 import { pageMeta } from "~/modules/seo/meta";
 import { EnhancedForm } from "~/components/ui/enhanced-form";
-import { isEnhanced } from "~/modules/toast/enhanced";
-import { redirectWithFlash } from "~/modules/toast/flash.server";
 import { enforceRateLimit } from "~/modules/http/rate-limit.server";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
-import { conformFailure } from "~/modules/http/form-answer.server";
+import { answerConform, formFailure } from "~/modules/http/form-answer.server";
 import { readFormData } from "~/modules/http/form-data.server";
 
 /** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
@@ -46,38 +44,45 @@ export function loader({ request }: Route.LoaderArgs) {
   return { token: usableToken(token) ? token : null };
 }
 
-/** Set the new password; the token is spent and every session of the user ends. */
+/**
+ * Set the new password; the token is spent and every session of the user
+ * ends. Answered through answerForm. Success without JavaScript: a 303 to
+ * /lp/login with the toast. A refusal is not redirected, with or without
+ * JavaScript: the page renders it with its status, because going back would
+ * put the reset token in another URL (a Location, a logged GET), and the
+ * form has no typed value to carry but the password, which never comes back.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readFormData(request);
   const submission = parseWithZod(formData, { schema: ResetPasswordInput });
   const hide = { hideFields: ["password", "token"] };
+  const form = { formId: FORM_ID, keep: [] } as const;
   if (submission.status !== "success") {
     const tokenBad = !!submission.error?.token;
-    const outcome: FormOutcome = {
-      status: "error",
-      toast: null,
-      result: submission.reply({ ...hide, ...(tokenBad ? { formErrors: [accountMessages.resetInvalid] } : {}) }),
-    };
-    return data(outcome, { status: 400 });
+    const result = submission.reply({ ...hide, ...(tokenBad ? { formErrors: [accountMessages.resetInvalid] } : {}) });
+    return answerConform(formData, { ...form, httpStatus: 400, toast: null, result });
   }
   try {
     await enforceRateLimit("resetSubmit", context.clientAddress);
     await resetPassword(submission.value);
   } catch (error) {
-    return conformFailure(formData, error, {
-      title: resetPasswordCopy.failedTitle,
-      fallback: accountMessages.resetInvalid,
-      reply: (formErrors) => submission.reply({ ...hide, formErrors }),
+    const failure = formFailure(error, accountMessages.resetInvalid);
+    return answerConform(formData, {
+      ...form,
+      httpStatus: failure.httpStatus,
+      toast: { title: resetPasswordCopy.failedTitle, description: failure.message, variant: "destructive" },
+      result: submission.reply({ ...hide, formErrors: [failure.message] }),
+      retryAfterSeconds: failure.retryAfterSeconds,
     });
   }
-  if (!isEnhanced(formData)) return redirectWithFlash("/lp/login", { toast: { ...accountToasts.passwordChanged } });
-  const outcome: FormOutcome = {
-    status: "success",
+  return answerConform(formData, {
+    ...form,
+    httpStatus: 200,
     toast: { ...accountToasts.passwordChanged },
     result: submission.reply({ resetForm: true }),
     redirectTo: "/lp/login",
-  };
-  return data(outcome);
+    extra: { redirectTo: "/lp/login" },
+  });
 }
 
 /** The spent token would turn the page into 'link invalid' just before it navigates away: skip that reload. */

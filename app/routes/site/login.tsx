@@ -7,7 +7,7 @@ import { Button, inputClass, Label } from "~/components/ui/form";
 import { toast } from "~/components/ui/toast-store";
 import { loginContent } from "~/content/login";
 import { pageMeta } from "~/modules/seo/meta";
-import { redirectWithFlash } from "~/modules/toast/flash.server";
+import { answerForm } from "~/modules/http/form-answer.server";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
 
 /** A rate-limited answer keeps its Retry-After (DESIGN.md §4). */
@@ -21,7 +21,8 @@ export const meta: Route.MetaFunction = (args) =>
  * behind it: the credentials are neither read nor kept, only the notice is shown.
  */
 export async function action() {
-  return redirectWithFlash("/login", { toast: loginContent.toast });
+  // Through answerForm as a plain post (the body is not read: nothing typed is kept or sent back).
+  return answerForm({ enhanced: false }, { httpStatus: 200, toast: loginContent.toast, redirectTo: "/login" });
 }
 
 export default function Login() {

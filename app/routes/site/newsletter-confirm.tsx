@@ -26,7 +26,12 @@ export function loader({ request }: Route.LoaderArgs) {
   return isConfirmTokenValid(token) ? { token, confirmed: false } : data({ token: null, confirmed: false }, { status: 400 });
 }
 
-/** The button's POST: confirms and records the consent, then shows the thank-you; a bad or spent token is 400 and changes nothing. */
+/**
+ * The button's POST: confirms and records the consent, then shows the thank-you; a bad or spent token is 400 and changes nothing.
+ * Not through answerForm (issue 23 §2): success is already a 303 to the thank-you (Post/Redirect/Get), and the refusal is
+ * SPEC's 400 page for the link, rendered in place: the token is in the address, so a redirect back would repeat it in a
+ * Location and another logged GET, and the form has nothing typed to carry back.
+ */
 export function action({ request, context }: Route.ActionArgs) {
   const done = confirmSubscription(tokenParam(request), context.clientAddress);
   return done ? redirect(CONFIRMED_PATH, 303) : data({ done: false }, { status: 400 });

@@ -1,12 +1,10 @@
-import { data } from "react-router";
 import type { Route } from "./+types/newsletter";
 import { NewsletterForm } from "~/components/layout/newsletter-form";
 import { firm } from "~/content/firm";
 import { newsletterCopy } from "~/content/newsletter";
 import { handleNewsletterForm } from "~/modules/newsletter/subscribe-outcome.server";
-import { outcomeInit } from "~/modules/http/json.server";
-import { isEnhanced } from "~/modules/toast/enhanced";
-import { redirectWithFlash, safeRedirectPath } from "~/modules/toast/flash.server";
+import { answerConform } from "~/modules/http/form-answer.server";
+import { safeRedirectPath } from "~/modules/toast/flash.server";
 import { pageMeta } from "~/modules/seo/meta";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
 import { readFormData } from "~/modules/http/form-data.server";
@@ -22,27 +20,24 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 /**
- * Every newsletter form posts here. With JavaScript the form gets the outcome
- * as data; without it, the visitor goes back to the page they were on, with
- * the outcome carried by a flash message.
+ * Every newsletter form posts here, answered through answerForm. With
+ * JavaScript the form gets the outcome as data with its status (429 and
+ * Retry-After when rate-limited); without it, the visitor goes back (303) to
+ * the page they were on, with the outcome carried by a flash message.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readFormData(request);
   const outcome = await handleNewsletterForm(formData, context.clientAddress);
-  if (isEnhanced(formData)) {
-    return data(outcome, outcomeInit(outcome));
-  }
   const formId = String(formData.get("formId") ?? "").replace(/[^\w-]/g, "").slice(0, 40) || "newsletter-page";
   const redirectTo = safeRedirectPath(formData.get("redirectTo"), "/newsletter");
-  return redirectWithFlash(`${redirectTo}#${formId}`, {
-    toast: outcome.toast ?? undefined,
-    form: {
-      formId,
-      status: outcome.status,
-      fieldErrors: outcome.result.error ? (outcome.result.error as Record<string, string[]>) : undefined,
-      values:
-        outcome.status === "error" ? { email: String(formData.get("email") ?? "").slice(0, 254) } : undefined,
-    },
+  return answerConform(formData, {
+    formId,
+    httpStatus: outcome.httpStatus,
+    toast: outcome.toast,
+    result: outcome.result,
+    retryAfterSeconds: outcome.retryAfterSeconds,
+    redirectTo: `${redirectTo}#${formId}`,
+    keep: ["email"],
   });
 }
 

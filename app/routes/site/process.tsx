@@ -1,4 +1,3 @@
-import { data } from "react-router";
 import type { Route } from "./+types/process";
 import { PITCH_FORM_ID, PitchForm } from "~/components/layout/pitch-form";
 import { Card } from "~/components/ui/form";
@@ -6,8 +5,8 @@ import { StaticToast } from "~/components/ui/toaster";
 import { processContent } from "~/content/process";
 import { handlePitchForm } from "~/modules/pitches/submit-outcome.server";
 import { pageMeta } from "~/modules/seo/meta";
-import { outcomeInit } from "~/modules/http/json.server";
-import { redirectWithFlash } from "~/modules/toast/flash.server";
+import { answerConform } from "~/modules/http/form-answer.server";
+import { PITCH_STAMP_FIELD } from "~/modules/pitches/constants";
 import { keepRetryAfter } from "~/modules/http/keep-retry-after";
 import { issueFormStamp } from "~/modules/pitches/form-stamp.server";
 
@@ -27,18 +26,35 @@ export function loader() {
   return { formStamp: issueFormStamp() };
 }
 
+/**
+ * The pitch form's action, through answerForm: an enhanced post gets the
+ * outcome with its status (429 and Retry-After when rate-limited); a plain
+ * post a 303 to /process#pitch whose flash carries the toast and the form's
+ * outcome (field errors, the typed values; the deck is not kept). A multipart
+ * body refused before it is read (a deck over 25 MB, a full disk, no deck's
+ * place left today) cannot say whether it came from JavaScript: its answer is
+ * the data with its status, which the page renders as well.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { outcome, enhanced } = await handlePitchForm(request, context.clientAddress);
-  if (enhanced) return data(outcome, outcomeInit(outcome));
-  if (outcome.status === "success") {
-    return redirectWithFlash("/process#pitch", {
-      toast: outcome.toast ?? undefined,
-      form: { formId: PITCH_FORM_ID, status: "success" },
-    });
-  }
-  // Without JavaScript: render the page again with the messages in place.
-  return data(outcome, outcomeInit(outcome));
+  const { outcome, enhanced, read } = await handlePitchForm(request, context.clientAddress);
+  return answerConform(
+    { enhanced },
+    {
+      formId: PITCH_FORM_ID,
+      httpStatus: outcome.httpStatus,
+      toast: outcome.toast,
+      result: outcome.result,
+      retryAfterSeconds: outcome.retryAfterSeconds,
+      redirectTo: read ? "/process#pitch" : undefined,
+      keep: PITCH_KEPT_FIELDS,
+      // The wait also in the body, as the form's outcome has always carried it (the header says it too).
+      extra: outcome.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: outcome.retryAfterSeconds },
+    },
+  );
 }
+
+/** The fields typed again after a refused post without JavaScript, the signed render time included (the fill time counts from the first view). */
+const PITCH_KEPT_FIELDS = ["name", "email", "company", "stage", "deckUrl", PITCH_STAMP_FIELD, "message"];
 
 export default function Process({ loaderData, actionData }: Route.ComponentProps) {
   const c = processContent;

@@ -27,7 +27,7 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, unsubscribeMeta
 /** The List-Unsubscribe link, /unsubscribe/documents?token=…: a page with one button; no sign-in. 400 for a token this server did not sign. */
 export const loader = ({ request }: Route.LoaderArgs) => oneClickPage(request, (token) => isUnsubscribeTokenValid(token));
 
-/** The one-click unsubscribe (RFC 8058; see oneClickUnsubscribe): turns the token's investor's new-document e-mails off; again is harmless. */
+/** The one-click unsubscribe (RFC 8058; see oneClickUnsubscribe): turns the token's investor's new-document e-mails off; again is harmless. 200, never a redirect: why it is not answerForm's is there. */
 export const action = ({ request }: Route.ActionArgs) => oneClickUnsubscribe(request, (token) => unsubscribeWithToken(token));
 
 export default function UnsubscribeDocuments({ loaderData, actionData }: Route.ComponentProps) {

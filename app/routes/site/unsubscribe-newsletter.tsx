@@ -18,7 +18,7 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, unsubscribeMeta
 /** A subscriber's unsubscribe link, /unsubscribe/newsletter?token=…: a page with one button; no sign-in. 400 for a token this server did not sign. */
 export const loader = ({ request }: Route.LoaderArgs) => oneClickPage(request, (token) => isNewsletterUnsubscribeTokenValid(token));
 
-/** The one-click unsubscribe (RFC 8058; see oneClickUnsubscribe). Again is harmless (200, no change). */
+/** The one-click unsubscribe (RFC 8058; see oneClickUnsubscribe). Again is harmless (200, no change). 200, never a redirect: why it is not answerForm's is there. */
 export const action = ({ request }: Route.ActionArgs) => oneClickUnsubscribe(request, (token) => unsubscribeFromNewsletter(token));
 
 export default function UnsubscribeNewsletter({ loaderData, actionData }: Route.ComponentProps) {
