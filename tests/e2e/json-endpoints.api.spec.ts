@@ -230,7 +230,7 @@ test.describe("rate limits (per client address)", () => {
     expect(other.status()).toBe(202);
   });
 
-  test("pitch: the 11th submission in 15 minutes → 429 with a clear message and Retry-After", async ({
+  test("pitch: the 11th submission in 15 minutes → 429 with a clear message and Retry-After (the no-JS form: back to the form with it)", async ({
     request,
   }, testInfo) => {
     const ip = { "X-Forwarded-For": `192.0.${2 + testInfo.retry}.11` };
@@ -242,9 +242,13 @@ test.describe("rate limits (per client address)", () => {
     await expectJsonError(limited, 429, "Too many pitch submissions. Please try again later.");
     expect(Number(limited.headers()["retry-after"])).toBeGreaterThan(0);
 
-    // The no-JS pitch form from the same address shows the same message on the page.
-    const form = await request.post("/process", { form: validPitch(), headers: ip });
-    expect(form.status()).toBe(429);
-    expect(await form.text()).toContain("Too many pitch submissions. Please try again later.");
+    // The no-JS pitch form from the same address goes back to the form (303, decision 010) and shows the same message there.
+    const form = await request.post("/process", { form: validPitch(), headers: ip, maxRedirects: 0 });
+    expect(form.status()).toBe(303);
+    expect(Number(form.headers()["retry-after"])).toBeGreaterThan(0);
+    const back = form.headers()["location"]!;
+    expect(back).toMatch(/^\/process#/);
+    const page = await request.get(back, { headers: ip });
+    expect(await page.text()).toContain("Too many pitch submissions. Please try again later.");
   });
 });

@@ -203,7 +203,7 @@ test.describe("cross-site requests are refused", () => {
       headers: { Origin: BASE_URL, "Sec-Fetch-Site": "same-origin" },
       maxRedirects: 0,
     });
-    expect(response.status()).toBe(302);
+    expect(response.status()).toBe(303);
     expect(response.headers()["location"]).toMatch(/^\/newsletter#newsletter-page$/);
   });
 });
@@ -228,7 +228,7 @@ test.describe("the public page cache", () => {
       form: { email: `cache-${Date.now()}@example.com`, formId: "newsletter-hero", redirectTo: "/" },
       maxRedirects: 0,
     });
-    expect(post.status()).toBe(302);
+    expect(post.status()).toBe(303);
     const page = await request.get("/");
     expect(page.status()).toBe(200);
     expect(page.headers()["x-page-cache"]).toBeUndefined();
