@@ -22,6 +22,7 @@ export const fundAccessListCopy = {
   title: "Fund Access Requests",
   intro: "Everyone who asked for the fund documents. Fund II access comes as an e-mailed link; revoking a request stops its link at once.",
   empty: "No fund access requests yet",
+  columns: { name: "Name", fund: "Fund", email: "Email", confirmation: "Confirmation", requested: "Requested", actions: "Actions" },
   error: "Failed to load fund access requests. Please try refreshing the page.",
   total: (count: number) => `${count} total`,
   accredited: "\u2713 Accredited investor confirmed",

@@ -20,7 +20,7 @@ import {
   uploadFundDocumentViaApi,
   type FundId,
 } from "./helpers/funds";
-import { newAccount, newAdmin, newBrowserContext, openAsAdmin, waitHydrated, type Account } from "./helpers/portal";
+import { newAccount, newAdmin, newBrowserContext, openAsAdmin, openRowMenu, waitHydrated, type Account } from "./helpers/portal";
 import { mintSessionCookie } from "./helpers/sessions";
 
 /**
@@ -413,7 +413,8 @@ test("revocation: the admin uploads a Fund II document, the holder reads it, the
   await expect(row).toContainText(FUND_TEXT.admin.accredited);
   await expect(row.getByText(FUND_TEXT.admin.revokedBadge, { exact: true })).toHaveCount(0);
 
-  // 5. Revoke: asked first (window.confirm with JavaScript, the server's confirm step without).
+  // 5. Revoke, in the row's menu: asked first (window.confirm with JavaScript, the server's confirm step without).
+  await openRowMenu(row);
   const revoke = row.getByRole("button", { name: FUND_TEXT.admin.revoke, exact: true });
   const question = FUND_TEXT.admin.revokeQuestion(holder.name);
   if (jsEnabled) {

@@ -74,7 +74,7 @@ export function ListSection({
         </p>
       ) : (
         <>
-          <div className="mt-3 rounded-lg border border-slate-200 dark:border-slate-800">
+          <div className="mt-3">
             {children}
           </div>
           <Pager label={title} page={page} total={total} shown={count} hrefFor={hrefFor} />

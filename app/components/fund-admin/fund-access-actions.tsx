@@ -5,6 +5,7 @@ import type { FundId } from "~/modules/fund-access/constants";
 import { ENHANCED_FIELD } from "~/modules/toast/enhanced";
 import type { ToastInput } from "~/modules/toast/toast";
 import { ADMIN_PATHS } from "~/modules/admin/paths";
+import { RowMenu } from "../kit/data-table";
 import { ConfirmPanel, CONFIRM_PANEL_ID } from "../ui/confirm-panel";
 import { EnhancedForm } from "../ui/enhanced-form";
 import { buttonClass } from "../ui/form";
@@ -25,7 +26,7 @@ export type FundAccessRequestRef = { id: string; name: string; fundId: FundId; r
 
 const CANCEL_HREF = `${PAGE}#${FUND_ACCESS_LIST_ID}`;
 
-const secondaryButtonClass = buttonClass("secondary", "aria-disabled:cursor-not-allowed aria-disabled:opacity-70");
+const secondaryButtonClass = buttonClass("secondary", "px-3 py-1.5 whitespace-nowrap aria-disabled:cursor-not-allowed aria-disabled:opacity-70");
 
 export function revokeQuestion(request: { name: string; fundId: FundId }): string {
   return fundAccessListCopy.confirmRevoke(request.name, fundAdminCopy.fundNames[request.fundId]);
@@ -37,7 +38,8 @@ export function offersNewLink(request: { fundId: FundId; revoked: boolean }): bo
 }
 
 /**
- * The buttons of one fund access request. 'Revoke access' asks first: with
+ * The buttons of one fund access request: 'Send new link' in the line,
+ * 'Revoke access' in the row menu ('⋯'). 'Revoke access' asks first: with
  * JavaScript through window.confirm, then a fetcher posts the intent and the
  * toast shows; without JavaScript the button opens the server's confirm step
  * (/admin/fund-access?confirm=revoke-fund-access&request=…#confirm). 'Send new
@@ -67,7 +69,7 @@ export function FundAccessActions({ request, describedBy }: { request: FundAcces
   };
 
   return (
-    <div ref={containerRef} className="flex flex-wrap gap-2">
+    <div ref={containerRef} className="flex items-center justify-end gap-1.5 sm:-my-1">
       {offersNewLink(request) ? (
         <EnhancedForm
           fetcher={fetcher}
@@ -84,13 +86,16 @@ export function FundAccessActions({ request, describedBy }: { request: FundAcces
         </EnhancedForm>
       ) : null}
       {request.revoked ? null : (
-        <form method="get" action={`${PAGE}#${CONFIRM_PANEL_ID}`} onSubmit={onRevoke}>
-          <input type="hidden" name="confirm" value={REVOKE_FUND_ACCESS_INTENT} />
-          <input type="hidden" name="request" value={request.id} />
-          <button type="submit" className={buttonClass("danger")} aria-disabled={busy || undefined} aria-describedby={describedBy}>
-            {pendingIntent === REVOKE_FUND_ACCESS_INTENT ? fundAccessListCopy.revoking : fundAccessListCopy.revoke}
-          </button>
-        </form>
+        // Revoking takes access away: out of the line, in the row's menu, still asking first.
+        <RowMenu name={request.name}>
+          <form method="get" action={`${PAGE}#${CONFIRM_PANEL_ID}`} onSubmit={onRevoke}>
+            <input type="hidden" name="confirm" value={REVOKE_FUND_ACCESS_INTENT} />
+            <input type="hidden" name="request" value={request.id} />
+            <button type="submit" className="row-menu-item" data-danger="" aria-disabled={busy || undefined} aria-describedby={describedBy}>
+              {pendingIntent === REVOKE_FUND_ACCESS_INTENT ? fundAccessListCopy.revoking : fundAccessListCopy.revoke}
+            </button>
+          </form>
+        </RowMenu>
       )}
     </div>
   );

@@ -1,6 +1,7 @@
 import { fundAccessListCopy, fundAdminCopy } from "~/content/fund-admin";
 import type { FundId } from "~/modules/fund-access/constants";
 import { ListSection, type ListPageState } from "../admin/list-section";
+import { Badge, DataTable, OneLine, type BadgeTone, type DataColumn } from "../kit/data-table";
 import { FUND_ACCESS_LIST_ID, FundAccessActions } from "./fund-access-actions";
 
 /**
@@ -20,12 +21,83 @@ export type AdminFundAccessRequest = {
   revokedAt: string | null;
 };
 
-const badge = "rounded-full border px-2.5 py-0.5 text-xs font-semibold";
+const fundTone: Record<FundId, BadgeTone> = { "fund-i": "neutral", "fund-ii": "info" };
 
-const fundBadgeClass: Record<FundId, string> = {
-  "fund-i": "border-slate-300 bg-slate-100 text-slate-800 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100",
-  "fund-ii": "border-brand-300 bg-brand-50 text-brand-800 dark:border-brand-600 dark:bg-brand-900 dark:text-brand-100",
-};
+const nameId = (id: string) => `fund-access-${id}`;
+
+/** One request a line; below 640 px a card (the person with the fund and the menu, the time, then the rest). */
+const columns: ReadonlyArray<DataColumn<AdminFundAccessRequest>> = [
+  {
+    key: "name",
+    header: fundAccessListCopy.columns.name,
+    card: "primary",
+    rowHeader: true,
+    cell: (request) => (
+      <>
+        <span id={nameId(request.id)} className="block font-medium break-words">
+          {request.name}
+        </span>
+        {request.company ? <span className="block text-xs text-slate-600 dark:text-slate-300">{request.company}</span> : null}
+      </>
+    ),
+  },
+  {
+    key: "fund",
+    header: fundAccessListCopy.columns.fund,
+    width: "w-36",
+    card: "badge",
+    cell: (request) => (
+      <span className="flex flex-wrap gap-1">
+        <Badge tone={fundTone[request.fundId]}>{fundAdminCopy.fundBadges[request.fundId]}</Badge>
+        {request.revoked ? <Badge tone="danger">{fundAccessListCopy.revokedBadge}</Badge> : null}
+      </span>
+    ),
+  },
+  {
+    key: "email",
+    header: fundAccessListCopy.columns.email,
+    cell: (request) => (
+      <OneLine title={request.email}>
+        <a href={`mailto:${request.email}`} className="hover:underline">
+          {request.email}
+        </a>
+      </OneLine>
+    ),
+  },
+  {
+    key: "confirmation",
+    header: fundAccessListCopy.columns.confirmation,
+    width: "w-44",
+    className: "text-xs",
+    cell: (request) =>
+      request.accreditedConfirmation ? (
+        <span className="font-medium text-emerald-800 dark:text-emerald-300">{fundAccessListCopy.accredited}</span>
+      ) : (
+        <span className="font-medium text-amber-800 dark:text-amber-300">{fundAccessListCopy.notAccredited}</span>
+      ),
+  },
+  {
+    key: "requested",
+    header: fundAccessListCopy.columns.requested,
+    width: "w-44",
+    card: "meta",
+    className: "text-xs tabular-nums",
+    cell: (request) => (
+      <>
+        <time dateTime={request.createdAt}>{fundAccessListCopy.requested(request.requestedAt)}</time>
+        {request.revokedAt ? <span className="block">{fundAccessListCopy.revokedOn(request.revokedAt)}</span> : null}
+      </>
+    ),
+  },
+  {
+    key: "actions",
+    header: fundAccessListCopy.columns.actions,
+    headerHidden: true,
+    width: "w-44",
+    card: "actions",
+    cell: (request) => <FundAccessActions request={request} describedBy={nameId(request.id)} />,
+  },
+];
 
 /** One page of the list, as the loader reads it. */
 export type FundAccessRequestsPage = ListPageState & { requests: AdminFundAccessRequest[] };
@@ -36,10 +108,11 @@ export const FUND_ACCESS_PAGE_PARAM = "requests.page";
 /**
  * 'Fund access requests' (SPEC.md §2, Potential Investor Management): the
  * requests, newest first, a page of at most 50 at a time
- * (`?requests.page=N`, other parameters kept) with the full total (the
- * page scrolls, not a box in it: decision 010). Each entry: name, e-mail, a Fund I or
- * Fund II badge, the accredited/qualified confirmation, the request time, a
- * 'Revoked' badge when revoked, and its actions.
+ * (`?requests.page=N`, other parameters kept) with the full total, in the
+ * kit's table (the page scrolls, not a box in it: decision 010). Each row:
+ * name and company, a Fund I or Fund II badge ('Revoked' beside it when
+ * revoked), e-mail, the accredited/qualified confirmation, the request time,
+ * 'Send new link' and the row menu with 'Revoke access'.
  */
 export function FundAccessList({ data }: { data: FundAccessRequestsPage }) {
   return (
@@ -54,52 +127,7 @@ export function FundAccessList({ data }: { data: FundAccessRequestsPage }) {
       errorText={fundAccessListCopy.error}
       emptyText={fundAccessListCopy.empty}
     >
-      <ul className="divide-y divide-slate-200 dark:divide-slate-800">
-        {data.requests.map((request) => (
-          <FundAccessRow key={request.id} request={request} />
-        ))}
-      </ul>
+      <DataTable label={fundAccessListCopy.title} columns={columns} rows={data.requests} rowKey={(request) => request.id} rowTestId="fund-access-request" />
     </ListSection>
-  );
-}
-
-function FundAccessRow({ request }: { request: AdminFundAccessRequest }) {
-  const nameId = `fund-access-${request.id}`;
-  return (
-    <li className="flex flex-wrap items-center justify-between gap-4 p-4" data-testid="fund-access-request">
-      <div className="min-w-0">
-        <p className="flex flex-wrap items-center gap-2">
-          <span id={nameId} className="font-semibold break-words">
-            {request.name}
-          </span>
-          <span className={`${badge} ${fundBadgeClass[request.fundId]}`}>{fundAdminCopy.fundBadges[request.fundId]}</span>
-          {request.revoked ? (
-            <span className={`${badge} border-red-300 bg-red-50 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200`}>
-              {fundAccessListCopy.revokedBadge}
-            </span>
-          ) : null}
-        </p>
-        <p className="text-sm break-all text-slate-700 dark:text-slate-300">
-          <a href={`mailto:${request.email}`} className="hover:underline">
-            {request.email}
-          </a>
-        </p>
-        {request.company ? <p className="text-sm text-slate-600 dark:text-slate-300">{request.company}</p> : null}
-        <p className="mt-1">
-          {request.accreditedConfirmation ? (
-            <span className="text-sm font-medium text-emerald-800 dark:text-emerald-300">{fundAccessListCopy.accredited}</span>
-          ) : (
-            <span className="text-sm font-medium text-amber-800 dark:text-amber-300">{fundAccessListCopy.notAccredited}</span>
-          )}
-        </p>
-        <p className="text-xs text-slate-600 dark:text-slate-400">
-          <time dateTime={request.createdAt}>{fundAccessListCopy.requested(request.requestedAt)}</time>
-        </p>
-        {request.revokedAt ? (
-          <p className="text-xs text-slate-600 dark:text-slate-400">{fundAccessListCopy.revokedOn(request.revokedAt)}</p>
-        ) : null}
-      </div>
-      <FundAccessActions request={request} describedBy={nameId} />
-    </li>
   );
 }

@@ -122,7 +122,7 @@ export function fundItem(page: Page, title: string, level: 2 | 3): Locator {
 
 /** A fund access request in the admin list. */
 export function accessRequestRow(page: Page, email: string): Locator {
-  return page.locator("li[data-testid=fund-access-request]").filter({ hasText: email.toLowerCase() });
+  return page.locator("[data-testid=fund-access-request]").filter({ hasText: email.toLowerCase() });
 }
 
 /** The HttpOnly access cookie of a fund, if the context has one. */
