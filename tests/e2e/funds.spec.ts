@@ -457,6 +457,8 @@ test("revocation: the admin uploads a Fund II document, the holder reads it, the
   const sent = FUND_TEXT.admin.linkSent(holder.name);
   await expectToast(page, sent.title, sent.description);
   await expect(row.getByText(FUND_TEXT.admin.revokedBadge, { exact: true })).toHaveCount(0);
+  // Revoking is offered again, in the row's menu.
+  await openRowMenu(row);
   await expect(row.getByRole("button", { name: FUND_TEXT.admin.revoke, exact: true })).toBeVisible();
   const secondLink = fundIILinkIn(await nextMailTo(holder.email, FUND_TEXT.linkSubject, 1), baseURL!);
   expect(secondLink).not.toBe(firstLink);

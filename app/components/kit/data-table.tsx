@@ -140,7 +140,7 @@ export function DataTable<Row>({
                     scope={column.rowHeader ? "row" : undefined}
                     data-card={place === "detail" ? undefined : place}
                     data-label={place === "detail" ? column.header : undefined}
-                    className={column.rowHeader ? `text-left font-normal ${column.className ?? ""}` : column.className}
+                    className={column.rowHeader ? ["text-left font-normal", column.className].filter(Boolean).join(" ") : column.className}
                   >
                     {column.cell(row)}
                   </Cell>
