@@ -65,6 +65,26 @@ describe("the kit's fields", () => {
     expect(html).not.toContain('role="alert"');
   });
 
+  it("a field with its button on its line and a visually hidden label: still labelled, the message under the line", () => {
+    const html = render(
+      <Field
+        id="nl-email"
+        name="email"
+        type="email"
+        label="Email address"
+        labelClassName="sr-only"
+        errors={["Invalid email address"]}
+        endClassName="flex flex-col gap-2 sm:flex-row"
+        end={<button type="submit">Subscribe</button>}
+      />,
+    );
+    const input = one(html, byName("input", "email"));
+    expect(labelsFor(html, "nl-email")).toEqual(["Email address"]);
+    expect(one(html, (t) => t.name === "label").attrs.get("class")).toContain("sr-only");
+    expect(one(html, (t) => t.name === "div" && t.attrs.get("class") === "flex flex-col gap-2 sm:flex-row").text).toBe("Subscribe");
+    expect(described(html, input)).toEqual(["Invalid email address"]);
+  });
+
   it("select, textarea and checkbox wire the same way; a field without a hint points at its message only", () => {
     const html = render(
       <>

@@ -91,21 +91,41 @@ type InputFieldProps = FieldFrame &
     id?: string;
     name?: string;
     inputClassName?: string;
+    /** The label's own classes (e.g. `sr-only` where the placeholder and the button say enough to the eye). */
+    labelClassName?: string;
     /** Beside the control, on its line (e.g. its own submit button). */
     end?: ReactNode;
+    /** The classes of the line the control and `end` share. */
+    endClassName?: string;
   };
 
 /** A labelled text-like input (text, search, email, date…), its hint and its message. */
-export function Field({ label, hint, errors, meta, className, id, name, inputClassName = "", end, type = "text", ...rest }: InputFieldProps) {
+export function Field({
+  label,
+  hint,
+  errors,
+  meta,
+  className,
+  id,
+  name,
+  inputClassName = "",
+  labelClassName,
+  end,
+  endClassName = "flex gap-2",
+  type = "text",
+  ...rest
+}: InputFieldProps) {
   const r = resolve(meta, id, name, errors);
   const base = meta ? fromMeta(getInputProps(meta, { type: type as "text" })) : {};
   const a = fieldAria({ id: r.fieldId, hint, errors: r.errors, describedBy: rest["aria-describedby"], ...r.ids });
   const input = <input {...base} name={name ?? meta?.name} {...rest} type={type} {...a.control} className={`${inputClass} ${inputClassName}`} />;
   return (
     <div className={className}>
-      <Label htmlFor={r.fieldId}>{label}</Label>
+      <Label htmlFor={r.fieldId} className={labelClassName}>
+        {label}
+      </Label>
       {end ? (
-        <div className="flex gap-2">
+        <div className={endClassName}>
           {input}
           {end}
         </div>

@@ -4,10 +4,11 @@ import { useEffect } from "react";
 import { Link, useFetcher, useLocation } from "react-router";
 import { newsletterConsent, newsletterCopy } from "~/content/newsletter";
 import { INVALID_EMAIL } from "~/content/validation";
+import { Field } from "../kit/fields";
 import { EnhancedForm } from "../ui/enhanced-form";
 import type { EnhancedAnswer } from "~/modules/http/enhanced-answer";
 import { useFormFlash } from "../ui/use-form-flash";
-import { Button, FieldError, inputClass } from "../ui/form";
+import { Button } from "../ui/form";
 import { toast } from "../ui/toast-store";
 import { useFieldErrors } from "../ui/use-field-errors";
 
@@ -44,36 +45,29 @@ export function NewsletterForm({ formId, compact = false }: { formId: string; co
   }
 
   const submitting = fetcher.state !== "idle";
-  const inputId = `${formId}-email`;
-  const errorId = `${inputId}-error`;
-  const emailErrors = errorsFor("email");
-  const defaultEmail = flash?.values?.email ?? "";
   return (
     <EnhancedForm fetcher={fetcher} id={formId} action="/newsletter" onSubmit={onSubmit} onInput={onInput}>
       <input type="hidden" name="formId" value={formId} />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-      <label htmlFor={inputId} className={compact ? "sr-only" : "mb-1 block text-sm font-medium"}>
-        {newsletterCopy.label}
-      </label>
-      <div className="flex flex-col gap-2 sm:flex-row">
-        <input
-          id={inputId}
-          name="email"
-          type="email"
-          required
-          maxLength={254}
-          defaultValue={defaultEmail}
-          aria-invalid={emailErrors ? true : undefined}
-          aria-describedby={emailErrors ? errorId : undefined}
-          autoComplete="email"
-          placeholder={newsletterCopy.placeholder}
-          className={inputClass}
-        />
-        <Button type="submit" disabled={submitting} className="shrink-0">
-          {submitting ? newsletterCopy.submitting : newsletterCopy.submit}
-        </Button>
-      </div>
-      <FieldError id={errorId} errors={emailErrors} />
+      <Field
+        id={`${formId}-email`}
+        name="email"
+        type="email"
+        label={newsletterCopy.label}
+        labelClassName={compact ? "sr-only" : undefined}
+        errors={errorsFor("email")}
+        required
+        maxLength={254}
+        defaultValue={flash?.values?.email ?? ""}
+        autoComplete="email"
+        placeholder={newsletterCopy.placeholder}
+        endClassName="flex flex-col gap-2 sm:flex-row"
+        end={
+          <Button type="submit" disabled={submitting} className="shrink-0">
+            {submitting ? newsletterCopy.submitting : newsletterCopy.submit}
+          </Button>
+        }
+      />
       {/* The sign-up text a confirmation records (content/newsletter.ts: newsletterConsent, versioned). */}
       <p className="mt-2 text-xs text-slate-600 dark:text-slate-300">
         {newsletterConsent.lead}

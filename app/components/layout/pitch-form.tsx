@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { CheckCircle2 } from "lucide-react";
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { processContent } from "~/content/process";
 import { pitchMessages } from "~/content/validation";
@@ -11,10 +11,11 @@ import {
   PITCH_STAGES,
   PITCH_STAMP_FIELD,
 } from "~/modules/pitches/constants";
+import { Field, FileField, SelectField, TextareaField } from "../kit/fields";
 import { EnhancedForm } from "../ui/enhanced-form";
 import type { EnhancedAnswer } from "~/modules/http/enhanced-answer";
 import { useFlashResult, useFormFlash } from "../ui/use-form-flash";
-import { Button, FieldError, inputClass, Label } from "../ui/form";
+import { Button } from "../ui/form";
 import { toast } from "../ui/toast-store";
 import { useFieldErrors } from "../ui/use-field-errors";
 import { useHydrated } from "../ui/use-hydrated";
@@ -104,29 +105,9 @@ export function PitchForm({
   const formErrors = result?.error?.[""];
   // After a refused post the form keeps the stamp it was first shown with: the fill time counts from then.
   const stamp = initial(PITCH_STAMP_FIELD) || formStamp;
-  const deckId = `${PITCH_FORM_ID}-${PITCH_DECK_FIELD}`;
-  const deckErrors = errorsFor(PITCH_DECK_FIELD);
   const submitting = fetcher.state !== "idle";
-
-  const field = (name: keyof typeof messages, label: string, control: (props: ControlProps) => ReactNode, wide = false) => {
-    const id = `${PITCH_FORM_ID}-${name}`;
-    const errors = errorsFor(name);
-    const errorId = `${id}-error`;
-    return (
-      <div className={wide ? "sm:col-span-2" : undefined}>
-        <Label htmlFor={id}>{label}</Label>
-        {control({
-          id,
-          name,
-          defaultValue: initial(name),
-          "aria-invalid": errors ? true : undefined,
-          "aria-describedby": errors ? errorId : undefined,
-          className: inputClass,
-        })}
-        <FieldError id={errorId} errors={errors} />
-      </div>
-    );
-  };
+  /** A field's id, name, message and typed value: the kit's fields wire the label, aria-invalid and aria-describedby. */
+  const field = (name: keyof typeof messages) => ({ id: `${PITCH_FORM_ID}-${name}`, name, errors: errorsFor(name), defaultValue: initial(name) });
 
   return (
     <EnhancedForm
@@ -139,46 +120,41 @@ export function PitchForm({
       onInput={onInput}
       className="grid gap-4 sm:grid-cols-2"
     >
-      {field("name", "Name *", (p) => <input {...p} type="text" autoComplete="name" required maxLength={PITCH_LIMITS.name} />)}
-      {field("email", "Email *", (p) => <input {...p} type="email" autoComplete="email" required maxLength={254} />)}
-      {field("company", "Company *", (p) => (
-        <input {...p} type="text" autoComplete="organization" required maxLength={PITCH_LIMITS.company} />
-      ))}
-      {field("stage", "Stage *", (p) => (
-        <select {...p} required>
-          <option value="">Select a stage</option>
-          {PITCH_STAGES.map((stage) => (
-            <option key={stage} value={stage}>
-              {stage}
-            </option>
-          ))}
-        </select>
-      ))}
-      {field(
-        "deckUrl",
-        "Pitch deck URL (optional)",
-        (p) => <input {...p} type="url" placeholder="https://" maxLength={PITCH_LIMITS.deckUrl} />,
-        true,
-      )}
-      <div className="sm:col-span-2">
-        <Label htmlFor={deckId}>{copy.deckLabel}</Label>
-        <input
-          id={deckId}
-          name={PITCH_DECK_FIELD}
-          type="file"
-          accept="application/pdf,.pdf"
-          aria-invalid={deckErrors ? true : undefined}
-          aria-describedby={deckErrors ? `${deckId}-error` : undefined}
-          className={inputClass}
-        />
-        <FieldError id={`${deckId}-error`} errors={deckErrors} />
-      </div>
-      {field(
-        "message",
-        "Tell us about your company *",
-        (p) => <textarea {...p} required rows={6} maxLength={PITCH_LIMITS.message} />,
-        true,
-      )}
+      <Field {...field("name")} label="Name *" autoComplete="name" required maxLength={PITCH_LIMITS.name} />
+      <Field {...field("email")} label="Email *" type="email" autoComplete="email" required maxLength={254} />
+      <Field {...field("company")} label="Company *" autoComplete="organization" required maxLength={PITCH_LIMITS.company} />
+      <SelectField {...field("stage")} label="Stage *" required>
+        <option value="">Select a stage</option>
+        {PITCH_STAGES.map((stage) => (
+          <option key={stage} value={stage}>
+            {stage}
+          </option>
+        ))}
+      </SelectField>
+      <Field
+        {...field("deckUrl")}
+        label="Pitch deck URL (optional)"
+        type="url"
+        placeholder="https://"
+        maxLength={PITCH_LIMITS.deckUrl}
+        className="sm:col-span-2"
+      />
+      <FileField
+        id={`${PITCH_FORM_ID}-${PITCH_DECK_FIELD}`}
+        name={PITCH_DECK_FIELD}
+        label={copy.deckLabel}
+        accept="application/pdf,.pdf"
+        errors={errorsFor(PITCH_DECK_FIELD)}
+        className="sm:col-span-2"
+      />
+      <TextareaField
+        {...field("message")}
+        label="Tell us about your company *"
+        required
+        rows={6}
+        maxLength={PITCH_LIMITS.message}
+        className="sm:col-span-2"
+      />
       <input type="hidden" name={PITCH_STAMP_FIELD} value={stamp} />
       <div className={honeypotClass} aria-hidden="true">
         <label htmlFor={`${PITCH_FORM_ID}-${PITCH_HONEYPOT_FIELD}`}>{copy.honeypotLabel}</label>
@@ -204,12 +180,3 @@ export function PitchForm({
     </EnhancedForm>
   );
 }
-
-type ControlProps = {
-  id: string;
-  name: string;
-  defaultValue: string;
-  "aria-invalid": true | undefined;
-  "aria-describedby": string | undefined;
-  className: string;
-};

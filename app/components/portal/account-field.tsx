@@ -1,9 +1,9 @@
 import type { ComponentProps, ReactNode } from "react";
 import { Link } from "react-router";
 import { PASSWORD_MIN } from "~/modules/lp-users/constants";
-import { FieldError, inputClass, Label } from "../ui/form";
+import { Field } from "../kit/fields";
 
-type Props = Omit<ComponentProps<"input">, "id" | "name" | "className"> & {
+type Props = Omit<ComponentProps<"input">, "id" | "name" | "className" | "children"> & {
   formId: string;
   name: string;
   label: string;
@@ -32,31 +32,9 @@ export function NewPasswordField(props: Omit<Props, "name" | "type" | "required"
   return <AccountField {...props} name="password" type="password" required minLength={PASSWORD_MIN} autoComplete="new-password" />;
 }
 
-/** A labelled input of an account form, with its hint and its error (role=alert) tied to it. */
-export function AccountField({ formId, name, label, hint, errors, ...input }: Props) {
-  const id = `${formId}-${name}`;
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
-  const describedBy = [errors?.length ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined;
-  return (
-    <div>
-      <Label htmlFor={id}>{label}</Label>
-      <input
-        {...input}
-        id={id}
-        name={name}
-        aria-invalid={errors?.length ? true : undefined}
-        aria-describedby={describedBy}
-        className={inputClass}
-      />
-      {hint ? (
-        <p id={hintId} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-          {hint}
-        </p>
-      ) : null}
-      <FieldError id={errorId} errors={errors} />
-    </div>
-  );
+/** A labelled input of an account form, with its hint and its error (role=alert): the kit's Field wires them. */
+export function AccountField({ formId, name, ...field }: Props) {
+  return <Field {...field} id={`${formId}-${name}`} name={name} />;
 }
 
 /** A form-level error (role=alert) under an account form. */

@@ -7,15 +7,6 @@ export function Label({ className = "", ...props }: ComponentProps<"label">) {
   return <label className={`mb-1 block text-sm font-medium ${className}`} {...props} />;
 }
 
-export function FieldError({ id, errors }: { id: string; errors?: string[] | undefined }) {
-  if (!errors?.length) return null;
-  return (
-    <p id={id} className="mt-1 text-sm font-medium text-red-700 dark:text-red-400" role="alert">
-      {errors[0]}
-    </p>
-  );
-}
-
 const buttonVariants = {
   primary:
     "bg-brand-700 text-white hover:bg-brand-800 disabled:bg-brand-700/70 dark:bg-brand-300 dark:text-slate-950 dark:hover:bg-brand-200",
