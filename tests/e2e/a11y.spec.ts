@@ -22,8 +22,10 @@ import { latestMailTo } from "./helpers/accounts";
 /**
  * Automated accessibility checks (axe-core, WCAG 2.0/2.1 A and AA rules) on
  * every public page, the fund document pages (with access, and Fund II's
- * refusal), the investor dashboard, the admin dashboard and a document's
- * access history, in the light and the dark theme: each page is loaded
+ * refusal), and the workspace pages in the states a user puts them in (a
+ * category or a row menu open, a form's errors, the phone menu), in the light
+ * and the dark theme (each workspace page as it loads is checked, with the
+ * best-practice rules too, in workspace-layout.spec.ts): each page is loaded
  * light (the `theme` cookie; the server renders the class from it), checked,
  * switched to dark in place (the class, as the toggle sets it: the markup is
  * otherwise the same) and checked again, with whatever the test opened.
@@ -205,29 +207,8 @@ test.describe("light and dark theme", () => {
     await expectNoViolationsInEitherTheme(page, testInfo);
   });
 
-  for (const [path, heading] of [
-    ["/admin/dashboard", "Overview"],
-    ["/admin/investors", "Investors"],
-    ["/admin/fund-access", "Fund access"],
-    ["/admin/email-lists", "Email lists"],
-    ["/admin/activity", "Activity"],
-    ["/admin/account", "Account"],
-    ["/admin/pitches", "Pitches"],
-  ] as const) {
-    test(`${path} has no axe violations`, async ({
-      page,
-      context,
-      baseURL,
-      visit,
-    }, testInfo) => {
-      await signedIn(context, baseURL!, testInfo, "admin");
-      await visit(path);
-      await expect(
-        page.getByRole("heading", { level: 1, name: heading }),
-      ).toBeVisible();
-      await expectNoViolationsInEitherTheme(page, testInfo);
-    });
-  }
+  // Every admin and LP page as it loads is checked, with axe's best-practice rules too, in
+  // workspace-layout.spec.ts; here, the states those pages can be put in.
 
   test("the newsletter's confirmation page (its button), its thank-you and a bad unsubscribe link's page have no axe violations", async ({
     page,
@@ -338,23 +319,6 @@ test.describe("light and dark theme", () => {
       .click();
     await expect(page.locator("#lp-upload-title-error")).toBeVisible();
     await expect(page.locator("#lp-upload-file-error")).toBeVisible();
-    await expectNoViolationsInEitherTheme(page, testInfo);
-  });
-
-  test("a document's access history has no axe violations", async ({
-    page,
-    context,
-    baseURL,
-    visit,
-  }, testInfo) => {
-    const { document } = await signedIn(context, baseURL!, testInfo, "admin");
-    await visit(`/admin/documents/${document.id}/access`);
-    await expect(
-      page.getByRole("heading", { level: 1, name: "Access history" }),
-    ).toBeVisible();
-    await expect(
-      page.getByRole("table", { name: /^Accesses of / }).getByRole("row"),
-    ).toHaveCount(3);
     await expectNoViolationsInEitherTheme(page, testInfo);
   });
 });
