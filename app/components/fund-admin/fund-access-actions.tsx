@@ -8,7 +8,6 @@ import { ADMIN_PATHS } from "~/modules/admin/paths";
 import { RowMenu } from "../kit/data-table";
 import { ConfirmPanel, CONFIRM_PANEL_ID } from "../ui/confirm-panel";
 import { EnhancedForm } from "../ui/enhanced-form";
-import { buttonClass } from "../ui/form";
 import { toast } from "../ui/toast-store";
 
 /** The fund access page's intents for a request (posted with requestId). */
@@ -26,7 +25,6 @@ export type FundAccessRequestRef = { id: string; name: string; fundId: FundId; r
 
 const CANCEL_HREF = `${PAGE}#${FUND_ACCESS_LIST_ID}`;
 
-const secondaryButtonClass = buttonClass("secondary", "px-3 py-1.5 whitespace-nowrap aria-disabled:cursor-not-allowed aria-disabled:opacity-70");
 
 export function revokeQuestion(request: { name: string; fundId: FundId }): string {
   return fundAccessListCopy.confirmRevoke(request.name, fundAdminCopy.fundNames[request.fundId]);
@@ -38,8 +36,8 @@ export function offersNewLink(request: { fundId: FundId; revoked: boolean }): bo
 }
 
 /**
- * The buttons of one fund access request: 'Send new link' in the line,
- * 'Revoke access' in the row menu ('⋯'). 'Revoke access' asks first: with
+ * The actions of one fund access request, in its row menu ('⋯'): 'Send new
+ * link' and 'Revoke access'. 'Revoke access' asks first: with
  * JavaScript through window.confirm, then a fetcher posts the intent and the
  * toast shows; without JavaScript the button opens the server's confirm step
  * (/admin/fund-access?confirm=revoke-fund-access&request=…#confirm). 'Send new
@@ -57,9 +55,9 @@ export function FundAccessActions({ request, describedBy }: { request: FundAcces
     if (!outcome || fetcher.state !== "idle" || lastShown.current === outcome) return;
     lastShown.current = outcome;
     if (outcome.toast) toast(outcome.toast);
-    // A revoke swaps its button for 'Send new link': keep the keyboard user on this request.
+    // A revoke swaps its item for 'Send new link': keep the keyboard user on this request's menu.
     const active = globalThis.document?.activeElement;
-    if (!active || active === globalThis.document.body) containerRef.current?.querySelector("button")?.focus();
+    if (!active || active === globalThis.document.body) containerRef.current?.querySelector("summary")?.focus();
   }, [fetcher.data, fetcher.state]);
 
   const onRevoke = (event: FormEvent<HTMLFormElement>) => {
@@ -69,25 +67,25 @@ export function FundAccessActions({ request, describedBy }: { request: FundAcces
   };
 
   return (
-    <div ref={containerRef} className="flex items-center justify-end gap-1.5 sm:-my-1">
-      {offersNewLink(request) ? (
-        <EnhancedForm
-          fetcher={fetcher}
-          action={PAGE}
-          onSubmit={(event) => {
-            if (busy) event.preventDefault();
-          }}
-        >
-          <input type="hidden" name="intent" value={RESEND_FUND_ACCESS_INTENT} />
-          <input type="hidden" name="requestId" value={request.id} />
-          <button type="submit" className={secondaryButtonClass} aria-disabled={busy || undefined} aria-describedby={describedBy}>
-            {pendingIntent === RESEND_FUND_ACCESS_INTENT ? fundAccessListCopy.resending : fundAccessListCopy.resend}
-          </button>
-        </EnhancedForm>
-      ) : null}
-      {request.revoked ? null : (
-        // Revoking takes access away: out of the line, in the row's menu, still asking first.
-        <RowMenu name={request.name}>
+    // Both changes sit in the row's menu ('⋯'), out of the line; revoking still asks first.
+    <div ref={containerRef} className="flex justify-end sm:-my-1">
+      <RowMenu name={request.name}>
+        {offersNewLink(request) ? (
+          <EnhancedForm
+            fetcher={fetcher}
+            action={PAGE}
+            onSubmit={(event) => {
+              if (busy) event.preventDefault();
+            }}
+          >
+            <input type="hidden" name="intent" value={RESEND_FUND_ACCESS_INTENT} />
+            <input type="hidden" name="requestId" value={request.id} />
+            <button type="submit" className="row-menu-item" aria-disabled={busy || undefined} aria-describedby={describedBy}>
+              {pendingIntent === RESEND_FUND_ACCESS_INTENT ? fundAccessListCopy.resending : fundAccessListCopy.resend}
+            </button>
+          </EnhancedForm>
+        ) : null}
+        {request.revoked ? null : (
           <form method="get" action={`${PAGE}#${CONFIRM_PANEL_ID}`} onSubmit={onRevoke}>
             <input type="hidden" name="confirm" value={REVOKE_FUND_ACCESS_INTENT} />
             <input type="hidden" name="request" value={request.id} />
@@ -95,8 +93,8 @@ export function FundAccessActions({ request, describedBy }: { request: FundAcces
               {pendingIntent === REVOKE_FUND_ACCESS_INTENT ? fundAccessListCopy.revoking : fundAccessListCopy.revoke}
             </button>
           </form>
-        </RowMenu>
-      )}
+        )}
+      </RowMenu>
     </div>
   );
 }

@@ -93,7 +93,7 @@ const columns: ReadonlyArray<DataColumn<AdminFundAccessRequest>> = [
     key: "actions",
     header: fundAccessListCopy.columns.actions,
     headerHidden: true,
-    width: "w-44",
+    width: "w-14",
     card: "actions",
     cell: (request) => <FundAccessActions request={request} describedBy={nameId(request.id)} />,
   },
@@ -112,7 +112,7 @@ export const FUND_ACCESS_PAGE_PARAM = "requests.page";
  * kit's table (the page scrolls, not a box in it: decision 010). Each row:
  * name and company, a Fund I or Fund II badge ('Revoked' beside it when
  * revoked), e-mail, the accredited/qualified confirmation, the request time,
- * 'Send new link' and the row menu with 'Revoke access'.
+ * and the row menu ('Send new link', 'Revoke access').
  */
 export function FundAccessList({ data }: { data: FundAccessRequestsPage }) {
   return (
