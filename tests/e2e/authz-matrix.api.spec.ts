@@ -394,7 +394,7 @@ const rows: Row[] = [
     expect: { anonymous: to("/lp/login"), pending: to("/lp/login"), rejected: to("/lp/login"), investor: 200, admin: 200 },
   },
   // Every page of the admin workspace: admins only, the others to the admin login.
-  ...["/admin/dashboard", "/admin/investors", "/admin/documents", "/admin/fund-access", "/admin/email-lists"].map(
+  ...["/admin/dashboard", "/admin/investors", "/admin/documents", "/admin/documents/upload", "/admin/fund-access", "/admin/email-lists"].map(
     (path): Row => ({
       method: "GET",
       path,

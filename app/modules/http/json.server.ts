@@ -93,10 +93,3 @@ export async function handleJson(run: () => Promise<Response>): Promise<Response
   }
 }
 
-/** Response init for a form action's data answer: its status, and Retry-After when rate limited. */
-export function outcomeInit(outcome: { httpStatus: number; retryAfterSeconds?: number | undefined }): ResponseInit {
-  return {
-    status: outcome.httpStatus,
-    headers: outcome.retryAfterSeconds !== undefined ? { "Retry-After": String(outcome.retryAfterSeconds) } : undefined,
-  };
-}

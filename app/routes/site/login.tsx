@@ -3,7 +3,8 @@ import type { FormEvent } from "react";
 import type { Route } from "./+types/login";
 import { AccountCardHeader } from "~/components/portal/account-field";
 import { AccountCardPage, RequestAccessFooter } from "~/components/portal/sign-in-page";
-import { Button, inputClass, Label } from "~/components/ui/form";
+import { Field } from "~/components/kit/fields";
+import { Button } from "~/components/ui/form";
 import { toast } from "~/components/ui/toast-store";
 import { loginContent } from "~/content/login";
 import { pageMeta } from "~/modules/seo/meta";
@@ -38,30 +39,8 @@ export default function Login() {
     <AccountCardPage>
       <AccountCardHeader icon={<LogIn aria-hidden="true" className="size-6" />} title={c.title} intro={c.intro} />
       <form method="post" action="/login" onSubmit={onSubmit} className="mt-6 space-y-4">
-        <div>
-          <Label htmlFor="login-username">{c.username}</Label>
-          <input
-            id="login-username"
-            name="username"
-            type="text"
-            required
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            className={inputClass}
-          />
-        </div>
-        <div>
-          <Label htmlFor="login-password">{c.password}</Label>
-          <input
-            id="login-password"
-            name="password"
-            type="password"
-            required
-            autoComplete="current-password"
-            className={inputClass}
-          />
-        </div>
+        <Field label={c.username} id="login-username" name="username" required autoComplete="username" autoCapitalize="none" spellCheck={false} />
+        <Field label={c.password} id="login-password" name="password" type="password" required autoComplete="current-password" />
         <Button type="submit" className="w-full">
           {c.submit}
         </Button>
