@@ -90,6 +90,8 @@ export default [
     route("documents/:id", "routes/api/document.ts"),
     route("documents/:id/view", "routes/api/document-file.ts", { id: "api-document-view" }),
     route("documents/:id/download", "routes/api/document-file.ts", { id: "api-document-download" }),
+    // The funds (approved investors and admins).
+    route("funds", "routes/api/funds.ts"),
     route("fund-access/register", "routes/api/fund-access/register.ts"),
     route("fund-access/validate-token", "routes/api/fund-access/validate-token.ts"),
     route("fund-access/requests", "routes/api/fund-access/requests.ts"),

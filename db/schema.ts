@@ -264,6 +264,31 @@ export const scheduledRuns = sqliteTable("scheduled_runs", {
   finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
 });
 
+/**
+ * The firm's funds (issue 24, decision 038), seeded by migration 0017 from app/content/funds.ts.
+ * The slug is the stable key: SPEC's URLs and bodies (`fundId`) and the fund_id columns below
+ * name a fund by it. The public pages' texts stay in content; the behaviours that differ per
+ * fund are columns.
+ */
+export const funds = sqliteTable("funds", {
+  id: id(),
+  slug: text("slug", { enum: ["fund-i", "fund-ii"] }).notNull().unique(),
+  name: text("name").notNull(),
+  /** ISO 4217 code; the fund's amounts are in it (DESIGN.md §10). */
+  currency: text("currency").notNull(),
+  vintageYear: integer("vintage_year").notNull(),
+  /** Whether the fund takes new commitments. */
+  status: text("status", { enum: ["closed", "open"] }).notNull(),
+  /**
+   * How its document pages are reached: "open", a sign-up gives access at once (a cookie);
+   * "by_request", access comes as a mailed link an admin can revoke or send again.
+   */
+  access: text("access", { enum: ["open", "by_request"] }).notNull(),
+  /** The fund's bank details for capital calls (JSON), for later; unused so far. */
+  paymentInstructions: text("payment_instructions"),
+  createdAt: createdAt(),
+});
+
 export const fundAccessUsers = sqliteTable(
   "fund_access_users",
   {

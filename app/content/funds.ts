@@ -16,6 +16,10 @@ export type Fund = {
   key: FundKey;
   name: string;
   status: FundStatus;
+  /** ISO 4217 code of the fund's currency; with vintageYear, seeded into the funds table (migration 0017, decision 038). */
+  currency: string;
+  /** The year of the fund's first close (fictional). */
+  vintageYear: number;
   path: `/${FundKey}`;
   /** One or two sentences for the overview card on /deeptech-fund. */
   summary: string;
@@ -48,6 +52,8 @@ const fundI: Fund = {
   key: "fund-i",
   name: "Deeptech Fund I",
   status: "Closed",
+  currency: "USD",
+  vintageYear: 2019,
   path: "/fund-i",
   summary:
     "Our first fund backed 67 companies in 7 sectors, in North America and Europe. It is fully invested and closed to new investors.",
@@ -79,6 +85,8 @@ const fundII: Fund = {
   key: "fund-ii",
   name: "Deeptech Fund II",
   status: "Active",
+  currency: "USD",
+  vintageYear: 2024,
   path: "/fund-ii",
   summary:
     "Our active fund continues the Fund I strategy with a diversified portfolio of 50+ companies. It is open for subscriptions from accredited and qualified investors.",

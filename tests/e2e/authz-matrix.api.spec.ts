@@ -979,6 +979,20 @@ function fundRows(): Row[] {
   });
 
   const rows: Row[] = [
+    // The funds (decision 038): approved investors and admins; a fund cookie opens nothing here.
+    {
+      method: "GET",
+      path: "/api/funds",
+      expect: { ...noAccess, investor: 200, admin: 200 },
+      check: (answer) => {
+        if (answer.status !== 200) return;
+        const list = json(answer) as Record<string, unknown>[];
+        expect(list.map((fund) => fund.slug), "both funds, by slug").toEqual(["fund-i", "fund-ii"]);
+        for (const fund of list) {
+          expect(Object.keys(fund).sort(), "a fund's fields").toEqual(["currency", "id", "name", "slug", "status", "vintageYear"]);
+        }
+      },
+    },
     {
       method: "GET",
       path: "/api/fund-access/requests",

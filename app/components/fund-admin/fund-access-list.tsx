@@ -1,5 +1,6 @@
 import { fundAccessListCopy, fundAdminCopy } from "~/content/fund-admin";
 import type { FundId } from "~/modules/fund-access/constants";
+import type { FundAccessMode } from "~/modules/funds/constants";
 import { ListSection, type ListPageState } from "../admin/list-section";
 import { Badge, DataTable, OneLine, type BadgeTone, type DataColumn } from "../kit/data-table";
 import { FUND_ACCESS_LIST_ID, FundAccessActions } from "./fund-access-actions";
@@ -14,6 +15,8 @@ export type AdminFundAccessRequest = {
   email: string;
   company: string | null;
   fundId: FundId;
+  /** The fund's access mode (its row in the funds table): which actions the row offers. */
+  fundAccess: FundAccessMode;
   accreditedConfirmation: boolean;
   createdAt: string;
   requestedAt: string;

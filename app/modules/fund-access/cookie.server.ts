@@ -19,7 +19,8 @@ function fundCookie(fundId: FundId): Cookie {
   let cookie = cookies.get(fundId);
   if (!cookie) {
     const env = getEnv();
-    const base = fundId === "fund-i" ? "lr_fund_i" : "lr_fund_ii";
+    // Named for the slug: lr_fund_i, lr_fund_ii (decision 012).
+    const base = `lr_${fundId.replaceAll("-", "_")}`;
     cookie = createCookie(env.SECURE_COOKIES ? `__Host-${base}` : base, {
       httpOnly: true,
       sameSite: "lax",

@@ -13,6 +13,7 @@ import { fundAccessMessages } from "~/content/validation";
 import type { FundId } from "./constants";
 import type { FundAccessInput } from "./schema";
 import { audit, type AuditTarget } from "../audit/audit.server";
+import { findFundBySlug, fundBySlug, type Fund } from "../funds/funds.server";
 
 /** A fund access request as the audit trail names it. */
 function requestTarget(row: { id: string; email: string }): AuditTarget {
@@ -21,9 +22,10 @@ function requestTarget(row: { id: string; email: string }): AuditTarget {
 
 /**
  * Fund access (SPEC.md §4, DESIGN.md §4). Each request holds one access
- * token: 32 random bytes, base64url, stored only as its SHA-256. Fund I
- * access is granted at once (the token goes into an HttpOnly cookie); Fund II
- * access comes as an e-mailed link. Revoking a request stops its link and
+ * token: 32 random bytes, base64url, stored only as its SHA-256. A fund's
+ * access mode (its row in the funds table, decision 038) says how access comes:
+ * "open" (Fund I) grants it at once (the token goes into an HttpOnly cookie);
+ * "by_request" (Fund II) mails a link. Revoking a request stops its link and
  * cookies at once. See docs/decisions/012-fund-access.md.
  */
 
@@ -50,8 +52,6 @@ export function toFundAccessRead(row: FundAccessRequest): FundAccessRead {
   };
 }
 
-export const fundNames: Record<FundId, string> = { "fund-i": "Deeptech Fund I", "fund-ii": "Deeptech Fund II" };
-
 /** At most this many access-link mails per address per day (a stranger cannot flood an inbox). */
 const LINK_MAILS_PER_DAY = 5;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -61,16 +61,16 @@ function documentsUrl(fundId: FundId): string {
 }
 
 /** Queue the access link mail; the link itself travels as a sealed mail secret. */
-function queueLinkMail(db: Pick<ReturnType<typeof getDb>, "insert">, row: { email: string; name: string; fundId: FundId }, token: string) {
+function queueLinkMail(db: Pick<ReturnType<typeof getDb>, "insert">, fund: Fund, row: { email: string; name: string; fundId: FundId }, token: string) {
   queueMail(db, {
     to: row.email,
-    ...fundAccessMails.link(row, fundNames[row.fundId]),
+    ...fundAccessMails.link(row, fund.name),
     secrets: { link: `${documentsUrl(row.fundId)}?token=${token}` },
   });
 }
 
-function queueWithdrawnMail(db: Pick<ReturnType<typeof getDb>, "insert">, row: FundAccessRequest) {
-  queueMail(db, { to: row.email, ...fundAccessMails.withdrawn(row, fundNames[row.fundId]) });
+function queueWithdrawnMail(db: Pick<ReturnType<typeof getDb>, "insert">, fund: Fund, row: FundAccessRequest) {
+  queueMail(db, { to: row.email, ...fundAccessMails.withdrawn(row, fund.name) });
 }
 
 /**
@@ -78,12 +78,12 @@ function queueWithdrawnMail(db: Pick<ReturnType<typeof getDb>, "insert">, row: F
  * the one sent before, which keeps working (decision 012). Only its digest is kept, as the
  * second live token of the row; a later ask replaces it, its first use makes it the current one.
  */
-function reissueLink(tx: Pick<ReturnType<typeof getDb>, "insert" | "update">, row: FundAccessRequest) {
+function reissueLink(tx: Pick<ReturnType<typeof getDb>, "insert" | "update">, fund: Fund, row: FundAccessRequest) {
   const token = newToken();
   tx.update(fundAccessUsers).set({ reissuedTokenHash: hashToken(token) }).where(eq(fundAccessUsers.id, row.id)).run();
   queueMail(tx, {
     to: row.email,
-    ...fundAccessMails.askedAgain(row, fundNames[row.fundId]),
+    ...fundAccessMails.askedAgain(row, fund.name),
     secrets: { link: `${documentsUrl(row.fundId)}?token=${token}` },
   });
 }
@@ -91,9 +91,9 @@ function reissueLink(tx: Pick<ReturnType<typeof getDb>, "insert" | "update">, ro
 export type FundAccessOutcome = {
   fundId: FundId;
   /**
-   * Fund I: what the access cookie holds — the new request's token, or a pass
-   * for a request that already existed (see accessPass). Fund II: null (access
-   * comes by e-mail).
+   * An open fund (Fund I): what the access cookie holds — the new request's
+   * token, or a pass for a request that already existed (see accessPass). A
+   * fund by request (Fund II): null (access comes by e-mail).
    */
   cookieValue: string | null;
 };
@@ -103,18 +103,20 @@ export type FundAccessOutcome = {
  * and fund. Anyone can type anyone's address (issue 21, finding L7), so a
  * request for an address and fund that already has a row changes nothing
  * stored — name, company, phone, confirmation and token stay — and breaks no
- * link or cookie of the holder's: Fund II mails the holder's stored address (at
- * most 5 mails a day) a fresh link that works beside the one sent before
- * (reissueLink); Fund I, open to anyone, lets the visitor in with a pass for the row
- * instead of a new token. A revoked request stays revoked. For Fund II the
- * answer never tells whether the address was known; Fund I, which grants access
- * on the spot, has to say when access was withdrawn. See decision 012.
+ * link or cookie of the holder's: a fund by request (Fund II) mails the holder's
+ * stored address (at most 5 mails a day) a fresh link that works beside the one
+ * sent before (reissueLink); an open fund (Fund I) lets the visitor in with a
+ * pass for the row instead of a new token. A revoked request stays revoked. For
+ * a fund by request the answer never tells whether the address was known; an
+ * open fund, which grants access on the spot, has to say when access was
+ * withdrawn. See decision 012.
  */
 export function requestFundAccess(input: FundAccessInput): FundAccessOutcome {
   const db = getDb();
+  const fund = fundBySlug(input.fundId, db);
+  const byLink = fund.access === "by_request";
   const mailCapped =
-    input.fundId === "fund-ii" &&
-    recentMailCount(db, input.email, fundAccessMails.subject(fundNames[input.fundId]), new Date(now().getTime() - DAY_MS)) >= LINK_MAILS_PER_DAY;
+    byLink && recentMailCount(db, input.email, fundAccessMails.subject(fund.name), new Date(now().getTime() - DAY_MS)) >= LINK_MAILS_PER_DAY;
 
   const cookieValue = db.transaction((tx): string | null => {
     const existing = tx
@@ -123,22 +125,22 @@ export function requestFundAccess(input: FundAccessInput): FundAccessOutcome {
       .where(and(eq(fundAccessUsers.email, input.email), eq(fundAccessUsers.fundId, input.fundId)))
       .get();
     const record = (outcome: string, row: { id: string } | undefined) =>
-      audit(tx, input.fundId === "fund-i" ? "fund.access_granted" : "fund.access_requested", {
+      audit(tx, byLink ? "fund.access_requested" : "fund.access_granted", {
         target: row ? requestTarget({ id: row.id, email: input.email }) : { type: "fund_access_request", label: input.email },
         details: { fundId: input.fundId, email: input.email, outcome },
       });
     if (existing?.revokedAt) {
-      if (input.fundId === "fund-ii" && !mailCapped) queueWithdrawnMail(tx, existing);
+      if (byLink && !mailCapped) queueWithdrawnMail(tx, fund, existing);
       record("withdrawn", existing);
       return null;
     }
-    if (input.fundId === "fund-ii" && mailCapped) {
+    if (mailCapped) {
       record("daily mail cap", existing);
       return null;
     }
     if (existing) {
-      if (existing.fundId === "fund-ii") {
-        reissueLink(tx, existing);
+      if (byLink) {
+        reissueLink(tx, fund, existing);
         record("asked again: fresh link to the holder", existing);
         return null;
       }
@@ -159,8 +161,8 @@ export function requestFundAccess(input: FundAccessInput): FundAccessOutcome {
       })
       .returning()
       .get();
-    if (row.fundId === "fund-ii") {
-      queueLinkMail(tx, row, token);
+    if (byLink) {
+      queueLinkMail(tx, fund, row, token);
       record("link mailed", row);
       return null;
     }
@@ -169,11 +171,9 @@ export function requestFundAccess(input: FundAccessInput): FundAccessOutcome {
   });
   kickMailer();
 
-  if (input.fundId === "fund-i") {
-    if (cookieValue === null) throw new AppError("forbidden", fundAccessMessages.accessWithdrawn);
-    return { fundId: "fund-i", cookieValue };
-  }
-  return { fundId: "fund-ii", cookieValue: null };
+  if (byLink) return { fundId: input.fundId, cookieValue: null };
+  if (cookieValue === null) throw new AppError("forbidden", fundAccessMessages.accessWithdrawn);
+  return { fundId: input.fundId, cookieValue };
 }
 
 /**
@@ -195,10 +195,10 @@ export function accessPass(row: { id: string; accessTokenHash: string }): string
   return `pass.${row.id}.${tokenGeneration(row.accessTokenHash)}`;
 }
 
-/** The live Fund I request a pass (from the signed cookie) stands for; null for anything else. */
+/** The live request of an open fund (Fund I) a pass (from the signed cookie) stands for; null for anything else. */
 function findAccessByPass(pass: string, fundId: FundId): FundAccessRequest | null {
   const match = PASS_SHAPE.exec(pass);
-  if (!match || fundId !== "fund-i") return null;
+  if (!match || findFundBySlug(fundId)?.access !== "open") return null;
   const row = getDb().select().from(fundAccessUsers).where(eq(fundAccessUsers.id, match[1]!)).get();
   if (!row) return null;
   const same = timingSafeEqual(Buffer.from(tokenGeneration(row.accessTokenHash)), Buffer.from(match[2]!));
@@ -366,7 +366,7 @@ export function resendFundAccessLink(admin: LpUser, id: string): FundAccessReque
       .where(eq(fundAccessUsers.id, row.id))
       .returning()
       .get();
-    queueLinkMail(tx, next, token);
+    queueLinkMail(tx, fundBySlug(next.fundId, tx), next, token);
     audit(tx, "fund.link_resent", {
       actor: { id: admin.id, email: admin.email },
       target: requestTarget(row),

@@ -19,6 +19,8 @@ import {
   toFundAccessRead,
   type FundAccessRequest,
 } from "~/modules/fund-access/fund-access.server";
+import { listFunds } from "~/modules/funds/funds.server";
+import type { FundAccessMode } from "~/modules/funds/constants";
 import { logError } from "~/modules/logging/log.server";
 import { approvalDates, countInvestors, listInvestorTable, type InvestorView } from "~/modules/lp-users/investor-table.server";
 import { findUserById, type LpUser } from "~/modules/lp-users/lp-users.server";
@@ -149,8 +151,8 @@ function audienceSummary(row: { audience: "all" | "selected"; watermark: boolean
   };
 }
 
-/** A fund access request as the admin list shows it ('MMM dd, yyyy HH:mm', UTC). */
-export function toAdminFundAccessRequest(row: FundAccessRequest): AdminFundAccessRequest {
+/** A fund access request as the admin list shows it ('MMM dd, yyyy HH:mm', UTC), with its fund's access mode. */
+export function toAdminFundAccessRequest(row: FundAccessRequest, fundAccess: FundAccessMode): AdminFundAccessRequest {
   const read = toFundAccessRead(row);
   return {
     id: read.id,
@@ -158,6 +160,7 @@ export function toAdminFundAccessRequest(row: FundAccessRequest): AdminFundAcces
     email: read.email,
     company: row.company,
     fundId: read.fundId,
+    fundAccess,
     accreditedConfirmation: read.accreditedConfirmation,
     createdAt: read.createdAt,
     requestedAt: adminDateTime(row.createdAt),
@@ -174,7 +177,13 @@ export function readFundAccessRequests(page: number): FundAccessRequestsPage {
         const { requests, total } = listFundAccessRequestsPage(range);
         return { rows: requests, total };
       });
-      return { requests: result.rows.map(toAdminFundAccessRequest), page: result.page, total: result.total, failed: false };
+      const access = new Map(listFunds().map((fund) => [fund.slug, fund.access]));
+      const requests = result.rows.map((row) => {
+        const fundAccess = access.get(row.fundId);
+        if (!fundAccess) throw new Error(`the funds table has no row for ${row.fundId}`);
+        return toAdminFundAccessRequest(row, fundAccess);
+      });
+      return { requests, page: result.page, total: result.total, failed: false };
     },
     { requests: [], page: 1, total: 0, failed: true },
   );

@@ -41,7 +41,8 @@ export async function answerFundSignup(request: Request, clientAddress: string, 
   try {
     await enforceRateLimit("fundAccess", clientAddress);
     cookieValue = requestFundAccess(submission.value).cookieValue;
-    if (fundId === "fund-i" && !cookieValue) throw new Error("Fund I access came without a cookie value");
+    // A page that goes on to the documents needs the access cookie (an open fund's sign-up gives one).
+    if (AFTER[fundId].goesOn && !cookieValue) throw new Error(`${fundId} access came without a cookie value`);
   } catch (error) {
     const failure = formFailure(error, fundAccessCopy.registrationFailed.fallback);
     return answerConform(formData, {
