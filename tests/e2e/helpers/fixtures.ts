@@ -35,7 +35,35 @@ type Fixtures = {
   visit: (path: string, options?: { status?: number }) => Promise<Response | null>;
 };
 
+/** The binding through which the pages report Content-Security-Policy violations (the `page` fixture). */
+const CSP_BINDING = "__e2eCspViolation";
+
 export const test = base.extend<Fixtures>({
+  /**
+   * Every page of every JavaScript-on test runs its scripts inside the
+   * page's Content-Security-Policy: each document reports the violations the
+   * browser sees (`securitypolicyviolation`, from its first script on, across
+   * navigations), and the test fails at its end if there was one. A page that
+   * loads the validation library only to read a constant once broke this (zod
+   * probes for eval support with `new Function("")`), which also costs
+   * Lighthouse's best-practices score. Without JavaScript no script runs.
+   */
+  page: async ({ page, jsEnabled }, use) => {
+    const violations: string[] = [];
+    if (jsEnabled) {
+      await page.exposeBinding(CSP_BINDING, ({ frame }, text: string) => {
+        violations.push(`${frame.url()}: ${text}`);
+      });
+      await page.addInitScript((binding) => {
+        document.addEventListener("securitypolicyviolation", (e) => {
+          const report = (window as unknown as Record<string, (text: string) => void>)[binding];
+          report?.(`${e.violatedDirective} blocked ${e.blockedURI || "(inline)"} in ${e.sourceFile}:${e.lineNumber}`);
+        });
+      }, CSP_BINDING);
+    }
+    await use(page);
+    expect(violations, "Content-Security-Policy violations while the test's pages ran").toEqual([]);
+  },
   clientIp: [
     async ({}, use, testInfo) => {
       await use(clientIpFor(testInfo));
