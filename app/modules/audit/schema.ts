@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/modules/validation/z";
 import { activityFilterMessages as m } from "~/content/activity";
 import { AUDIT_EVENTS } from "./events";
 

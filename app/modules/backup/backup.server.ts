@@ -6,7 +6,7 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { z } from "zod";
+import { z } from "~/modules/validation/z";
 // The only stored paths the server makes: nothing else is copied or restored.
 import { STORED_PATH } from "../storage/storage.server";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/modules/validation/z";
 import { LpUploadFields } from "../documents/schema";
 import { BATCH_ID_PATTERN, FILE_PROBLEMS } from "./constants";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/modules/validation/z";
 
 /**
  * Money (DESIGN.md §10): integer minor units as `bigint` everywhere in the app, a
@@ -165,4 +165,11 @@ export function sumByCurrency(items: readonly Money[]): Map<string, bigint> {
   const totals = new Map<string, bigint>();
   for (const { currency, minor } of items) totals.set(currency, (totals.get(currency) ?? 0n) + minor);
   return totals;
+}
+
+/** A decimal string as JSON carries it ("250000.00"), formatted as formatMoney does. */
+export function formatDecimal(amount: string, currency: string, options: { parentheses?: boolean } = {}): string {
+  const parsed = parseSignedAmount(amount, currency);
+  if (!parsed.ok) throw new RangeError(`Not an amount in ${currency}: ${JSON.stringify(amount)}`);
+  return formatMoney(parsed.minor, currency, options);
 }

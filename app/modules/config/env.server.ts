@@ -1,6 +1,6 @@
 import path from "node:path";
 import proxyaddr from "proxy-addr";
-import { z } from "zod";
+import { z } from "~/modules/validation/z";
 
 /**
  * The environment, parsed once at start. A bad or missing required value

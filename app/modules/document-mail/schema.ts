@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/modules/validation/z";
 import { documentMailCopy } from "~/content/document-mail";
 
 /**

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/modules/validation/z";
 import { FUND_IDS } from "../fund-access/constants";
 import { uploadMessages } from "~/content/validation";
 import { AUDIENCES, DEFAULT_CATEGORY, DESCRIPTION_MAX, FUND_CATEGORIES, LP_CATEGORIES, MAX_RECIPIENTS, TITLE_MAX } from "./constants";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/modules/validation/z";
 import { emailField } from "../newsletter/schema";
 import { fundAccessMessages } from "~/content/validation";
 import { FUND_IDS } from "./constants";

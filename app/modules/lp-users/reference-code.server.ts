@@ -1,5 +1,5 @@
 import { and, eq, ne } from "drizzle-orm";
-import { z } from "zod";
+import { z } from "~/modules/validation/z";
 import { getDb, type Db } from "~/modules/db/connection.server";
 import { lpUsers } from "../../../db/schema";
 import { referenceCodeCopy } from "~/content/admin-workspace";

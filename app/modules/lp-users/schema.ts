@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/modules/validation/z";
 import { twoFactorMessages } from "~/content/two-factor";
 import { accountFieldMessages, INVALID_EMAIL } from "~/content/validation";
 import { emailField } from "../newsletter/schema";

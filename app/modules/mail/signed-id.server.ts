@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { z } from "zod";
+import { z } from "~/modules/validation/z";
 import { getEnv } from "../config/env.server";
 
 /**

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/modules/validation/z";
 import { pitchFilterMessages as fm, pitchMessages as m } from "~/content/pitch-inbox";
 import { PITCH_STAGES } from "../pitches/constants";
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/modules/validation/z";
 import { emailField } from "../newsletter/schema";
 import { pitchMessages } from "~/content/validation";
 import { PITCH_LIMITS, PITCH_STAGES } from "./constants";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/modules/validation/z";
 
 /** A notification, as shown by the Toaster (SPEC.md §2, §9). */
 export const Toast = z.object({

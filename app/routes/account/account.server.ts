@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { z } from "zod";
+import { z } from "~/modules/validation/z";
 import { accountPageCopy } from "~/content/account";
 import { documentMailCopy } from "~/content/document-mail";
 import { twoFactorCopy } from "~/content/two-factor";
