@@ -510,3 +510,216 @@ export const recoveryCodes = sqliteTable(
   },
   (t) => [uniqueIndex("recovery_codes_user_hash_idx").on(t.userId, t.codeHash)],
 );
+
+/** What an investing entity is (issue 24): the words of the admin's form and the JSON. */
+export const ENTITY_KINDS = ["individual", "joint", "trust", "company", "foundation", "pension", "other"] as const;
+/** A member's role: an owner sees everything and (later) manages the members; a viewer reads. */
+export const ENTITY_ROLES = ["owner", "viewer"] as const;
+
+/**
+ * Investing entities (DESIGN.md §10): what holds commitments. Approved
+ * investor accounts are their members (entity_members); an investor sees
+ * exactly the entities they are a member of.
+ */
+export const entities = sqliteTable(
+  "entities",
+  {
+    id: id(),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: ENTITY_KINDS }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("entities_name_idx").on(sql`${t.name} collate nocase`)],
+);
+
+export const entityMembers = sqliteTable(
+  "entity_members",
+  {
+    entityId: text("entity_id")
+      .notNull()
+      .references(() => entities.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => lpUsers.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ENTITY_ROLES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.entityId, t.userId] }), index("entity_members_user_idx").on(t.userId, t.entityId)],
+);
+
+/**
+ * One commitment per entity and fund, in the fund's currency as integer minor
+ * units (cents). `amountMinor` is the amount in force now; commitment_changes
+ * keeps every amount with the date it took effect (the first is the accepted
+ * amount on `acceptedOn`), so the amount in force on any date can be read.
+ * Dates are calendar dates, 'YYYY-MM-DD'.
+ */
+export const commitments = sqliteTable(
+  "commitments",
+  {
+    id: id(),
+    entityId: text("entity_id")
+      .notNull()
+      .references(() => entities.id, { onDelete: "restrict" }),
+    fundId: text("fund_id")
+      .notNull()
+      .references(() => funds.id, { onDelete: "restrict" }),
+    amountMinor: integer("amount_minor").notNull(),
+    acceptedOn: text("accepted_on").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("commitments_entity_fund_idx").on(t.entityId, t.fundId), index("commitments_fund_idx").on(t.fundId)],
+);
+
+export const commitmentChanges = sqliteTable(
+  "commitment_changes",
+  {
+    id: id(),
+    commitmentId: text("commitment_id")
+      .notNull()
+      .references(() => commitments.id, { onDelete: "cascade" }),
+    amountMinor: integer("amount_minor").notNull(),
+    effectiveOn: text("effective_on").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("commitment_changes_commitment_idx").on(t.commitmentId, t.effectiveOn)],
+);
+
+/**
+ * Documents addressed to entities (issue 24 §2): a 'selected' LP document is
+ * read by the investors chosen in document_recipients and by every member of
+ * an entity chosen here (decision 025's one access rule, extended).
+ */
+export const documentRecipientEntities = sqliteTable(
+  "document_recipient_entities",
+  {
+    documentId: text("document_id")
+      .notNull()
+      .references(() => documents.id, { onDelete: "cascade" }),
+    entityId: text("entity_id")
+      .notNull()
+      .references(() => entities.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.documentId, t.entityId] }), index("document_recipient_entities_entity_idx").on(t.entityId, t.documentId)],
+);
+
+/** The ledger's kinds and types (DESIGN.md §10): a call's lines and a distribution's lines. */
+export const LEDGER_KINDS = ["call", "distribution"] as const;
+export const CALL_LINE_TYPES = ["investment", "management_fee", "fund_expenses", "organizational_expenses", "other"] as const;
+export const DISTRIBUTION_LINE_TYPES = ["return_of_capital", "realized_gain", "income", "other"] as const;
+
+/**
+ * Capital calls and distributions of a fund (issue 24 §4–5), drafted, then
+ * published; a published entry is never edited, only corrected by a new one
+ * (`correctionOf`). `date` is a call's notice date or a distribution's payment
+ * date; `dueDate` a call's. `number` is given at publishing, per fund and kind
+ * (Call 1, Call 2, …; Distribution 1, …). Dates are 'YYYY-MM-DD'.
+ */
+export const ledgerEntries = sqliteTable(
+  "ledger_entries",
+  {
+    id: id(),
+    fundId: text("fund_id")
+      .notNull()
+      .references(() => funds.id, { onDelete: "restrict" }),
+    kind: text("kind", { enum: LEDGER_KINDS }).notNull(),
+    status: text("status", { enum: ["draft", "published"] }).notNull().default("draft"),
+    number: integer("number"),
+    date: text("date").notNull(),
+    dueDate: text("due_date"),
+    correctionOf: text("correction_of"),
+    createdBy: text("created_by").references(() => lpUsers.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    publishedAt: integer("published_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("ledger_entries_number_idx").on(t.fundId, t.kind, t.number),
+    index("ledger_entries_fund_idx").on(t.fundId, t.kind, t.status, t.date),
+  ],
+);
+
+/** An entry's lines, in the order they were given: a type and a fund-level amount (minor units). */
+export const ledgerLines = sqliteTable(
+  "ledger_lines",
+  {
+    entryId: text("entry_id")
+      .notNull()
+      .references(() => ledgerEntries.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    type: text("type").notNull(),
+    amountMinor: integer("amount_minor").notNull(),
+    description: text("description"),
+    /** A distribution's return of capital that may be called again (adds back to unfunded commitment). */
+    recallable: integer("recallable", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.entryId, t.position] })],
+);
+
+/** Each line's share per entity (largest remainder, pro rata to the commitments in force on the entry's date). */
+export const ledgerAllocations = sqliteTable(
+  "ledger_allocations",
+  {
+    entryId: text("entry_id")
+      .notNull()
+      .references(() => ledgerEntries.id, { onDelete: "cascade" }),
+    entityId: text("entity_id")
+      .notNull()
+      .references(() => entities.id, { onDelete: "restrict" }),
+    position: integer("position").notNull(),
+    amountMinor: integer("amount_minor").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entryId, t.entityId, t.position] }), index("ledger_allocations_entity_idx").on(t.entityId, t.entryId)],
+);
+
+/** Payments received against a published call, per entity, in full or in part. */
+export const callPayments = sqliteTable(
+  "call_payments",
+  {
+    id: id(),
+    entryId: text("entry_id")
+      .notNull()
+      .references(() => ledgerEntries.id, { onDelete: "restrict" }),
+    entityId: text("entity_id")
+      .notNull()
+      .references(() => entities.id, { onDelete: "restrict" }),
+    amountMinor: integer("amount_minor").notNull(),
+    receivedOn: text("received_on").notNull(),
+    createdBy: text("created_by").references(() => lpUsers.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("call_payments_entry_idx").on(t.entryId, t.entityId), index("call_payments_entity_idx").on(t.entityId)],
+);
+
+/** The reminder and overdue mails of a call, each sent once per entity (issue 24 §4). */
+export const callReminders = sqliteTable(
+  "call_reminders",
+  {
+    entryId: text("entry_id")
+      .notNull()
+      .references(() => ledgerEntries.id, { onDelete: "cascade" }),
+    entityId: text("entity_id")
+      .notNull()
+      .references(() => entities.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["reminder", "overdue"] }).notNull(),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entryId, t.entityId, t.kind] })],
+);
+
+/** Each entity's NAV in a fund at a date (quarter end), from the fund administrator (issue 24 §7). */
+export const valuations = sqliteTable(
+  "valuations",
+  {
+    id: id(),
+    fundId: text("fund_id")
+      .notNull()
+      .references(() => funds.id, { onDelete: "restrict" }),
+    entityId: text("entity_id")
+      .notNull()
+      .references(() => entities.id, { onDelete: "restrict" }),
+    date: text("date").notNull(),
+    navMinor: integer("nav_minor").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("valuations_fund_entity_date_idx").on(t.fundId, t.entityId, t.date), index("valuations_entity_idx").on(t.entityId, t.fundId, t.date)],
+);
