@@ -1,12 +1,12 @@
 import { requestMessages } from "~/content/validation";
 import { pitchStatusLabels, pitchToasts } from "~/content/pitch-inbox";
-import { AppError, type FieldErrors } from "~/modules/http/app-error";
+import type { FieldErrors } from "~/modules/http/app-error";
 import { answerForm, formFailure } from "~/modules/http/form-answer.server";
+import { formText, parseFormInput } from "~/modules/http/form-input.server";
 import { addPitchNote, listPitchAdmins, sendPitchReply, updatePitch } from "~/modules/pitch-inbox/inbox.server";
 import { NoteInput, PitchPatch, ReplyInput } from "~/modules/pitch-inbox/schema";
 import type { LpUser } from "~/modules/lp-users/lp-users.server";
 import type { ToastInput } from "~/modules/toast/toast";
-import type { z } from "zod";
 
 /**
  * The pitch page's forms (intents status, owner, note, reply), each one domain call.
@@ -28,18 +28,8 @@ export type PitchFormAnswer = {
   values?: Record<string, string>;
 };
 
-function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const fields: FieldErrors = {};
-  for (const issue of result.error.issues) (fields[issue.path.map(String).join(".") || "form"] ??= []).push(issue.message);
-  throw new AppError("bad_request", result.error.issues[0]?.message ?? requestMessages.invalidRequest, { fields });
-}
-
-function text(formData: FormData, name: string): string {
-  const value = formData.get(name);
-  return typeof value === "string" ? value : "";
-}
+const parse = parseFormInput;
+const text = formText;
 
 function run(admin: LpUser, intent: PitchIntent, id: string, formData: FormData): ToastInput {
   switch (intent) {
