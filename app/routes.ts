@@ -39,7 +39,12 @@ export default [
     route("*", "routes/site/not-found.tsx"),
   ]),
   // Investor portal: the layout guards its whole subtree (approved investor or admin).
-  layout("routes/lp/layout.tsx", [route("lp/dashboard", "routes/lp/dashboard.tsx"), route("lp/account", "routes/lp/account.tsx")]),
+  layout("routes/lp/layout.tsx", [
+    route("lp/dashboard", "routes/lp/dashboard.tsx"),
+    route("lp/capital-account", "routes/lp/capital-account.tsx"),
+    route("lp/notices/:id", "routes/lp/notice.tsx"),
+    route("lp/account", "routes/lp/account.tsx"),
+  ]),
   // Admin workspace: the layout guards its whole subtree (admins only) and holds the navigation.
   layout("routes/admin/layout.tsx", [
     route("admin/dashboard", "routes/admin/overview.tsx"),
@@ -56,6 +61,10 @@ export default [
     route("admin/documents/bulk", "routes/admin/documents-bulk.tsx"),
     route("admin/documents/bulk/:batchId", "routes/admin/documents-bulk-batch.tsx"),
     route("admin/fund-access", "routes/admin/fund-access.tsx"),
+    route("admin/funds", "routes/admin/funds.tsx"),
+    route("admin/funds/:slug", "routes/admin/fund.tsx"),
+    route("admin/entities", "routes/admin/entities.tsx"),
+    route("admin/entities/:id", "routes/admin/entity.tsx"),
     // The fund document upload form's target without JavaScript.
     route("admin/fund-documents", "routes/admin/fund-documents-upload.tsx"),
     route("admin/email-lists", "routes/admin/email-lists.tsx"),
@@ -92,6 +101,20 @@ export default [
     route("documents/:id/download", "routes/api/document-file.ts", { id: "api-document-download" }),
     // The funds (approved investors and admins).
     route("funds", "routes/api/funds.ts"),
+    route("entities", "routes/api/entities.ts"),
+    route("entities/:id/members", "routes/api/entity-members.ts"),
+    route("entities/:id/members/:userId", "routes/api/entity-member.ts"),
+    route("commitments", "routes/api/commitments.ts"),
+    route("commitments/:id", "routes/api/commitment.ts"),
+    route("capital-calls", "routes/api/ledger-entries.ts", { id: "api-capital-calls" }),
+    route("capital-calls/:id", "routes/api/ledger-entry.ts", { id: "api-capital-call" }),
+    route("capital-calls/:id/publish", "routes/api/ledger-publish.ts", { id: "api-capital-call-publish" }),
+    route("capital-calls/:id/payments", "routes/api/call-payments.ts"),
+    route("distributions", "routes/api/ledger-entries.ts", { id: "api-distributions" }),
+    route("distributions/:id", "routes/api/ledger-entry.ts", { id: "api-distribution" }),
+    route("distributions/:id/publish", "routes/api/ledger-publish.ts", { id: "api-distribution-publish" }),
+    route("valuations", "routes/api/valuations.ts"),
+    route("lp/capital-account", "routes/api/lp-capital-account.ts"),
     route("fund-access/register", "routes/api/fund-access/register.ts"),
     route("fund-access/validate-token", "routes/api/fund-access/validate-token.ts"),
     route("fund-access/requests", "routes/api/fund-access/requests.ts"),

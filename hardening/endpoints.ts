@@ -151,6 +151,7 @@ export const READS: ReadonlyArray<{ path: string; role: Role; note?: string }> =
   { path: "/api/documents/{id}/view", role: "investor" },
   { path: "/api/documents/{id}/download", role: "investor" },
   { path: "/api/funds", role: "investor" },
+  { path: "/api/entities", role: "investor", note: "an investor lists only the entities they are a member of" },
   { path: "/api/fund-access/requests", role: "admin" },
   { path: "/api/fund-documents/{key}", role: "admin", note: "fund list by key (fund-i / fund-ii)" },
   { path: "/api/fund-documents/view/{id}", role: "admin" },

@@ -89,6 +89,19 @@ export const auditEventWords = {
   "request.rate_limited": "Rate limit reached",
   "audit.flood_budget_reached": "Refusals over the hourly budget (log only)",
   "pitch.deck_opened": "Opened a pitch deck",
+  "entity.created": "Created an investing entity",
+  "entity.member_added": "Added a member to an entity",
+  "entity.member_removed": "Removed a member from an entity",
+  "commitment.created": "Recorded a commitment",
+  "commitment.raised": "Raised a commitment",
+  "capital_call.drafted": "Drafted a capital call",
+  "capital_call.draft_deleted": "Deleted a capital call draft",
+  "capital_call.published": "Published a capital call",
+  "capital_call.payment_recorded": "Recorded a payment",
+  "distribution.drafted": "Drafted a distribution",
+  "distribution.draft_deleted": "Deleted a distribution draft",
+  "distribution.published": "Published a distribution",
+  "valuation.imported": "Imported valuations",
 } as const;
 
 /** Field messages of the activity filters. */

@@ -1,7 +1,7 @@
 /** The admin workspace: its navigation and the overview's blocks. Page titles come from SPEC.md where it names them. */
 
-export type AdminPageKey = "overview" | "investors" | "fund-access" | "documents" | "pitches" | "email-lists" | "activity" | "account";
-export type AdminGroupKey = "people" | "documents" | "deal-flow" | "lists" | "system";
+export type AdminPageKey = "overview" | "investors" | "fund-access" | "funds" | "entities" | "documents" | "pitches" | "email-lists" | "activity" | "account";
+export type AdminGroupKey = "people" | "funds" | "documents" | "deal-flow" | "lists" | "system";
 
 export const adminNavCopy = {
   label: "Admin",
@@ -10,6 +10,8 @@ export const adminNavCopy = {
     overview: "Overview",
     investors: "Investors",
     "fund-access": "Fund access",
+    funds: "Funds",
+    entities: "Entities",
     documents: "Documents",
     pitches: "Pitches",
     "email-lists": "Email lists",
@@ -19,6 +21,7 @@ export const adminNavCopy = {
   /** The sidebar's groups, by the firm's work. */
   groups: {
     people: "People",
+    funds: "Funds",
     documents: "Documents",
     "deal-flow": "Deal flow",
     lists: "Lists",

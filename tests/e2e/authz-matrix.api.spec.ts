@@ -585,7 +585,35 @@ const rows: Row[] = [
   ...fundRows(),
   ...pitchRows(),
   ...referenceCodeAndBulkRows(),
+  ...capitalRows(),
 ];
+
+/**
+ * Capital accounts (issue 24): entities, their members and commitments. Admins
+ * change them; an investor lists only the entities they are a member of (the
+ * matrix's investor is a member of none) and may change nothing. Bodies that
+ * cannot be used are refused before anything is looked up (400), an unknown id
+ * is a 404.
+ */
+function capitalRows(): Row[] {
+  const adminOnlyApi = { anonymous: 401, pending: 401, rejected: 401, investor: 403 } as const;
+  return [
+    {
+      method: "GET",
+      path: "/api/entities",
+      expect: { ...adminOnlyApi, investor: 200, admin: 200 },
+      check: (answer, role) => {
+        if (role === "investor") expect(JSON.parse(answer.body.toString("utf8")), "an investor who is a member of no entity lists none").toEqual([]);
+      },
+    },
+    { method: "POST", path: "/api/entities", data: { name: "", kind: "trust", members: [] }, expect: { ...adminOnlyApi, admin: 400 } },
+    { method: "POST", path: `/api/entities/${unknownId}/members`, label: "/api/entities/{unknown id}/members", data: { userId: unknownId, role: "viewer" }, expect: { ...adminOnlyApi, admin: 404 } },
+    { method: "DELETE", path: `/api/entities/${unknownId}/members/${unknownId}`, label: "/api/entities/{unknown id}/members/{userId}", expect: { ...adminOnlyApi, admin: 404 } },
+    { method: "POST", path: "/api/commitments", data: { entityId: unknownId, fund: "fund-ii", amount: 1000, acceptedOn: "2025-01-31" }, expect: { ...adminOnlyApi, admin: 400 } },
+    { method: "GET", path: `/api/commitments/${unknownId}`, label: "/api/commitments/{unknown id}", expect: { ...adminOnlyApi, admin: 404 } },
+    { method: "PATCH", path: `/api/commitments/${unknownId}`, label: "/api/commitments/{unknown id}", data: { amount: "1000.00", effectiveOn: "2025-06-30" }, expect: { ...adminOnlyApi, admin: 404 } },
+  ];
+}
 
 /** Reference codes, the access page's reminder and the bulk per-investor upload (issue 15): admins only. */
 function referenceCodeAndBulkRows(): Row[] {

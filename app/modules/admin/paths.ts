@@ -20,6 +20,8 @@ export const ADMIN_SECTIONS = [
   { page: "overview", path: "/admin/dashboard", group: null },
   { page: "investors", path: "/admin/investors", group: "people", badge: true },
   { page: "fund-access", path: "/admin/fund-access", group: "people", badge: true },
+  { page: "funds", path: "/admin/funds", group: "funds" },
+  { page: "entities", path: "/admin/entities", group: "funds" },
   { page: "documents", path: "/admin/documents", group: "documents" },
   { page: "pitches", path: "/admin/pitches", group: "deal-flow", badge: true },
   { page: "email-lists", path: "/admin/email-lists", group: "lists" },

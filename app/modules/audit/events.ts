@@ -69,6 +69,22 @@ export const AUDIT_EVENTS = [
   "audit.flood_budget_reached",
   /** An admin opened a pitch's uploaded deck (also on the pitch's timeline). */
   "pitch.deck_opened",
+  /** Capital accounts (issue 24): investing entities, their members, and commitments. */
+  "entity.created",
+  "entity.member_added",
+  "entity.member_removed",
+  "commitment.created",
+  "commitment.raised",
+  /** The fund ledger: calls and distributions drafted, deleted while drafts, published; payments received. */
+  "capital_call.drafted",
+  "capital_call.draft_deleted",
+  "capital_call.published",
+  "capital_call.payment_recorded",
+  "distribution.drafted",
+  "distribution.draft_deleted",
+  "distribution.published",
+  /** A fund's NAVs at a date imported (CSV or JSON). */
+  "valuation.imported",
 ] as const;
 
 export type AuditEventName = (typeof AUDIT_EVENTS)[number];
@@ -81,4 +97,4 @@ export function isAuditEvent(value: string): value is AuditEventName {
 }
 
 /** What an event can be about. */
-export type AuditTargetType = "user" | "document" | "fund_access_request" | "email_list" | "audit_trail" | "pitch" | "newsletter_subscriber";
+export type AuditTargetType = "user" | "document" | "fund_access_request" | "email_list" | "audit_trail" | "pitch" | "newsletter_subscriber" | "entity" | "commitment" | "ledger_entry" | "fund";
