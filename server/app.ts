@@ -14,6 +14,7 @@ import { cutText, log, logError, USER_AGENT_MAX, withRequestContext } from "../a
 import { getDb } from "../app/modules/db/connection.server";
 import { AUDIENCE_BODY_BYTES } from "../app/modules/documents/constants";
 import { PITCH_DECK_MAX_BYTES } from "../app/modules/pitches/constants";
+import { VALUATIONS_BODY_BYTES } from "../app/modules/valuations/constants";
 import { PageCache, negotiateEncoding, type CachedPage } from "./page-cache";
 import { clientAddress, fromTrustedProxy, isCrossOriginRequest, isTrustedProxy, loggablePath, securityHeaders, setSecurityHeaders, type TrustedProxies } from "./security";
 
@@ -53,8 +54,13 @@ export function isUpload(pathname: string, contentType: string | undefined): boo
  */
 export function bodyLimitFor(pathname: string, contentType: string | undefined): number {
   if (isUpload(pathname, contentType)) return UPLOAD_PATHS.get(pathname)!;
+  if (IMPORT_PATHS.has(pathname)) return IMPORT_BODY_LIMIT;
   return AUDIENCE_PATHS.test(pathname) ? AUDIENCE_BODY_BYTES : DEFAULT_BODY_LIMIT;
 }
+
+/** The capital accounts' imports (valuations; issue 24 §9): JSON or CSV bodies up to 8 MB. */
+export const IMPORT_BODY_LIMIT = VALUATIONS_BODY_BYTES;
+const IMPORT_PATHS = new Set(["/api/valuations"]);
 
 /**
  * How long a request other than an upload may take to send its body, from its

@@ -6,6 +6,7 @@ import { startDocumentDigest } from "../app/modules/document-mail/digest.server"
 import { hasAnyAdmin } from "../app/modules/lp-users/lp-users.server";
 import { backfillPitchDueTimes } from "../app/modules/pitches/pitches.server";
 import { startPitchSummary } from "../app/modules/pitch-summary/summary.server";
+import { startCallReminders } from "../app/modules/ledger/reminders.server";
 import { flushMailer, startMailWorker } from "../app/modules/mail/mail.server";
 import { startNewsletterPurge } from "../app/modules/newsletter/purge.server";
 import { resealSecrets } from "../app/modules/two-factor/two-factor.server";
@@ -80,6 +81,7 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
   const stopRegistrationPurge = startRegistrationPurge();
   const stopDigest = startDocumentDigest();
   const stopPitchSummary = startPitchSummary();
+  const stopCallReminders = startCallReminders();
 
   let ready = false;
   // Timeouts (a short one for bodies other than uploads) and the per-client connection cap: server/app.ts.
@@ -102,6 +104,7 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
     stopRegistrationPurge();
     stopDigest();
     stopPitchSummary();
+    stopCallReminders();
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
     force.unref();
     server.close(() => {

@@ -4,6 +4,7 @@ import { WorkspaceNavLink } from "../layout/workspace-frame";
 /** The investor portal's pages, in the navigation's order (capital accounts and statements will join them). */
 const LP_SECTIONS = [
   { page: "home", path: "/lp/dashboard" },
+  { page: "capital", path: "/lp/capital-account" },
   { page: "account", path: "/lp/account" },
 ] as const;
 

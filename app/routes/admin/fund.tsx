@@ -1,0 +1,126 @@
+import { ArrowLeft } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import type { Route } from "./+types/fund";
+import { FigureList, type Figure } from "~/components/capital/figures";
+import { Badge, DataTable, type DataColumn } from "~/components/kit/data-table";
+import { fundsCopy as c, ledgerReference } from "~/content/capital";
+import { ADMIN_PATHS } from "~/modules/admin/paths";
+import { requireAdmin } from "~/modules/auth/guards.server";
+import { formatDecimal } from "~/modules/capital/money";
+import { adminDate } from "~/modules/dates/format";
+import { fundDetail } from "~/modules/fund-overview/fund-overview.server";
+import { notFound } from "~/modules/http/not-found";
+import { pageMeta } from "~/modules/seo/meta";
+
+const LIST = ADMIN_PATHS.funds;
+const day = (date: string) => adminDate(new Date(`${date}T12:00:00Z`));
+
+/** /admin/funds/{slug}: a fund's totals, commitments, calls and distributions, and valuations (issue 24 §9). */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAdmin(request);
+  const detail = /^[\w-]{1,64}$/.test(params.slug) ? fundDetail(params.slug) : null;
+  if (!detail) throw notFound({ title: c.notFound.title, message: c.notFound.message, back: { to: LIST, label: c.detail.back } });
+  const { totals } = detail;
+  const money = (amount: string) => formatDecimal(amount, totals.currency);
+  const figures: Figure[] = [
+    { label: c.detail.figures.commitments, value: money(totals.commitments), hint: `${totals.entities.toLocaleString("en-US")} ${c.detail.figures.entities.toLowerCase()}` },
+    { label: c.detail.figures.called, value: money(totals.called), hint: totals.calledShare === null ? undefined : `${(totals.calledShare * 100).toFixed(1)} %` },
+    { label: c.detail.figures.paidIn, value: money(totals.paidIn) },
+    { label: c.detail.figures.distributed, value: money(totals.distributed) },
+    { label: c.detail.figures.nav, value: totals.nav === null ? "—" : money(totals.nav), hint: totals.navDate ? c.detail.navOn(day(totals.navDate)) : c.detail.noNav },
+  ];
+  return {
+    name: totals.name,
+    figures,
+    commitments: detail.commitments.map((x) => ({ id: x.id, entityId: x.entityId, name: x.name, amount: money(x.amount), accepted: day(x.acceptedOn) })),
+    entries: detail.entries.map((e) => ({
+      id: e.id,
+      reference: e.number === null ? c.detail.draft : ledgerReference(e.kind, e.number),
+      kind: c.detail.kinds[e.kind] ?? e.kind,
+      date: day(e.date),
+      due: e.dueDate ? day(e.dueDate) : "—",
+      total: money(e.total),
+      entities: e.entities.toLocaleString("en-US"),
+      paid: e.kind === "call" ? money(e.paid) : "—",
+      status: c.detail.statuses[e.status] ?? e.status,
+      draft: e.status === "draft",
+    })),
+    valuations: detail.valuations.map((v) => ({ date: day(v.date), entities: v.entities.toLocaleString("en-US"), total: money(v.total) })),
+  };
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: args.data?.name ?? c.notFound.title, description: c.intro, path: `${LIST}/${args.params.slug}`, noindex: true });
+
+type Loaded = Route.ComponentProps["loaderData"];
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section id={id} aria-labelledby={`${id}-title`} className="mt-8">
+      <h2 id={`${id}-title`} className="text-lg font-semibold">
+        {title}
+      </h2>
+      <div className="mt-3">{children}</div>
+    </section>
+  );
+}
+
+const commitmentColumns: DataColumn<Loaded["commitments"][number]>[] = [
+  {
+    key: "entity",
+    header: c.detail.commitmentColumns.entity,
+    rowHeader: true,
+    card: "primary",
+    cell: (x) => (
+      <Link to={`${ADMIN_PATHS.entities}/${x.entityId}`} className="font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
+        {x.name}
+      </Link>
+    ),
+  },
+  { key: "amount", header: c.detail.commitmentColumns.amount, className: "tabular-nums", cell: (x) => x.amount },
+  { key: "accepted", header: c.detail.commitmentColumns.accepted, width: "w-32", card: "meta", cell: (x) => x.accepted },
+];
+
+const entryColumns: DataColumn<Loaded["entries"][number]>[] = [
+  { key: "reference", header: c.detail.ledgerColumns.reference, rowHeader: true, card: "primary", cell: (e) => e.reference },
+  { key: "status", header: c.detail.ledgerColumns.status, width: "w-28", card: "badge", cell: (e) => <Badge tone={e.draft ? "warning" : "success"}>{e.status}</Badge> },
+  { key: "kind", header: c.detail.ledgerColumns.kind, cell: (e) => e.kind },
+  { key: "date", header: c.detail.ledgerColumns.date, width: "w-32", card: "meta", cell: (e) => e.date },
+  { key: "due", header: c.detail.ledgerColumns.due, width: "w-32", cell: (e) => e.due },
+  { key: "total", header: c.detail.ledgerColumns.total, className: "tabular-nums", cell: (e) => e.total },
+  { key: "entities", header: c.detail.ledgerColumns.entities, width: "w-24", className: "tabular-nums", cell: (e) => e.entities },
+  { key: "paid", header: c.detail.ledgerColumns.paid, className: "tabular-nums", cell: (e) => e.paid },
+];
+
+const valuationColumns: DataColumn<Loaded["valuations"][number]>[] = [
+  { key: "date", header: c.detail.valuationColumns.date, rowHeader: true, card: "primary", cell: (v) => v.date },
+  { key: "entities", header: c.detail.valuationColumns.entities, className: "tabular-nums", cell: (v) => v.entities },
+  { key: "total", header: c.detail.valuationColumns.total, className: "tabular-nums", cell: (v) => v.total },
+];
+
+export default function FundPage({ loaderData }: Route.ComponentProps) {
+  const { name, figures, commitments, entries, valuations } = loaderData;
+  return (
+    <>
+      <Link to={LIST} className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
+        <ArrowLeft aria-hidden="true" className="size-4" />
+        {c.detail.back}
+      </Link>
+      <h1 className="mt-3 text-2xl font-bold tracking-tight sm:text-3xl">{name}</h1>
+      <FigureList figures={figures} />
+      <Section id="ledger" title={c.detail.ledger}>
+        {entries.length ? <DataTable label={c.detail.ledger} rows={entries} rowKey={(e) => e.id} rowTestId="ledger-row" columns={entryColumns} /> : <p className="text-sm text-slate-600 dark:text-slate-300">{c.detail.noLedger}</p>}
+      </Section>
+      <Section id="commitments" title={c.detail.commitments}>
+        {commitments.length ? (
+          <DataTable label={c.detail.commitments} rows={commitments} rowKey={(x) => x.id} rowTestId="fund-commitment-row" columns={commitmentColumns} />
+        ) : (
+          <p className="text-sm text-slate-600 dark:text-slate-300">{c.detail.noCommitments}</p>
+        )}
+      </Section>
+      <Section id="valuations" title={c.detail.valuations}>
+        {valuations.length ? <DataTable label={c.detail.valuations} rows={valuations} rowKey={(v) => v.date} columns={valuationColumns} /> : <p className="text-sm text-slate-600 dark:text-slate-300">{c.detail.noValuations}</p>}
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,6 @@
+import type { LedgerKind } from "~/modules/ledger/ledger.server";
+
+/** Which ledger a /api/capital-calls… or /api/distributions… request is about (one route module serves both). */
+export function ledgerKindOf(request: Request): LedgerKind {
+  return new URL(request.url).pathname.startsWith("/api/capital-calls") ? "call" : "distribution";
+}
