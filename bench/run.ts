@@ -43,7 +43,7 @@
  * How the server is started: bench/proc.ts (serverArgs), in one place.
  *
  * Flags: --no-build (reuse build-bench/ when it exists), --strict (exit 1 when
- * a budget fails), --only=pages|files|admin|lighthouse|activity|watermark|pitches (one part), --duration=S (one
+ * a budget fails), --only=pages|files|admin|lighthouse|activity|watermark|pitches|capital (one part), --duration=S (one
  * round of page load per server), --warmup=S, --rounds=N (page load rounds,
  * alternating ours/bare), --connections=N (page load, for quick trials), --runs=N (sequential
  * downloads per server), --concurrency=N (downloads at once), --requests=N
@@ -66,6 +66,7 @@ import { benchAdmin } from "./admin";
 import { benchFiles, type Check } from "./files";
 import { benchLighthouse, LIGHTHOUSE_PAGES } from "./lighthouse";
 import { benchPitches } from "./pitches";
+import { benchCapital } from "./capital";
 import { benchWatermark } from "./watermark";
 import { kb, mb, num, passFail, ratio, table } from "./format";
 import { ClientBuild, isPortalChunk, pageScripts, reactRouterBaseline, type Baseline, type InlineScript } from "./page-js";
@@ -81,7 +82,7 @@ const BUILD_DIR_NAME = process.env.BENCH_BUILD_DIR || "build-bench";
 const BUILD_DIR = path.join(ROOT, BUILD_DIR_NAME);
 const HOST = "127.0.0.1";
 /** The ports, from --ports=N: pages N, N+1; documents N+2, N+3; admin N+4, N+5; Lighthouse N+6 (Chromium N+7, SMTP catcher N+11); activity N+8; watermark N+9; pitches N+10. */
-type Ports = { ours: number; base: number; filesOurs: number; filesBase: number; admin: [number, number]; lighthouse: number; lighthouseMail: number; activity: number; watermark: number; pitches: number };
+type Ports = { ours: number; base: number; filesOurs: number; filesBase: number; admin: [number, number]; lighthouse: number; lighthouseMail: number; activity: number; watermark: number; pitches: number; capital: number };
 function portsFrom(first: number): Ports {
   return {
     ours: first,
@@ -94,6 +95,7 @@ function portsFrom(first: number): Ports {
     activity: first + 8,
     watermark: first + 9,
     pitches: first + 10,
+    capital: first + 12,
   };
 }
 
@@ -106,8 +108,8 @@ const BUDGET = {
   pageJsRatio: 1.15,
 };
 
-type Part = "pages" | "files" | "admin" | "lighthouse" | "activity" | "watermark" | "pitches";
-const PARTS: readonly Part[] = ["pages", "files", "admin", "lighthouse", "activity", "watermark", "pitches"];
+type Part = "pages" | "files" | "admin" | "lighthouse" | "activity" | "watermark" | "pitches" | "capital";
+const PARTS: readonly Part[] = ["pages", "files", "admin", "lighthouse", "activity", "watermark", "pitches", "capital"];
 type Options = {
   build: boolean;
   strict: boolean;
@@ -158,7 +160,7 @@ function parseOptions(argv: string[]): Options {
       opts.only = part;
     } else if (name === "--help" || name === "-h") {
       console.log(
-        "usage: npm run bench -- [--no-build] [--strict] [--only=pages|files|admin|lighthouse|activity|watermark|pitches] [--duration=5] [--warmup=2] [--rounds=3] [--connections=50] [--runs=9] [--concurrency=8] [--requests=15] [--lighthouse-runs=3] [--pages=/,/team] [--ports=3400]",
+        "usage: npm run bench -- [--no-build] [--strict] [--only=pages|files|admin|lighthouse|activity|watermark|pitches|capital] [--duration=5] [--warmup=2] [--rounds=3] [--connections=50] [--runs=9] [--concurrency=8] [--requests=15] [--lighthouse-runs=3] [--pages=/,/team] [--ports=3400]",
       );
       process.exit(0);
     } else fatal(`unknown option ${arg} (try --help)`);
@@ -905,6 +907,12 @@ async function main() {
     fs.mkdirSync(workDir);
     pitches = await benchPitches({ root: ROOT, host: HOST, port: opts.ports.pitches, workDir, serverEnv, children, progress, requests: opts.requests });
   }
+  let capital: PartResult | null = null;
+  if (parts.includes("capital")) {
+    const workDir = path.join(tempDir, "capital");
+    fs.mkdirSync(workDir);
+    capital = await benchCapital({ root: ROOT, host: HOST, port: opts.ports.capital, workDir, serverEnv, children, progress, requests: opts.requests });
+  }
   const loadAvgAfter = os.loadavg();
 
   await cleanup();
@@ -912,7 +920,7 @@ async function main() {
 
   // ─── report ───────────────────────────────────────────────────────────────
 
-  const checks: Check[] = [...(pages?.checks ?? []), ...(files?.checks ?? []), ...(admin?.checks ?? []), ...(lighthouseResult?.checks ?? []), ...(activity?.checks ?? []), ...(watermark?.checks ?? []), ...(pitches?.checks ?? [])];
+  const checks: Check[] = [...(pages?.checks ?? []), ...(files?.checks ?? []), ...(admin?.checks ?? []), ...(lighthouseResult?.checks ?? []), ...(activity?.checks ?? []), ...(watermark?.checks ?? []), ...(pitches?.checks ?? []), ...(capital?.checks ?? [])];
   const out: string[] = [];
   const cpuCount = os.cpus().length;
   const fmtLoad = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
@@ -928,6 +936,7 @@ async function main() {
   if (activity) out.push(...activity.lines);
   if (watermark) out.push(...watermark.lines);
   if (pitches) out.push(...pitches.lines);
+  if (capital) out.push(...capital.lines);
 
   // Budgets.
   out.push("");
@@ -958,6 +967,7 @@ async function main() {
     ...(activity ? { activity: activity.summary } : {}),
     ...(watermark ? { watermark: watermark.summary } : {}),
     ...(pitches ? { pitches: pitches.summary } : {}),
+    ...(capital ? { capital: capital.summary } : {}),
     budgetsFailed: failed.map((c) => c.name),
     pass: failed.length === 0,
     seconds: Math.round(totalSeconds),

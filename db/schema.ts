@@ -687,7 +687,8 @@ export const callPayments = sqliteTable(
     createdBy: text("created_by").references(() => lpUsers.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
-  (t) => [index("call_payments_entry_idx").on(t.entryId, t.entityId), index("call_payments_entity_idx").on(t.entityId)],
+  // (entry, entity, amount) covers a call's balances per entity and a fund's paid-in sum without reading the rows.
+  (t) => [index("call_payments_entry_idx").on(t.entryId, t.entityId, t.amountMinor), index("call_payments_entity_idx").on(t.entityId)],
 );
 
 /** The reminder and overdue mails of a call, each sent once per entity (issue 24 §4). */
@@ -721,5 +722,10 @@ export const valuations = sqliteTable(
     navMinor: integer("nav_minor").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("valuations_fund_entity_date_idx").on(t.fundId, t.entityId, t.date), index("valuations_entity_idx").on(t.entityId, t.fundId, t.date)],
+  (t) => [
+    uniqueIndex("valuations_fund_entity_date_idx").on(t.fundId, t.entityId, t.date),
+    index("valuations_entity_idx").on(t.entityId, t.fundId, t.date),
+    // A fund's NAV at a date, summed from the index alone (the admin's fund page at 2,000 entities).
+    index("valuations_fund_date_idx").on(t.fundId, t.date, t.navMinor),
+  ],
 );

@@ -224,7 +224,7 @@ export const capitalAccountCopy = {
     no_solution: "Not meaningful: no single rate fits these flows.",
   } as Record<string, string>,
   transactions: "Latest transactions",
-  transactionColumns: { date: "Date", kind: "Transaction", type: "Type", amount: "Amount", reference: "Reference" },
+  transactionColumns: { date: "Date", kind: "Transaction", entity: "Entity", fund: "Fund", amount: "Amount", reference: "Reference" },
   kinds: { call: "Capital call", payment: "Payment received", distribution: "Distribution", valuation: "Valuation" } as Record<string, string>,
   afterValuation: "after the valuation",
   combined: "All entities and funds",

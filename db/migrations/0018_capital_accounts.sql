@@ -11,7 +11,7 @@ CREATE TABLE `call_payments` (
 	FOREIGN KEY (`created_by`) REFERENCES `lp_users`(`id`) ON UPDATE no action ON DELETE set null
 );
 --> statement-breakpoint
-CREATE INDEX `call_payments_entry_idx` ON `call_payments` (`entry_id`,`entity_id`);--> statement-breakpoint
+CREATE INDEX `call_payments_entry_idx` ON `call_payments` (`entry_id`,`entity_id`,`amount_minor`);--> statement-breakpoint
 CREATE INDEX `call_payments_entity_idx` ON `call_payments` (`entity_id`);--> statement-breakpoint
 CREATE TABLE `call_reminders` (
 	`entry_id` text NOT NULL,
@@ -126,4 +126,5 @@ CREATE TABLE `valuations` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `valuations_fund_entity_date_idx` ON `valuations` (`fund_id`,`entity_id`,`date`);--> statement-breakpoint
-CREATE INDEX `valuations_entity_idx` ON `valuations` (`entity_id`,`fund_id`,`date`);
+CREATE INDEX `valuations_entity_idx` ON `valuations` (`entity_id`,`fund_id`,`date`);--> statement-breakpoint
+CREATE INDEX `valuations_fund_date_idx` ON `valuations` (`fund_id`,`date`,`nav_minor`);

@@ -13,7 +13,7 @@ import { getEnv } from "../config/env.server";
 import { now } from "../config/clock.server";
 import { findFundBySlug, listFunds, type Fund } from "../funds/funds.server";
 import { AppError, type FieldErrors } from "../http/app-error";
-import { queueMails } from "../mail/mail.server";
+import { kickMailer, queueMails } from "../mail/mail.server";
 import { businessDaysBetween, firmDay } from "../pitch-clock/clock.server";
 
 /**
@@ -320,6 +320,7 @@ export function publishEntry(admin: Pick<LpUser, "id" | "email">, id: string, ki
     });
     return true;
   });
+  if (changed) kickMailer();
   return { status: "published", changed };
 }
 

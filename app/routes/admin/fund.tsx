@@ -12,6 +12,7 @@ import { adminDate } from "~/modules/dates/format";
 import { fundDetail } from "~/modules/fund-overview/fund-overview.server";
 import { notFound } from "~/modules/http/not-found";
 import { pageMeta } from "~/modules/seo/meta";
+import { lastPageOf, LIST_PAGE_SIZE, pageHref, Pager } from "~/components/ui/pager";
 
 const LIST = ADMIN_PATHS.funds;
 const day = (date: string) => adminDate(new Date(`${date}T12:00:00Z`));
@@ -19,8 +20,16 @@ const day = (date: string) => adminDate(new Date(`${date}T12:00:00Z`));
 /** /admin/funds/{slug}: a fund's totals, commitments, calls and distributions, and valuations (issue 24 §9). */
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAdmin(request);
-  const detail = /^[\w-]{1,64}$/.test(params.slug) ? fundDetail(params.slug) : null;
+  const asked = Math.max(1, Math.floor(Number(new URL(request.url).searchParams.get("page")) || 1));
+  const windowOf = (page: number) => ({ offset: (page - 1) * LIST_PAGE_SIZE, limit: LIST_PAGE_SIZE });
+  const read = (page: number) => (/^[\w-]{1,64}$/.test(params.slug) ? fundDetail(params.slug, windowOf(page)) : null);
+  let page = asked;
+  let detail = read(page);
   if (!detail) throw notFound({ title: c.notFound.title, message: c.notFound.message, back: { to: LIST, label: c.detail.back } });
+  if (page > lastPageOf(detail.totals.entities)) {
+    page = lastPageOf(detail.totals.entities);
+    detail = read(page)!;
+  }
   const { totals } = detail;
   const money = (amount: string) => formatDecimal(amount, totals.currency);
   const figures: Figure[] = [
@@ -32,6 +41,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   ];
   return {
     name: totals.name,
+    slug: totals.slug,
+    page,
+    entityCount: totals.entities,
     figures,
     commitments: detail.commitments.map((x) => ({ id: x.id, entityId: x.entityId, name: x.name, amount: money(x.amount), accepted: day(x.acceptedOn) })),
     entries: detail.entries.map((e) => ({
@@ -41,7 +53,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       date: day(e.date),
       due: e.dueDate ? day(e.dueDate) : "—",
       total: money(e.total),
-      entities: e.entities.toLocaleString("en-US"),
       paid: e.kind === "call" ? money(e.paid) : "—",
       status: c.detail.statuses[e.status] ?? e.status,
       draft: e.status === "draft",
@@ -88,7 +99,6 @@ const entryColumns: DataColumn<Loaded["entries"][number]>[] = [
   { key: "date", header: c.detail.ledgerColumns.date, width: "w-32", card: "meta", cell: (e) => e.date },
   { key: "due", header: c.detail.ledgerColumns.due, width: "w-32", cell: (e) => e.due },
   { key: "total", header: c.detail.ledgerColumns.total, className: "tabular-nums", cell: (e) => e.total },
-  { key: "entities", header: c.detail.ledgerColumns.entities, width: "w-24", className: "tabular-nums", cell: (e) => e.entities },
   { key: "paid", header: c.detail.ledgerColumns.paid, className: "tabular-nums", cell: (e) => e.paid },
 ];
 
@@ -99,7 +109,7 @@ const valuationColumns: DataColumn<Loaded["valuations"][number]>[] = [
 ];
 
 export default function FundPage({ loaderData }: Route.ComponentProps) {
-  const { name, figures, commitments, entries, valuations } = loaderData;
+  const { name, slug, page, entityCount, figures, commitments, entries, valuations } = loaderData;
   return (
     <>
       <Link to={LIST} className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
@@ -113,7 +123,10 @@ export default function FundPage({ loaderData }: Route.ComponentProps) {
       </Section>
       <Section id="commitments" title={c.detail.commitments}>
         {commitments.length ? (
-          <DataTable label={c.detail.commitments} rows={commitments} rowKey={(x) => x.id} rowTestId="fund-commitment-row" columns={commitmentColumns} />
+          <>
+            <DataTable label={c.detail.commitments} rows={commitments} rowKey={(x) => x.id} rowTestId="fund-commitment-row" columns={commitmentColumns} />
+            <Pager label={c.detail.commitments} page={page} total={entityCount} shown={commitments.length} hrefFor={(p) => pageHref({ pathname: `${LIST}/${slug}`, search: "", param: "page", page: p, anchor: "commitments" })} />
+          </>
         ) : (
           <p className="text-sm text-slate-600 dark:text-slate-300">{c.detail.noCommitments}</p>
         )}

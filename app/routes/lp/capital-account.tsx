@@ -10,7 +10,7 @@ import { adminDate } from "~/modules/dates/format";
 import { pageMeta } from "~/modules/seo/meta";
 
 const PATH = "/lp/capital-account";
-/** The transactions shown per fund (the full ledger is one link away; issue 24 §8). */
+/** The latest transactions shown (of all the investor's entities and funds; issue 24 §8). */
 const LATEST = 20;
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: c.title, description: c.intro, path: PATH, noindex: true });
@@ -40,42 +40,53 @@ function fundView(account: FundAccount) {
         { label: c.multiples.irr, value: percent(account.irr), hint: asOf, testId: "figure-irr" },
       ]
     : [{ label: c.multiples.dpi, value: multiple(account.dpi), testId: "figure-dpi" }];
-  const transactions = account.flows
-    .slice(-LATEST)
-    .reverse()
-    .map((flow, i) => ({
-      key: `${flow.date}-${i}`,
-      date: day(flow.date),
-      kind: c.kinds[flow.kind] ?? flow.kind,
-      type: flow.type ? (ledgerLineLabels[flow.type] ?? flow.type) : "",
-      amount: money(flow.amount),
-      reference: flow.reference ?? "",
-      after: !!account.asOf && flow.date > account.asOf,
-    }));
-  return { fund: account.fund, figures, multiples, irrNote: account.irrNote ? (c.irrNotes[account.irrNote] ?? null) : null, transactions };
+  return { fund: account.fund, figures, multiples, irrNote: account.irrNote ? (c.irrNotes[account.irrNote] ?? null) : null };
 }
 
 /** The layout guards too; every loader of a protected page guards itself. */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireInvestor(request);
+  const accounts = capitalAccountFor(user);
+  // The latest LATEST transactions of all the investor's entities and funds, newest first (issue 24 §8).
+  const transactions = accounts
+    .flatMap((entity) =>
+      entity.funds.flatMap((account) =>
+        account.flows.map((flow) => ({ flow, entity: entity.name, fund: account.fund, after: !!account.asOf && flow.date > account.asOf })),
+      ),
+    )
+    .sort((a, b) => (a.flow.date < b.flow.date ? 1 : a.flow.date > b.flow.date ? -1 : 0))
+    .slice(0, LATEST)
+    .map(({ flow, entity, fund, after }, i) => ({
+      key: String(i),
+      date: day(flow.date),
+      entity,
+      fund: fund.name,
+      kind: c.kinds[flow.kind] ?? flow.kind,
+      type: flow.type ? (ledgerLineLabels[flow.type] ?? flow.type) : "",
+      amount: formatDecimal(flow.amount, fund.currency),
+      reference: flow.reference ?? "",
+      after,
+    }));
   return {
-    entities: capitalAccountFor(user).map((entity) => ({ id: entity.id, name: entity.name, role: c.role[entity.role] ?? entity.role, funds: entity.funds.map(fundView) })),
+    entities: accounts.map((entity) => ({ id: entity.id, name: entity.name, role: c.role[entity.role] ?? entity.role, funds: entity.funds.map(fundView) })),
+    transactions,
   };
 }
 
-type Transaction = ReturnType<typeof fundView>["transactions"][number];
+type Transaction = Route.ComponentProps["loaderData"]["transactions"][number];
 
 const columns: DataColumn<Transaction>[] = [
   { key: "date", header: c.transactionColumns.date, width: "w-32", card: "meta", cell: (t) => (t.after ? `${t.date} (${c.afterValuation})` : t.date) },
-  { key: "kind", header: c.transactionColumns.kind, rowHeader: true, card: "primary", cell: (t) => t.kind },
-  { key: "type", header: c.transactionColumns.type, cell: (t) => t.type },
+  { key: "kind", header: c.transactionColumns.kind, rowHeader: true, card: "primary", cell: (t) => (t.type ? `${t.kind}: ${t.type}` : t.kind) },
+  { key: "entity", header: c.transactionColumns.entity, cell: (t) => t.entity },
+  { key: "fund", header: c.transactionColumns.fund, cell: (t) => t.fund },
   { key: "reference", header: c.transactionColumns.reference, card: "badge", cell: (t) => t.reference },
   { key: "amount", header: c.transactionColumns.amount, className: "tabular-nums text-right", cell: (t) => t.amount },
 ];
 
 /** /lp/capital-account: each entity the investor is a member of, each fund it has a commitment in. */
 export default function CapitalAccount({ loaderData }: Route.ComponentProps) {
-  const { entities } = loaderData;
+  const { entities, transactions } = loaderData;
   return (
     <div>
       <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{c.title}</h1>
@@ -97,16 +108,18 @@ export default function CapitalAccount({ loaderData }: Route.ComponentProps) {
               <FigureList figures={fund.figures} />
               <FigureList figures={fund.multiples} className="mt-3" />
               {fund.irrNote ? <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{fund.irrNote}</p> : null}
-              {fund.transactions.length ? (
-                <div className="mt-6">
-                  <h4 className="text-base font-semibold">{c.transactions}</h4>
-                  <DataTable label={`${c.transactions}: ${entity.name}, ${fund.fund.name}`} rows={fund.transactions} rowKey={(t) => t.key} rowTestId="capital-transaction" columns={columns} dense />
-                </div>
-              ) : null}
             </section>
           ))}
         </section>
       ))}
+      {transactions.length ? (
+        <section aria-labelledby="transactions-title" className="mt-10">
+          <h2 id="transactions-title" className="text-xl font-semibold">
+            {c.transactions}
+          </h2>
+          <DataTable label={c.transactions} rows={transactions} rowKey={(t) => t.key} rowTestId="capital-transaction" columns={columns} dense />
+        </section>
+      ) : null}
     </div>
   );
 }
