@@ -145,3 +145,9 @@ export const readStatusCopy = {
   remindFailed: { title: "Could not send reminders" },
   nobodyToRemind: "Everyone in the audience has opened it.",
 } as const;
+
+/** Documents addressed to entities (issue 24 §2): the upload's and the audience change's messages about the chosen entities. */
+export const recipientEntityMessages = {
+  invalid: (count: number) => (count === 1 ? "One chosen entity does not exist" : `${count} chosen entities do not exist`),
+  tooMany: (max: number) => `Choose at most ${max.toLocaleString("en-US")} entities, or publish to all approved investors`,
+} as const;

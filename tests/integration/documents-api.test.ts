@@ -115,7 +115,7 @@ describe("GET /api/documents", () => {
     const keysFor = async (cookie: string) => Object.keys((JSON.parse(await (await list(cookie)).text()) as LpDocumentJson[])[0]!);
     const spec = ["id", "title", "description", "category", "fileName", "fileSize", "createdAt"];
     expect(await keysFor(cookies.approved)).toEqual([...spec, "audience", "watermark"]);
-    expect(await keysFor(cookies.admin)).toEqual([...spec, "audience", "watermark", "recipientIds"]);
+    expect(await keysFor(cookies.admin)).toEqual([...spec, "audience", "watermark", "recipientIds", "recipientEntityIds"]);
   });
 
   it("shows a freshly uploaded document to investors at once", async () => {
@@ -128,8 +128,9 @@ describe("GET /api/documents", () => {
       }),
     );
     expect(upload.status).toBe(201);
-    const { recipientIds, ...created } = (await upload.json()) as LpDocumentJson & { recipientIds: string[] };
+    const { recipientIds, recipientEntityIds, ...created } = (await upload.json()) as LpDocumentJson & { recipientIds: string[]; recipientEntityIds: string[] };
     expect(recipientIds).toEqual([]);
+    expect(recipientEntityIds).toEqual([]);
     const listed = (await (await list(cookies.approved)).json()) as LpDocumentJson[];
     expect(listed).toEqual([created]);
   });

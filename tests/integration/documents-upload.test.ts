@@ -130,6 +130,7 @@ describe("POST /api/documents: accepted uploads", () => {
       audience: "all",
       watermark: false,
       recipientIds: [],
+      recipientEntityIds: [],
     });
     expect(body.id).toMatch(UUID);
     expect(body.fileSize).toMatch(/^\d+$/);

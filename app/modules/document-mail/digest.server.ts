@@ -1,11 +1,12 @@
-import { and, asc, desc, eq, gte, inArray, like, lt } from "drizzle-orm";
+import { and, asc, desc, eq, gte, like, lt } from "drizzle-orm";
 import { getDb, type Db } from "~/modules/db/connection.server";
-import { documentRecipients, documents, lpUsers, scheduledRuns } from "../../../db/schema";
+import { documents, lpUsers, scheduledRuns } from "../../../db/schema";
 import { documentMails } from "../../content/document-mail";
 import { now as clockNow } from "../config/clock.server";
 import { getEnv } from "../config/env.server";
 import { repeatEvery } from "../jobs/repeat.server";
 import { log } from "../logging/log.server";
+import { addressees } from "../documents/addressees.server";
 import { kickMailer, queueMails, type OutgoingMail } from "../mail/mail.server";
 import { digestRunKey, latestDigestSlot, previousDigestSlot } from "./digest-schedule";
 import { isInvestor, mailedDocument, mailToInvestor, recipientColumns } from "./document-mail.server";
@@ -14,13 +15,17 @@ import { isInvestor, mailedDocument, mailToInvestor, recipientColumns } from "./
  * The weekly document digest: on Monday 08:00 Zurich time, each approved
  * investor who chose 'weekly' gets one mail listing the documents published
  * since the previous Monday 08:00 that they may read (audience 'all', or
- * 'selected' with them among the recipients); nobody gets a mail about nothing.
+ * 'selected' with them among its addressees: chosen, or a current member of a
+ * chosen entity); nobody gets a mail about nothing.
  *
  * Exactly once a week however many processes run and restart: a run first
  * claims its week by inserting the week's key into scheduled_runs, in the same
  * transaction that queues the mails. Whoever's insert fails has lost the
  * claim; a crash before the commit leaves the week unclaimed, for the next check.
  */
+
+/** Document ids per IN (…) list: far below SQLite's bound-parameter limit however many were published. */
+const IN_CHUNK = 500;
 
 export type DigestRun = { key: string; slot: Date; claimed: boolean; queued: number };
 
@@ -43,7 +48,7 @@ export function runDocumentDigest(db: Db = getDb(), at: Date = clockNow(), slot:
 }
 
 /** Queue the digest of the documents published in [since, until) to the investors who chose it; returns how many mails. */
-function queueDigest(tx: Pick<Db, "select" | "insert">, since: Date, until: Date): number {
+function queueDigest(tx: Pick<Db, "select" | "insert" | "all">, since: Date, until: Date): number {
   const published = tx
     .select({ id: documents.id, title: documents.title, category: documents.category, createdAt: documents.createdAt, audience: documents.audience })
     .from(documents)
@@ -51,17 +56,14 @@ function queueDigest(tx: Pick<Db, "select" | "insert">, since: Date, until: Date
     .orderBy(asc(documents.createdAt))
     .all();
   if (published.length === 0) return 0;
+  // Who each 'selected' document is addressed to: the one rule (`addressees`), chosen investors
+  // and the current members of chosen entities, each pair once.
   const selected = published.filter((doc) => doc.audience === "selected").map((doc) => doc.id);
-  const addressed = new Set(
-    (selected.length
-      ? tx
-          .select({ documentId: documentRecipients.documentId, userId: documentRecipients.userId })
-          .from(documentRecipients)
-          .where(inArray(documentRecipients.documentId, selected))
-          .all()
-      : []
-    ).map((row) => `${row.documentId}/${row.userId}`),
-  );
+  const addressed = new Set<string>();
+  for (let i = 0; i < selected.length; i += IN_CHUNK) {
+    const pairs = tx.all<{ document_id: string; user_id: string }>(addressees("pair", { documentIds: selected.slice(i, i + IN_CHUNK) }));
+    for (const pair of pairs) addressed.add(`${pair.document_id}/${pair.user_id}`);
+  }
   const readers = tx.select(recipientColumns).from(lpUsers).where(and(isInvestor, eq(lpUsers.documentMail, "weekly"))).all();
   const appUrl = getEnv().APP_URL;
   const mails: OutgoingMail[] = [];

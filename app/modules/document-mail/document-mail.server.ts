@@ -1,11 +1,12 @@
 import { and, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import { getDb, type Db } from "~/modules/db/connection.server";
-import { documentRecipients, documentReminders, lpUsers, type documents } from "../../../db/schema";
+import { documentReminders, lpUsers, type documents } from "../../../db/schema";
 import { documentMailCopy, documentMails, type MailedDocument } from "../../content/document-mail";
 import { audit, type AuditActor } from "../audit/audit.server";
 import type { LpUser } from "../auth/session.server";
 import { getEnv } from "../config/env.server";
 import { publicDate } from "../dates/format";
+import { addressees } from "../documents/addressees.server";
 import { categoryLabel } from "../documents/constants";
 import { AppError } from "../http/app-error";
 import { queueMails, type OutgoingMail } from "../mail/mail.server";
@@ -50,20 +51,23 @@ export function mailToInvestor(to: Recipient, mail: { subject: string; text: str
 /**
  * Queue the new-document notice to every investor the document is addressed
  * to who wants each new document: audience 'all' is every approved investor,
- * 'selected' its document_recipients (who are approved investors). Call it in
- * the publishing transaction, after the document and its recipients are
- * inserted. One SELECT, then multi-row INSERTs. Returns how many were queued.
+ * 'selected' its addressees (decision 025's rule, `addressees`: the chosen
+ * investors and the current members of the chosen entities), each person once
+ * however often they are addressed, approved investors only. Call it in the
+ * publishing transaction, after the document and its recipients are inserted.
+ * One SELECT, then multi-row INSERTs. Returns how many were queued.
  */
 export function queueNewDocumentMails(tx: Tx, doc: LpDocument, options: { except?: ReadonlySet<string> } = {}): number {
   const wanted = and(isInvestor, eq(lpUsers.documentMail, "each"));
   const people =
     doc.audience === "all"
       ? tx.select(recipientColumns).from(lpUsers).where(wanted).all()
-      : tx
+      : // CROSS JOIN: SQLite walks the addressees and looks each account up, never every account.
+        tx
           .select(recipientColumns)
-          .from(documentRecipients)
-          .innerJoin(lpUsers, eq(lpUsers.id, documentRecipients.userId))
-          .where(and(eq(documentRecipients.documentId, doc.id), wanted))
+          .from(sql`(${addressees("user", { documentId: doc.id })}) as addressed`)
+          .crossJoin(lpUsers)
+          .where(and(sql`${lpUsers.id} = addressed.user_id`, wanted))
           .all();
   const facts = mailedDocument(doc);
   const appUrl = getEnv().APP_URL;

@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, inArray, or, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { getDb, type Db } from "~/modules/db/connection.server";
-import { documentRecipients, documents as lpTable, fundDocuments as fundTable, lpUsers } from "../../../db/schema";
+import { documentRecipientEntities, documentRecipients, documents as lpTable, entities, fundDocuments as fundTable, lpUsers } from "../../../db/schema";
 import { recordAccess, type AccessAction, type Actor, type DocumentKind, type RequestMeta } from "../access-log/access-log.server";
 import { canUseInvestorPortal } from "../auth/guards.server";
 import { getSessionUser, type LpUser } from "../auth/session.server";
@@ -9,11 +9,12 @@ import { publicDate } from "../dates/format";
 import { FUND_IDS, type FundId } from "../fund-access/constants";
 import { getFundAccess } from "../fund-access/cookie.server";
 import type { FundAccessRequest } from "../fund-access/fund-access.server";
-import { AppError, isAppError } from "../http/app-error";
+import { AppError, isAppError, type FieldErrors } from "../http/app-error";
 import { assertStampable } from "../watermark/watermark.server";
 import { now } from "../config/clock.server";
 import { queueDocumentReminders, queueNewDocumentMails } from "../document-mail/document-mail.server";
 import { dropPendingDocumentMail, kickMailer } from "../mail/mail.server";
+import { addressees } from "./addressees.server";
 import { unopenedAudience } from "./read-status.server";
 import { stampedFileResponse } from "./stamped.server";
 import { audit, type AuditTarget } from "../audit/audit.server";
@@ -21,7 +22,8 @@ import { acceptUpload, zodFields, type AcceptedFile } from "../storage/accept-up
 import { fileResponse } from "../storage/file-response.server";
 import { removeStoredFile, storedFilePath, type StorageArea } from "../storage/storage.server";
 import { uploadMessages } from "~/content/validation";
-import { MAX_RECIPIENTS, MAX_UPLOAD_BYTES } from "./constants";
+import { recipientEntityMessages } from "~/content/documents";
+import { MAX_RECIPIENTS, MAX_UPLOAD_BYTES, type Audience } from "./constants";
 import { toDocumentRead, type DocumentRead, type DocumentView, type FileSizeAs, type FundDocumentRead, type LpDocumentRead } from "./read";
 import { DocumentId, FundUploadFields, LpUploadFields, type AudienceFields } from "./schema";
 
@@ -53,27 +55,19 @@ export function mayRead(viewer: Viewer, scope: DocumentScope): boolean {
 
 /**
  * Whether an LP document is addressed to this investor: every approved
- * investor for audience 'all', the chosen ones for 'selected'. Admins read
- * every document; checked on every list, view and download.
+ * investor for audience 'all'; for 'selected', its chosen investors and every
+ * current member of its chosen entities (`addressees`, decision 025's one rule
+ * extended by issue 24 §2). Admins read every document; checked on every
+ * view and download, against the database at the time of the request.
  */
-function isAddressedTo(row: LpRow, userId: string, db: Pick<Db, "select"> = getDb()): boolean {
+function isAddressedTo(row: LpRow, userId: string): boolean {
   if (row.audience === "all") return true;
-  return !!db
-    .select({ userId: documentRecipients.userId })
-    .from(documentRecipients)
-    .where(and(eq(documentRecipients.documentId, row.id), eq(documentRecipients.userId, userId)))
-    .get();
+  return !!getDb().get(sql`select 1 from (${addressees("user", { documentId: row.id, userId })}) limit 1`);
 }
 
-/** The LP documents an investor may list: audience 'all', and those addressed to them. */
+/** The LP documents an investor may list: audience 'all', and those addressed to them (directly or through an entity). */
 function addressedToUser(userId: string): SQL {
-  return or(
-    eq(lpTable.audience, "all"),
-    inArray(
-      lpTable.id,
-      getDb().select({ id: documentRecipients.documentId }).from(documentRecipients).where(eq(documentRecipients.userId, userId)),
-    ),
-  )!;
+  return or(eq(lpTable.audience, "all"), sql`${lpTable.id} in (${addressees("document", { userId })})`)!;
 }
 
 /** The access log's name for whoever read a file. */
@@ -317,75 +311,120 @@ async function assertWatermarkable(absolutePath: string, mimeType: string, field
   }
 }
 
-/** What publishing an LP document takes besides its file: the upload form's fields with the audience. */
-export type LpDocumentValues = LpUploadFields;
+/** What publishing an LP document takes besides its file: the upload form's fields with the audience (chosen entities: none if left out). */
+export type LpDocumentValues = Omit<LpUploadFields, "recipientEntityIds"> & { recipientEntityIds?: readonly string[] | undefined };
+
+/** A 'selected' document's chosen investors and entities. */
+export type Addressed = { recipientIds: readonly string[]; recipientEntityIds: readonly string[] };
 
 /**
- * The chosen investors who may not receive documents (unknown ids, not
- * approved, admins) → 400 naming how many. Ids are checked in one query.
+ * Check whom a document is being addressed to, in one query per kind: chosen
+ * investors who may not receive documents (unknown ids, not approved,
+ * admins) and chosen entities that do not exist → 400 naming how many under
+ * each field (never which exist); audience 'selected' with nobody chosen →
+ * 400 under recipientIds. `adding` are the ids to check (on a change, those
+ * not already chosen); `result` is the whole audience it leaves.
  */
-function checkRecipients(db: Pick<Db, "select">, recipientIds: readonly string[]) {
-  if (recipientIds.length === 0) return;
-  const found = db
-    .select({ id: lpUsers.id })
-    .from(lpUsers)
-    .where(and(inArray(lpUsers.id, [...recipientIds]), eq(lpUsers.status, "approved"), eq(lpUsers.isAdmin, false)))
-    .all();
-  const missing = recipientIds.length - found.length;
-  if (missing > 0) {
-    const message = uploadMessages.recipientsInvalid(missing);
-    throw new AppError("bad_request", message, { fields: { recipientIds: [message] } });
+function checkAddressed(db: Pick<Db, "select">, audience: Audience, adding: Addressed, result: Addressed) {
+  const fields: FieldErrors = {};
+  if (adding.recipientIds.length) {
+    const found = db
+      .select({ id: lpUsers.id })
+      .from(lpUsers)
+      .where(and(inArray(lpUsers.id, [...adding.recipientIds]), eq(lpUsers.status, "approved"), eq(lpUsers.isAdmin, false)))
+      .all();
+    const missing = adding.recipientIds.length - found.length;
+    if (missing > 0) fields.recipientIds = [uploadMessages.recipientsInvalid(missing)];
   }
+  if (adding.recipientEntityIds.length) {
+    const found = db
+      .select({ id: entities.id })
+      .from(entities)
+      .where(inArray(entities.id, [...adding.recipientEntityIds]))
+      .all();
+    const missing = adding.recipientEntityIds.length - found.length;
+    if (missing > 0) fields.recipientEntityIds = [recipientEntityMessages.invalid(missing)];
+  }
+  if (audience === "selected" && result.recipientIds.length + result.recipientEntityIds.length === 0) {
+    fields.recipientIds = [uploadMessages.recipientsRequired];
+  }
+  const first = Object.values(fields)[0]?.[0];
+  if (first) throw new AppError("bad_request", first, { fields });
 }
 
-/** Replace a document's chosen investors (none for audience 'all'). */
-function writeRecipients(tx: DbOrTx, documentId: string, recipientIds: readonly string[]) {
+/** Replace a document's chosen investors and entities (none for audience 'all'). */
+function writeAddressed(tx: DbOrTx, documentId: string, addressed: Addressed) {
   tx.delete(documentRecipients).where(eq(documentRecipients.documentId, documentId)).run();
-  for (let i = 0; i < recipientIds.length; i += 500) {
-    const chunk = recipientIds.slice(i, i + 500).map((userId) => ({ documentId, userId }));
+  tx.delete(documentRecipientEntities).where(eq(documentRecipientEntities.documentId, documentId)).run();
+  for (let i = 0; i < addressed.recipientIds.length; i += 500) {
+    const chunk = addressed.recipientIds.slice(i, i + 500).map((userId) => ({ documentId, userId }));
     tx.insert(documentRecipients).values(chunk).run();
+  }
+  for (let i = 0; i < addressed.recipientEntityIds.length; i += 500) {
+    const chunk = addressed.recipientEntityIds.slice(i, i + 500).map((entityId) => ({ documentId, entityId }));
+    tx.insert(documentRecipientEntities).values(chunk).run();
   }
 }
 
 /**
  * Publish one LP document inside the caller's transaction: check the chosen
- * investors, insert the row, its recipients and the audit row. Shared by the
- * upload (JSON and form) and the bulk per-investor upload.
+ * investors and entities, insert the row, its recipients and the audit row,
+ * and queue the new-document mails. Shared by the upload (JSON and form) and
+ * the bulk per-investor upload. Entities left out: none.
  */
 export function publishLpDocument(tx: DbOrTx, admin: LpUser, values: LpDocumentValues, file: AcceptedFile): LpRow {
-  const { recipientIds, ...columns } = values;
-  checkRecipients(tx, recipientIds);
+  const { recipientIds, recipientEntityIds = [], ...columns } = values;
+  const addressed = { recipientIds, recipientEntityIds };
+  checkAddressed(tx, columns.audience, addressed, addressed);
   const row = insertDocument(tx, lpTable, admin, columns, file, () => "lp", {
     audience: columns.audience,
     recipients: recipientIds.length,
+    recipientEntities: recipientEntityIds.length,
     watermark: columns.watermark,
   });
-  writeRecipients(tx, row.id, recipientIds);
+  writeAddressed(tx, row.id, addressed);
   queueNewDocumentMails(tx, row);
   return row;
 }
 
-/** The chosen investors of each 'selected' document among `rows` (admins' read shape). */
-export function recipientIdsOf(rows: readonly LpRow[]): Map<string, string[]> {
-  const ids = rows.filter((r) => r.audience === "selected").map((r) => r.id);
+/** Each key's values, in the order found, for every id of `ids` (an empty list for those with none). */
+function groupBy<R>(ids: readonly string[], load: (chunk: string[]) => R[], key: (row: R) => [string, string]): Map<string, string[]> {
   const byDocument = new Map<string, string[]>(ids.map((id) => [id, []]));
   for (let i = 0; i < ids.length; i += 500) {
-    const found = getDb()
-      .select()
-      .from(documentRecipients)
-      .where(inArray(documentRecipients.documentId, ids.slice(i, i + 500)))
-      .all();
-    for (const r of found) byDocument.get(r.documentId)!.push(r.userId);
+    for (const row of load(ids.slice(i, i + 500))) {
+      const [documentId, value] = key(row);
+      byDocument.get(documentId)!.push(value);
+    }
   }
   return byDocument;
 }
 
-/** LP documents in the JSON read shape; an admin also gets each document's recipientIds. */
+/** The chosen investors of each 'selected' document among `rows` (admins' read shape). */
+export function recipientIdsOf(rows: readonly LpRow[]): Map<string, string[]> {
+  return groupBy(
+    rows.filter((r) => r.audience === "selected").map((r) => r.id),
+    (chunk) => getDb().select().from(documentRecipients).where(inArray(documentRecipients.documentId, chunk)).all(),
+    (r) => [r.documentId, r.userId],
+  );
+}
+
+/** The chosen entities of each 'selected' document among `rows` (admins' read shape). */
+export function recipientEntityIdsOf(rows: readonly LpRow[]): Map<string, string[]> {
+  return groupBy(
+    rows.filter((r) => r.audience === "selected").map((r) => r.id),
+    (chunk) => getDb().select().from(documentRecipientEntities).where(inArray(documentRecipientEntities.documentId, chunk)).all(),
+    (r) => [r.documentId, r.entityId],
+  );
+}
+
+/** LP documents in the JSON read shape; an admin also gets each document's recipientIds and recipientEntityIds. */
 export function lpDocumentReads(rows: readonly LpRow[], reader: LpUser): LpDocumentRead[] {
   const recipients = reader.isAdmin ? recipientIdsOf(rows) : null;
+  const recipientEntities = reader.isAdmin ? recipientEntityIdsOf(rows) : null;
   return rows.map((row) => ({
     ...lpDocuments.read(row, "bytes"),
     ...(recipients ? { recipientIds: recipients.get(row.id) ?? [] } : {}),
+    ...(recipientEntities ? { recipientEntityIds: recipientEntities.get(row.id) ?? [] } : {}),
   }));
 }
 
@@ -393,6 +432,8 @@ export function lpDocumentReads(rows: readonly LpRow[], reader: LpUser): LpDocum
  * Change an LP document's audience and watermark switch after upload (the
  * admin page and PATCH /api/documents/{id}). Investors who lose it get 404
  * from their next request on; a download already streaming finishes.
+ * `recipientEntityIds` left out keeps the chosen entities (the admin page's
+ * form chooses investors only); audience 'all' drops investors and entities.
  */
 export async function setLpDocumentAudience(admin: LpUser, id: string, values: AudienceFields): Promise<LpRow> {
   const row = lpDocuments.find(id);
@@ -405,9 +446,19 @@ export async function setLpDocumentAudience(admin: LpUser, id: string, values: A
     // Only investors being added must be able to receive it: one already chosen who has since
     // been suspended keeps their place (and gets the document back if approved again).
     const current = new Set(recipientIdsOf([row]).get(row.id) ?? []);
-    checkRecipients(
+    const currentEntities = recipientEntityIdsOf([row]).get(row.id) ?? [];
+    const addressed: Addressed = {
+      recipientIds: values.recipientIds,
+      recipientEntityIds: values.audience === "all" ? [] : (values.recipientEntityIds ?? currentEntities),
+    };
+    checkAddressed(
       tx,
-      values.recipientIds.filter((id) => !current.has(id)),
+      values.audience,
+      {
+        recipientIds: addressed.recipientIds.filter((id) => !current.has(id)),
+        recipientEntityIds: addressed.recipientEntityIds.filter((id) => !currentEntities.includes(id)),
+      },
+      addressed,
     );
     const changed = tx
       .update(lpTable)
@@ -415,7 +466,7 @@ export async function setLpDocumentAudience(admin: LpUser, id: string, values: A
       .where(eq(lpTable.id, row.id))
       .returning()
       .get();
-    writeRecipients(tx, row.id, values.recipientIds);
+    writeAddressed(tx, row.id, addressed);
     // Mails not yet sent follow the new audience: those waiting are dropped, and whoever it now
     // reaches and has not been told yet is (a publish to the wrong investors is recalled this way).
     const { alreadySentTo } = dropPendingDocumentMail(tx, row.id);
@@ -426,7 +477,8 @@ export async function setLpDocumentAudience(admin: LpUser, id: string, values: A
       details: {
         documentId: row.id,
         audience: values.audience,
-        recipients: values.recipientIds.length,
+        recipients: addressed.recipientIds.length,
+        recipientEntities: addressed.recipientEntityIds.length,
         watermark: values.watermark,
         was: { audience: row.audience, watermark: row.watermark },
       },
@@ -456,7 +508,7 @@ export const lpDocuments = createDocumentStore<typeof lpTable, "lp", LpDocumentR
   area: "documents",
   upload: {
     fieldNames: ["title", "description", "category", "audience", "watermark"],
-    repeated: { names: ["recipientIds"], max: MAX_RECIPIENTS },
+    repeated: { names: ["recipientIds", "recipientEntityIds"], max: MAX_RECIPIENTS },
     schema: LpUploadFields,
     check: async (fields, file) => {
       if (fields.watermark) await assertWatermarkable(file.tmpPath, file.contentType);

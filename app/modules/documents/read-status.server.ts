@@ -1,23 +1,34 @@
 import { sql, type SQL } from "drizzle-orm";
 import { getDb } from "~/modules/db/connection.server";
 import type { documents } from "../../../db/schema";
+import { addressees, type AddresseeRef } from "./addressees.server";
 
 /**
  * Who of a document's audience has opened it (issue 15 §4): the documents
  * page's 'opened by N of M', the access page's audience list, and the
  * reminder's "those who haven't opened it". The audience is the approved,
- * non-admin investors: all of them for audience 'all', the chosen ones for
- * 'selected'. Opening is any view or download in the access log.
+ * non-admin investors: all of them for audience 'all'; for 'selected' those it
+ * is addressed to (`addressees`: the chosen investors and the current members
+ * of the chosen entities, each once). Opening is any view or download in the
+ * access log.
  */
 
 type LpRow = typeof documents.$inferSelect;
 
+/**
+ * The approved, non-admin addressees of a 'selected' document (`documentId`: a
+ * value, or the enclosing query's column), as a subquery of user ids. CROSS
+ * JOIN keeps SQLite walking the addressees and looking each account up, never
+ * every account.
+ */
+function selectedAudience(documentId: AddresseeRef): SQL {
+  return sql`select x.user_id from (${addressees("user", { documentId })}) x cross join lp_users u on u.id = x.user_id
+    where u.status = 'approved' and u.is_admin = 0`;
+}
+
 /** The audience of one document, as a subquery of user ids. */
 function audienceOf(row: Pick<LpRow, "id" | "audience">): SQL {
-  return row.audience === "all"
-    ? sql`select u.id from lp_users u where u.status = 'approved' and u.is_admin = 0`
-    : sql`select u.id from document_recipients r join lp_users u on u.id = r.user_id
-          where r.document_id = ${row.id} and u.status = 'approved' and u.is_admin = 0`;
+  return row.audience === "all" ? sql`select u.id from lp_users u where u.status = 'approved' and u.is_admin = 0` : selectedAudience(row.id);
 }
 
 export type ReadCounts = { opened: number; audience: number };
@@ -28,12 +39,11 @@ export function readCounts(documentId?: string): Map<string, ReadCounts> {
   const everyone = db.get<{ n: number }>(sql`select count(*) as n from lp_users where status = 'approved' and is_admin = 0`)?.n ?? 0;
   const rows = db.all<{ id: string; kind: string; selected: number | null; opened: number | null }>(sql`
     select d.id, d.audience as kind,
-      (select count(*) from document_recipients r join lp_users u on u.id = r.user_id
-        where r.document_id = d.id and u.status = 'approved' and u.is_admin = 0) as selected,
+      (select count(*) from (${selectedAudience(sql`d.id`)})) as selected,
       (select count(distinct a.actor_id) from access_log a join lp_users u on u.id = a.actor_id
         where a.document_kind = 'lp' and a.document_id = d.id and a.actor_kind = 'lp_user'
           and u.status = 'approved' and u.is_admin = 0
-          and (d.audience = 'all' or exists (select 1 from document_recipients r where r.document_id = d.id and r.user_id = a.actor_id))) as opened
+          and (d.audience = 'all' or exists (${addressees("user", { documentId: sql`d.id`, userId: sql`a.actor_id` })}))) as opened
     from documents d ${documentId === undefined ? sql`` : sql`where d.id = ${documentId}`}`);
   return new Map(rows.map((r) => [r.id, { opened: Number(r.opened ?? 0), audience: r.kind === "all" ? everyone : Number(r.selected ?? 0) }]));
 }

@@ -28,9 +28,15 @@ export type FundDocumentRead = DocumentRead & { fundId: FundId };
 
 /**
  * An LP document (issue 15): who it is for and whether views are stamped;
- * admins also get the chosen investors' ids (`recipientIds`, empty for 'all').
+ * admins also get the chosen investors' ids (`recipientIds`) and the chosen
+ * entities' ids (`recipientEntityIds`, issue 24 §2), both empty for 'all'.
  */
-export type LpDocumentRead = DocumentRead & { audience: "all" | "selected"; watermark: boolean; recipientIds?: string[] };
+export type LpDocumentRead = DocumentRead & {
+  audience: "all" | "selected";
+  watermark: boolean;
+  recipientIds?: string[];
+  recipientEntityIds?: string[];
+};
 
 /** How a read shape gives the size: a byte string, or text such as "1.25 MB". */
 export type FileSizeAs = "bytes" | "text";

@@ -6,7 +6,8 @@ import { handleJson, methodNotAllowed } from "~/modules/http/json.server";
 /**
  * GET /api/documents (approved investors and admins), newest first: an
  * investor gets the documents for all approved investors and those addressed
- * to them; an admin gets every document with its recipientIds.
+ * to them (as a chosen investor, or as a member of a chosen entity); an admin
+ * gets every document with its recipientIds and recipientEntityIds.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   return handleJson(async () => {
@@ -17,9 +18,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /**
  * POST /api/documents (admin), multipart: title, description?, category,
- * audience? (all | selected), recipientIds (repeated, for selected),
- * watermark? (on), file → 201 with the document; errors → { error, fields? }
- * (400, 413, 415).
+ * audience? (all | selected), recipientIds and recipientEntityIds (repeated,
+ * for selected: at least one investor or entity), watermark? (on), file → 201
+ * with the document; errors → { error, fields? } (400, 413, 415).
  */
 export async function action({ request }: Route.ActionArgs) {
   return handleJson(async () => {
