@@ -197,6 +197,14 @@ async function expectListOrder(page: Page, list: ListKey, sort: Sort, seeded: Se
  * clicking the active column toggles; a new column starts ascending, except
  * date, which starts descending.
  */
+/**
+ * The header clicks each table's test makes. The LP users table walks every
+ * column both ways (the table component and its links are one for all four
+ * lists); the others walk one column of their own both ways and back to the
+ * date. Every column's order of every list is checked in Vitest
+ * (tests/integration/email-lists.test.ts, every sort of every list against the
+ * database; tests/unit/email-lists-sort.test.ts), here only that the links do it.
+ */
 const SORT_WALKS: Record<ListKey, [Column, Direction][]> = {
   "lp-users": [
     ["company", "asc"],
@@ -210,31 +218,20 @@ const SORT_WALKS: Record<ListKey, [Column, Direction][]> = {
     ["company", "asc"],
   ],
   "rejected-lp-users": [
-    ["company", "asc"],
-    ["company", "desc"],
     ["name", "asc"],
     ["name", "desc"],
-    ["email", "asc"],
-    ["email", "desc"],
     ["date", "desc"],
-    ["date", "asc"],
-    ["name", "asc"],
   ],
   "fund-ii-requests": [
-    ["name", "asc"],
-    ["name", "desc"],
     ["email", "asc"],
     ["email", "desc"],
     ["date", "desc"],
-    ["date", "asc"],
-    ["email", "asc"],
   ],
   newsletter: [
     ["email", "asc"],
     ["email", "desc"],
     ["date", "desc"],
     ["date", "asc"],
-    ["email", "asc"],
   ],
 };
 
