@@ -273,7 +273,6 @@ export const fundsCopy = {
     ledgerColumns: { reference: "Reference", kind: "Kind", date: "Date", due: "Due", total: "Total", entities: "Entities", paid: "Paid in", status: "Status" },
     kinds: { call: "Capital call", distribution: "Distribution" } as Record<string, string>,
     statuses: { draft: "Draft", published: "Published" } as Record<string, string>,
-    draft: "Draft",
     valuations: "Valuations",
     noValuations: "No valuation yet.",
     valuationColumns: { date: "Date", entities: "Entities", total: "Total NAV" },

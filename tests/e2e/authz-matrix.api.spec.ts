@@ -589,15 +589,54 @@ const rows: Row[] = [
 ];
 
 /**
- * Capital accounts (issue 24): entities, their members and commitments. Admins
+ * Capital accounts (issue 24): entities, their members and commitments, the
+ * fund ledger (calls, distributions, payments), valuations, the admin's Funds
+ * and Entities pages and the investor's capital account and notices. Admins
  * change them; an investor lists only the entities they are a member of (the
  * matrix's investor is a member of none) and may change nothing. Bodies that
  * cannot be used are refused before anything is looked up (400), an unknown id
- * is a 404.
+ * is a 404 (on a page, the workspace's not-found page inside its frame).
  */
 function capitalRows(): Row[] {
   const adminOnlyApi = { anonymous: 401, pending: 401, rejected: 401, investor: 403 } as const;
+  const adminPage = { anonymous: to("/admin/login"), pending: to("/admin/login"), rejected: to("/admin/login"), investor: to("/admin/login") };
+  const investorPage = { anonymous: to("/lp/login"), pending: to("/lp/login"), rejected: to("/lp/login") };
+  /** A page's not-found answer shows its title (for the roles the page lets in). */
+  const notFoundPage = (title: string) => (answer: Answer) => {
+    if (answer.status === 404) expect(answer.body.toString("utf8"), "the not-found page").toContain(title);
+  };
+  const unusableLedgerBody = { fund: "fund-ii", noticeDate: "2025-02-30", paymentDate: "yesterday", lines: [] };
   return [
+    // The pages: the admin's Funds and Entities (an unknown slug or id is a 404 to the admin), the investor's capital account and notices.
+    ...["/admin/funds", "/admin/funds/fund-ii", "/admin/entities"].map((path): Row => ({ method: "GET", path, expect: { ...adminPage, admin: 200 } })),
+    { method: "GET", path: "/admin/funds/no-such-fund", expect: { ...adminPage, admin: 404 }, check: notFoundPage("Fund not found") },
+    { method: "GET", path: `/admin/entities/${unknownId}`, label: "/admin/entities/{unknown id}", expect: { ...adminPage, admin: 404 }, check: notFoundPage("Entity not found") },
+    { method: "GET", path: "/lp/capital-account", expect: { ...investorPage, investor: 200, admin: 200 } },
+    { method: "GET", path: `/lp/notices/${unknownId}`, label: "/lp/notices/{unknown id}", expect: { ...investorPage, investor: 404, admin: 404 }, check: notFoundPage("Notice not found") },
+    // The JSON of the ledger and the valuations: admins only.
+    ...(["capital-calls", "distributions"] as const).flatMap((kind): Row[] => [
+      { method: "POST", path: `/api/${kind}`, data: unusableLedgerBody, expect: { ...adminOnlyApi, admin: 400 } },
+      { method: "GET", path: `/api/${kind}/${unknownId}`, label: `/api/${kind}/{unknown id}`, expect: { ...adminOnlyApi, admin: 404 } },
+      { method: "DELETE", path: `/api/${kind}/${unknownId}`, label: `/api/${kind}/{unknown id}`, expect: { ...adminOnlyApi, admin: 404 } },
+      { method: "POST", path: `/api/${kind}/${unknownId}/publish`, label: `/api/${kind}/{unknown id}/publish`, expect: { ...adminOnlyApi, admin: 404 } },
+    ]),
+    {
+      method: "POST",
+      path: `/api/capital-calls/${unknownId}/payments`,
+      label: "/api/capital-calls/{unknown id}/payments",
+      data: { entityId: unknownId, amount: "1000.00", receivedOn: "2025-01-31" },
+      expect: { ...adminOnlyApi, admin: 404 },
+    },
+    { method: "POST", path: "/api/valuations", data: { fund: "fund-ii", date: "2025-13-01", values: [] }, expect: { ...adminOnlyApi, admin: 400 } },
+    // What an investor reads: their entities' accounts (none for the matrix's investor), and an admin's own (none either).
+    {
+      method: "GET",
+      path: "/api/lp/capital-account",
+      expect: { ...adminOnlyApi, investor: 200, admin: 200 },
+      check: (answer, role) => {
+        if (role === "investor") expect(JSON.parse(answer.body.toString("utf8")), "an investor who is a member of no entity has no account").toEqual({ entities: [] });
+      },
+    },
     {
       method: "GET",
       path: "/api/entities",

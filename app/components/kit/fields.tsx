@@ -256,6 +256,9 @@ export function FileField({ label, hint, errors, meta, className, id, name, ...r
   );
 }
 
+/** A class list with each class once (a variant may bring a class the button adds too). */
+const oneEach = (classes: string) => [...new Set(classes.split(/\s+/).filter(Boolean))].join(" ");
+
 /**
  * A submit button with its pending state: while its form (or fetcher) is sending it
  * shows a spinner and `pendingLabel`, and is aria-disabled (a second click does nothing;
@@ -283,7 +286,7 @@ export function StatusButton({
       {...props}
       onClick={click}
       aria-disabled={busy || undefined}
-      className={buttonClass(variant, `aria-disabled:cursor-not-allowed aria-disabled:opacity-70 ${className}`)}
+      className={oneEach(buttonClass(variant, `aria-disabled:cursor-not-allowed aria-disabled:opacity-70 ${className}`))}
     >
       {busy ? <LoaderCircle aria-hidden="true" className="size-4 animate-spin" /> : null}
       {busy ? pendingLabel : children}

@@ -110,9 +110,11 @@ export function fundDetail(slug: string, range: { offset: number; limit: number 
       date: ledgerEntries.date,
       dueDate: ledgerEntries.dueDate,
       correctionOf: ledgerEntries.correctionOf,
-      total: sql<number>`(select coalesce(sum(${ledgerLines.amountMinor}), 0) from ${ledgerLines} where ${ledgerLines.entryId} = ${ledgerEntries.id})`,
+      // Correlated subqueries name the outer row in full: in a one-table select drizzle writes a
+      // column unqualified ("id"), which inside the subquery would be the inner table's own.
+      total: sql<number>`(select coalesce(sum(l.amount_minor), 0) from ledger_lines l where l.entry_id = "ledger_entries"."id")`,
       // From call_payments_entry_idx alone (entry, entity, amount): the rows are never read.
-      paid: sql<number>`(select coalesce(sum(${callPayments.amountMinor}), 0) from ${callPayments} where ${callPayments.entryId} = ${ledgerEntries.id})`,
+      paid: sql<number>`(select coalesce(sum(p.amount_minor), 0) from call_payments p where p.entry_id = "ledger_entries"."id")`,
     })
     .from(ledgerEntries)
     .where(eq(ledgerEntries.fundId, fund.id))

@@ -1,5 +1,4 @@
-import { useEffect } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/entities";
 import { AdminPageHeader, adminPageTitle } from "~/components/admin/page-header";
 import { DataTable, OneLine, type DataColumn } from "~/components/kit/data-table";
@@ -87,17 +86,22 @@ const columns: DataColumn<Row>[] = [
   {
     key: "commitments",
     header: c.table.columns.commitments,
-    cell: (row) => (row.commitments.length ? <OneLine title={row.commitments.join("; ")}>{row.commitments.join("; ")}</OneLine> : <span className="text-slate-500 dark:text-slate-400">{c.table.noCommitment}</span>),
+    cell: (row) =>
+      row.commitments.length ? (
+        row.commitments.map((text) => (
+          <span key={text} className="block whitespace-nowrap tabular-nums">
+            {text}
+          </span>
+        ))
+      ) : (
+        <span className="text-slate-500 dark:text-slate-400">{c.table.noCommitment}</span>
+      ),
   },
   { key: "created", header: c.table.columns.created, width: "w-32", card: "meta", cell: (row) => row.created },
 ];
 
 function CreateEntityForm() {
   const { fetcher, answer, errors, typed, busy } = useIntentForm<EntityFormAnswer>("create-entity");
-  const navigate = useNavigate();
-  useEffect(() => {
-    if (fetcher.data?.status === "success" && fetcher.data.entityId) void navigate(`${PAGE}/${fetcher.data.entityId}`);
-  }, [fetcher.data, navigate]);
   return (
     <section aria-labelledby="new-entity-title" className="mt-8 max-w-2xl rounded-xl border border-slate-200 p-5 dark:border-slate-800">
       <h2 id="new-entity-title" className="text-lg font-semibold">

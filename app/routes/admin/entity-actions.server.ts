@@ -6,6 +6,7 @@ import { addEntityMember, addMemberSchema, createEntity, createEntitySchema, rem
 import { fundBySlug } from "~/modules/funds/funds.server";
 import { AppError, type FieldErrors } from "~/modules/http/app-error";
 import { answerForm, formFailure } from "~/modules/http/form-answer.server";
+import { redirectWithFlash } from "~/modules/toast/flash.server";
 import { formText, parseFormInput } from "~/modules/http/form-input.server";
 import { findUserByEmail, type LpUser } from "~/modules/lp-users/lp-users.server";
 import type { ToastInput } from "~/modules/toast/toast";
@@ -16,7 +17,7 @@ import type { ToastInput } from "~/modules/toast/toast";
  * add or remove a member, record or raise a commitment (an entity's page).
  * A person is named by their e-mail on the forms (the JSON takes the user id).
  * Success: data with a toast for an enhanced post, a 303 back with a flash
- * without JavaScript. A refusal is answered as data either way, so the page
+ * without JavaScript; a new entity goes to its page either way. A refusal is answered as data either way, so the page
  * shows the form again with its messages and what was typed.
  */
 
@@ -31,8 +32,6 @@ export type EntityFormAnswer = {
   formKey?: string;
   fields?: FieldErrors;
   values?: Record<string, string>;
-  /** Where the created entity lives (the list page links to it). */
-  entityId?: string;
 };
 
 const emailSchema = z.string().trim().toLowerCase().min(1, c.unknownEmail).max(254, c.unknownEmail);
@@ -96,11 +95,13 @@ export async function answerEntityIntent(admin: LpUser, page: string, entityId: 
       toast: { title: c.toasts.failed, description: requestMessages.unknownAction, variant: "destructive" },
     });
   }
-  const formKey = formText(formData, "commitmentId") || undefined;
+  // A row's form (a commitment's raise, a member's removal) is told apart by its row.
+  const formKey = formText(formData, "commitmentId") || formText(formData, "userId") || undefined;
   try {
     const done = run(admin, intent, entityId, formData);
-    const next = done.entityId ? `${page}/${done.entityId}` : page;
-    return answerForm<Extra>(formData, { httpStatus: 200, toast: done.toast, redirectTo: next, extra: { intent, formKey, entityId: done.entityId } });
+    // A new entity: its page, with JavaScript too (a redirect the fetcher follows, the toast in the flash).
+    if (done.entityId) return redirectWithFlash(`${page}/${done.entityId}`, { toast: done.toast }, { status: 303 });
+    return answerForm<Extra>(formData, { httpStatus: 200, toast: done.toast, redirectTo: page, extra: { intent, formKey } });
   } catch (error) {
     const failure = formFailure(error);
     return answerForm<Extra>(formData, {

@@ -52,7 +52,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     fund: names.get(x.fund) ?? x.fund,
     amount: formatDecimal(x.amount, x.currency),
     accepted: adminDate(new Date(`${x.acceptedOn}T12:00:00Z`)),
-    history: x.history.slice(1).map((h) => c.detail.raisedOn(formatDecimal(h.amount, x.currency), adminDate(new Date(`${h.effectiveOn}T12:00:00Z`)))),
+    history: x.history.map((h) => c.detail.raisedOn(formatDecimal(h.amount, x.currency), adminDate(new Date(`${h.effectiveOn}T12:00:00Z`)))),
     example: amountExample(x.currency),
   }));
   const committed = new Set<string>(commitmentsOfEntities([entity.id]).map((x) => x.fund));
@@ -98,7 +98,7 @@ function RemoveMember({ member, action }: { member: Member; action: string }) {
   const { fetcher, errors, busy } = useIntentForm<EntityFormAnswer>("remove-member", member.userId);
   return (
     <RowMenu name={member.name} open={errors ? true : undefined}>
-      <details className="px-3 py-2 text-sm">
+      <details className="px-3 py-2 text-sm" open={errors ? true : undefined}>
         <summary className="cursor-pointer font-medium text-red-700 dark:text-red-300">{c.detail.remove}</summary>
         <EnhancedForm fetcher={fetcher} action={action} className="mt-2 space-y-2">
           <input type="hidden" name="intent" value="remove-member" />
@@ -118,7 +118,10 @@ function RemoveMember({ member, action }: { member: Member; action: string }) {
 function AddMemberForm({ action }: { action: string }) {
   const { fetcher, errors, typed, busy } = useIntentForm<EntityFormAnswer>("add-member");
   return (
-    <EnhancedForm fetcher={fetcher} action={action} className="mt-4 grid max-w-2xl gap-4 sm:grid-cols-[1fr_10rem_auto] sm:items-start">
+    <EnhancedForm fetcher={fetcher} action={action} aria-labelledby="add-member-title" className="mt-6 grid max-w-2xl gap-4 sm:grid-cols-[1fr_10rem_auto] sm:items-start">
+      <h3 id="add-member-title" className="text-base font-semibold sm:col-span-3">
+        {c.detail.addMember}
+      </h3>
       <input type="hidden" name="intent" value="add-member" />
       <Field id="member-email" name="email" type="email" label={c.detail.memberEmail} hint={c.detail.memberEmailHint} errors={errors?.email ?? errors?.userId} required maxLength={254} defaultValue={typed?.email ?? ""} />
       <SelectField id="member-role" name="role" label={c.detail.role} errors={errors?.role} defaultValue={typed?.role ?? "viewer"}>
@@ -159,7 +162,10 @@ function AddCommitmentForm({ funds, action }: { funds: Loaded["openFunds"]; acti
   const { fetcher, errors, typed, busy } = useIntentForm<EntityFormAnswer>("add-commitment");
   if (!funds.length) return null;
   return (
-    <EnhancedForm fetcher={fetcher} action={action} className="mt-4 grid max-w-3xl gap-4 sm:grid-cols-[12rem_1fr_11rem_auto] sm:items-start" aria-label={c.detail.addCommitment}>
+    <EnhancedForm fetcher={fetcher} action={action} aria-labelledby="add-commitment-title" className="mt-6 grid max-w-2xl gap-4 sm:grid-cols-2 sm:items-start">
+      <h3 id="add-commitment-title" className="text-base font-semibold sm:col-span-2">
+        {c.detail.addCommitment}
+      </h3>
       <input type="hidden" name="intent" value="add-commitment" />
       <SelectField id="commitment-fund" name="fund" label={c.detail.fund} errors={errors?.fund} defaultValue={typed?.fund ?? funds[funds.length - 1]!.slug}>
         {funds.map((fund) => (
@@ -170,9 +176,11 @@ function AddCommitmentForm({ funds, action }: { funds: Loaded["openFunds"]; acti
       </SelectField>
       <Field id="commitment-amount" name="amount" inputMode="decimal" label={c.detail.amount} hint={c.detail.amountHint(funds[0]!.example)} errors={errors?.amount} required defaultValue={typed?.amount ?? ""} />
       <Field id="commitment-accepted" name="acceptedOn" type="date" label={c.detail.acceptedOn} errors={errors?.acceptedOn} required defaultValue={typed?.acceptedOn ?? ""} />
-      <StatusButton variant="secondary" pending={busy} className="sm:mt-6">
-        {c.detail.addCommitmentSubmit}
-      </StatusButton>
+      <div className="sm:col-span-2">
+        <StatusButton variant="secondary" pending={busy}>
+          {c.detail.addCommitmentSubmit}
+        </StatusButton>
+      </div>
       <FormMessage id="add-commitment-error" errors={errors?.fund || errors?.amount || errors?.acceptedOn ? undefined : errors} />
     </EnhancedForm>
   );
@@ -191,7 +199,16 @@ export default function EntityPage({ loaderData, params }: Route.ComponentProps)
     { key: "fund", header: c.detail.commitmentColumns.fund, rowHeader: true, card: "primary", cell: (x) => x.fund },
     { key: "amount", header: c.detail.commitmentColumns.amount, className: "tabular-nums", cell: (x) => x.amount },
     { key: "accepted", header: c.detail.commitmentColumns.accepted, width: "w-32", card: "meta", cell: (x) => x.accepted },
-    { key: "history", header: c.detail.commitmentColumns.history, cell: (x) => (x.history.length ? <OneLine title={x.history.join("; ")}>{x.history.join("; ")}</OneLine> : "—") },
+    {
+      key: "history",
+      header: c.detail.commitmentColumns.history,
+      cell: (x) =>
+        x.history.map((h) => (
+          <span key={h} className="block whitespace-nowrap">
+            {h}
+          </span>
+        )),
+    },
     { key: "actions", header: c.detail.memberColumns.actions, headerHidden: true, width: "w-16", card: "actions", cell: (x) => <RaiseForm commitment={x} action={action} /> },
   ];
   return (

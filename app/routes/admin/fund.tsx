@@ -48,7 +48,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     commitments: detail.commitments.map((x) => ({ id: x.id, entityId: x.entityId, name: x.name, amount: money(x.amount), accepted: day(x.acceptedOn) })),
     entries: detail.entries.map((e) => ({
       id: e.id,
-      reference: e.number === null ? c.detail.draft : ledgerReference(e.kind, e.number),
+      reference: e.number === null ? "—" : ledgerReference(e.kind, e.number),
       kind: c.detail.kinds[e.kind] ?? e.kind,
       date: day(e.date),
       due: e.dueDate ? day(e.dueDate) : "—",

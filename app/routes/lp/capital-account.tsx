@@ -81,7 +81,7 @@ const columns: DataColumn<Transaction>[] = [
   { key: "entity", header: c.transactionColumns.entity, cell: (t) => t.entity },
   { key: "fund", header: c.transactionColumns.fund, cell: (t) => t.fund },
   { key: "reference", header: c.transactionColumns.reference, card: "badge", cell: (t) => t.reference },
-  { key: "amount", header: c.transactionColumns.amount, className: "tabular-nums text-right", cell: (t) => t.amount },
+  { key: "amount", header: c.transactionColumns.amount, className: "tabular-nums", cell: (t) => t.amount },
 ];
 
 /** /lp/capital-account: each entity the investor is a member of, each fund it has a commitment in. */
@@ -95,14 +95,14 @@ export default function CapitalAccount({ loaderData }: Route.ComponentProps) {
       {entities.map((entity) => (
         <section key={entity.id} aria-labelledby={`entity-${entity.id}`} className="mt-10" data-testid="capital-entity">
           <div className="flex flex-wrap items-center gap-3">
-            <h2 id={`entity-${entity.id}`} className="text-xl font-semibold">
+            <h2 id={`entity-${entity.id}`} className="text-2xl font-semibold">
               {entity.name}
             </h2>
             <Badge tone="neutral">{entity.role}</Badge>
           </div>
           {entity.funds.map((fund) => (
             <section key={fund.fund.slug} aria-labelledby={`entity-${entity.id}-${fund.fund.slug}`} className="mt-6" data-testid="capital-fund">
-              <h3 id={`entity-${entity.id}-${fund.fund.slug}`} className="text-lg font-semibold">
+              <h3 id={`entity-${entity.id}-${fund.fund.slug}`} className="text-base font-semibold text-slate-700 uppercase tracking-wide dark:text-slate-200">
                 {fund.fund.name}
               </h3>
               <FigureList figures={fund.figures} />

@@ -60,7 +60,7 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: args.d
 type Line = Route.ComponentProps["loaderData"]["shares"][number]["lines"][number];
 const lineColumns: DataColumn<Line>[] = [
   { key: "type", header: c.line, rowHeader: true, card: "primary", cell: (l) => l.type },
-  { key: "amount", header: c.amount, className: "tabular-nums text-right", cell: (l) => l.amount },
+  { key: "amount", header: c.amount, className: "tabular-nums", cell: (l) => l.amount },
 ];
 
 export default function NoticePage({ loaderData }: Route.ComponentProps) {
@@ -81,7 +81,9 @@ export default function NoticePage({ loaderData }: Route.ComponentProps) {
           </h2>
           <FigureList figures={share.figures} />
           <h3 className="mt-4 text-base font-semibold">{c.breakdown}</h3>
-          <DataTable label={`${c.breakdown}: ${share.entityName}`} rows={share.lines} rowKey={(l) => l.key} columns={lineColumns} dense />
+          <div className="max-w-xl">
+            <DataTable label={`${c.breakdown}: ${share.entityName}`} rows={share.lines} rowKey={(l) => l.key} columns={lineColumns} dense />
+          </div>
         </section>
       ))}
       {kind === "call" ? (
