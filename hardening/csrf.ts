@@ -33,6 +33,7 @@
 import { formBody, jsonBody, listFiles, startServer, Tally, type HttpAnswer, type Section } from "./harness";
 import {
   accountTargets,
+  callBody,
   changedTables,
   dbFingerprint,
   dbRows,
@@ -117,6 +118,8 @@ export const section: Section = {
         documentMailToken: setup.documentMailToken(signer.id),
         newsletterUnsubscribeToken: (await setup.subscriber()).unsubscribeToken,
         // No mail catcher here: a made-up confirmation token (the page answers 400; the sweep only needs the route).
+        // Entities, commitments, drafts to publish and delete, a published call to pay (issue 24).
+        capital: await setup.capital(signer),
       };
       const targets = [...mutationTargets(ids), ...accountTargets()];
       ctx.progress(`setup done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
@@ -193,6 +196,21 @@ export const section: Section = {
         status === "pending" && docs === 1 && fundDocs === 1 && revoked === null,
         `status ${status}, document rows ${docs}, fund document rows ${fundDocs}, revoked_at ${revoked}`,
       );
+      const c = ids.capital;
+      const entryStatus = (id: string) => dbValue<string>(server, "select status from ledger_entries where id = ?", id) ?? "gone";
+      const memberCount = (entityId: string, userId: string) => dbValue<number>(server, "select count(*) from entity_members where entity_id = ? and user_id = ?", entityId, userId);
+      const capitalState = {
+        drafts: [c.draftCallId, c.deleteCallId, c.draftDistributionId, c.deleteDistributionId].map(entryStatus).join(","),
+        viewer: [c.entityId, c.formEntityId].map((e) => memberCount(e, c.viewerId)).join(","),
+        newcomer: [c.entityId, c.formEntityId].map((e) => memberCount(e, c.newcomerId)).join(","),
+        payments: dbValue<number>(server, "select count(*) from call_payments"),
+        commitments: dbValue<number>(server, "select count(*) from commitment_changes"),
+      };
+      t.check(
+        "capital: drafts still drafts, viewer still a member, newcomer none, no payment, commitment or change (publish, delete, members sent cross-site)",
+        JSON.stringify(capitalState) === JSON.stringify({ drafts: "draft,draft,draft,draft", viewer: "1,1", newcomer: "0,0", payments: 0, commitments: 2 }),
+        JSON.stringify(capitalState),
+      );
       t.check("admin session survives (logout/login sent cross-site)", adminStill.status === 200, `GET /api/auth/user → ${adminStill.status}`);
       const logged = server.logLines().filter((line) => line.includes('"request.cross_site_refused"')).length;
       t.info("refusals logged as request.cross_site_refused", logged);
@@ -222,6 +240,19 @@ export const section: Section = {
         const sub = await setup.subscriber();
         mailed.push({ userId: user.id, documentToken: setup.documentMailToken(user.id), subscriberId: sub.id, newsletterToken: sub.unsubscribeToken });
       }
+      // Capital accounts: a draft call to publish (API) and an entity to add the newcomer to (the entity page's form), per kind of client.
+      const capitalFresh: Array<{ draft: string; entity: string }> = [];
+      for (let i = 0; i < legit.length; i++) {
+        const made = async (path: string, body: Body) => {
+          const answer = await setup.call("POST", path, body, admin);
+          if (answer.status !== 201) throw new Error(`${path}: ${answer.status} ${answer.text.slice(0, 200)}`);
+          return (JSON.parse(answer.text) as { id: string }).id;
+        };
+        capitalFresh.push({
+          draft: await made("/api/capital-calls", jsonBody(callBody())),
+          entity: await made("/api/entities", jsonBody({ name: `Csrf Entity ${unique()}`, kind: "company", members: [{ userId: ids.capital.ownerId, role: "owner" }] })),
+        });
+      }
       const oneClick = formBody({ "List-Unsubscribe": "One-Click" });
       const redirected = (a: HttpAnswer) => a.status === 302 || a.status === 303;
       const subscribed = (email: string) => dbValue<number>(server, "select count(*) from newsletter_subscribers where email = ?", email) === 1;
@@ -233,6 +264,7 @@ export const section: Section = {
       for (const [i, variant] of legit.entries()) {
         const f = fresh[i]!;
         const m = mailed[i]!;
+        const cap = capitalFresh[i]!;
         const go = (method: string, path: string, body: Body, cookie = "") =>
           send(server.url, method, path, {
             headers: { ...body.headers, ...variant.headers, ...(cookie ? { cookie } : {}) },
@@ -289,6 +321,18 @@ export const section: Section = {
             async () =>
               (await go("POST", `/unsubscribe/newsletter?token=${encodeURIComponent(m.newsletterToken)}`, oneClick)).status === 200 &&
               dbValue<string>(server, "select status from newsletter_subscribers where id = ?", m.subscriberId) === "unsubscribed",
+          ],
+          [
+            "publish a draft call (API)",
+            async () =>
+              (await go("POST", `/api/capital-calls/${cap.draft}/publish`, { headers: {} }, admin)).status === 200 &&
+              dbValue<string>(server, "select status from ledger_entries where id = ?", cap.draft) === "published",
+          ],
+          [
+            "add a member (entity page intent)",
+            async () =>
+              redirected(await go("POST", `/admin/entities/${cap.entity}`, formBody({ intent: "add-member", email: ids.capital.newcomerEmail, role: "viewer" }), admin)) &&
+              dbValue<number>(server, "select count(*) from entity_members where entity_id = ? and user_id = ?", cap.entity, ids.capital.newcomerId) === 1,
           ],
           ["delete document (API)", async () => (await go("DELETE", `/api/documents/${f.apiDoc}`, { headers: {} }, admin)).status === 200 && docGone(f.apiDoc)],
           [

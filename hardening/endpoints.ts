@@ -13,7 +13,8 @@ export type Mutation = {
   method: "POST" | "PUT" | "PATCH" | "DELETE";
   /**
    * Path with `{id}` where an id goes (fill it with a real one or a made-up
-   * one), `{batchId}` where a bulk upload batch's id goes (32 hex digits, not a
+   * one), `{userId}` where a second one goes (an entity member's account id),
+   * `{batchId}` where a bulk upload batch's id goes (32 hex digits, not a
    * document id) and `{token}` where a mailed link's token goes (in the query).
    */
   path: string;
@@ -45,6 +46,21 @@ export const MUTATIONS: readonly Mutation[] = [
   // The pitch inbox (issue 16).
   { method: "PATCH", path: "/api/pitches/{id}", kind: "json", role: "admin", note: "status and owner" },
   { method: "POST", path: "/api/pitches/{id}/replies", kind: "json", role: "admin", note: "mails the founder" },
+  // Capital accounts (issue 24): entities and members, commitments, the ledger (calls and distributions), valuations.
+  { method: "POST", path: "/api/entities", kind: "json", role: "admin", note: "with its first owner" },
+  { method: "POST", path: "/api/entities/{id}/members", kind: "json", role: "admin" },
+  { method: "DELETE", path: "/api/entities/{id}/members/{userId}", kind: "none", role: "admin", note: "a viewer (the last owner stays: 409)" },
+  { method: "POST", path: "/api/commitments", kind: "json", role: "admin", note: "one per entity and fund" },
+  { method: "PATCH", path: "/api/commitments/{id}", kind: "json", role: "admin", note: "a raise at a subsequent close" },
+  { method: "POST", path: "/api/capital-calls", kind: "json", role: "admin", note: "a draft (or a correction of a published call)" },
+  // A publish and a DELETE act on drafts of their own; the payments on a published call.
+  { method: "POST", path: "/api/capital-calls/{id}/publish", kind: "none", role: "admin", note: "numbers it, mails every member; again: a 200 that changes nothing" },
+  { method: "DELETE", path: "/api/capital-calls/{id}", kind: "none", role: "admin", note: "a draft (a published call: 409)" },
+  { method: "POST", path: "/api/capital-calls/{id}/payments", kind: "json", role: "admin" },
+  { method: "POST", path: "/api/distributions", kind: "json", role: "admin" },
+  { method: "POST", path: "/api/distributions/{id}/publish", kind: "none", role: "admin" },
+  { method: "DELETE", path: "/api/distributions/{id}", kind: "none", role: "admin" },
+  { method: "POST", path: "/api/valuations", kind: "json", role: "admin", note: "8 MB body limit" },
   // Page form actions (work without JavaScript)
   { method: "POST", path: "/newsletter", kind: "form", role: "anonymous" },
   { method: "POST", path: "/process", kind: "form", role: "anonymous", note: "founder pitch form" },
@@ -82,6 +98,9 @@ export const MUTATIONS: readonly Mutation[] = [
   // The bulk per-investor upload (files in field "files"), then its staged batch's publish or cancel.
   { method: "POST", path: "/admin/documents/bulk", kind: "multipart", role: "admin" },
   { method: "POST", path: "/admin/documents/bulk/{batchId}", kind: "form", role: "admin", intents: ["publish", "cancel"] },
+  // The Entities pages of the Funds group (routes/admin/entity-actions.server.ts): a person named by e-mail.
+  { method: "POST", path: "/admin/entities", kind: "form", role: "admin", intents: ["create-entity"] },
+  { method: "POST", path: "/admin/entities/{id}", kind: "form", role: "admin", intents: ["add-member", "remove-member", "add-commitment", "raise-commitment"] },
 ];
 
 /**
@@ -152,6 +171,16 @@ export const READS: ReadonlyArray<{ path: string; role: Role; note?: string }> =
   { path: "/api/documents/{id}/download", role: "investor" },
   { path: "/api/funds", role: "investor" },
   { path: "/api/entities", role: "investor", note: "an investor lists only the entities they are a member of" },
+  { path: "/api/lp/capital-account", role: "investor", note: "the caller's entities only" },
+  { path: "/api/commitments/{id}", role: "admin" },
+  { path: "/api/capital-calls/{id}", role: "admin" },
+  { path: "/api/distributions/{id}", role: "admin" },
+  { path: "/admin/funds", role: "admin" },
+  { path: "/admin/funds/fund-i", role: "admin", note: "a fund's page, by slug" },
+  { path: "/admin/entities", role: "admin" },
+  { path: "/admin/entities/{id}", role: "admin" },
+  { path: "/lp/capital-account", role: "investor" },
+  { path: "/lp/notices/{id}", role: "investor", note: "a published entry's notice: only a member of an entity it concerns reads it (an admin is none)" },
   { path: "/api/fund-access/requests", role: "admin" },
   { path: "/api/fund-documents/{key}", role: "admin", note: "fund list by key (fund-i / fund-ii)" },
   { path: "/api/fund-documents/view/{id}", role: "admin" },

@@ -18,6 +18,7 @@ import { MUTATIONS, mutationKey, READS } from "./endpoints";
 import { bodyLimitFor } from "../server/app";
 import { formBody, jsonBody, registrationTokenFor, startMailCatcher, startServer, Tally, type AppServer, type HttpAnswer, type Section } from "./harness";
 import {
+  capitalReadId,
   EVIL_ORIGIN,
   HEADER_RULES,
   headerProblems,
@@ -38,6 +39,7 @@ const PROXIED = { host: "portal.example", "x-forwarded-proto": "https" };
 const SAME_ORIGIN = { origin: APP_URL, "sec-fetch-site": "same-origin" };
 const KB64 = 64 * 1024;
 const MB64 = 64 * 1024 * 1024;
+const MB1 = 1024 * 1024;
 /** Requests in flight at once within a phase. */
 const CONCURRENCY = 4;
 
@@ -61,6 +63,7 @@ type Probe = {
 function isPrivatePath(pathname: string): boolean {
   if (pathname.startsWith("/api/")) return true;
   if (pathname === "/lp/dashboard" || pathname === "/lp/account" || pathname === "/fund-i/documents" || pathname === "/fund-ii/documents") return true;
+  if (pathname === "/lp/capital-account" || pathname.startsWith("/lp/notices/")) return true;
   return pathname.startsWith("/admin/") && pathname !== "/admin/login";
 }
 
@@ -140,6 +143,8 @@ async function check(full: boolean, server: AppServer, t: Tally, mail: Mail, pro
     newsletterUnsubscribeToken: (await portal.subscriber()).unsubscribeToken,
     newsletterConfirmToken: await confirmTokenFor(portal, mail),
     registrationConfirmToken: await registrationTokenOf(portal),
+    // The investor owns the entities: their notice page (/lp/notices/{id}) answers them 200.
+    capital: await portal.capital(investor),
   };
   const unknownId = randomUUID();
   // A real password reset link for the reset form's own answer.
@@ -153,7 +158,8 @@ async function check(full: boolean, server: AppServer, t: Tally, mail: Mail, pro
   const add = (probe: Probe) => probes.push(probe);
   const fill = (p: string) =>
     p
-      .replace("{id}", p.startsWith("/api/fund-documents") ? fundDocId : docId)
+      .replace("{id}", capitalReadId(p, ids.capital) ?? (p.startsWith("/api/fund-documents") ? fundDocId : docId))
+      .replace("{userId}", ids.capital.viewerId)
       .replace("{batchId}", madeUpBatchId())
       .replace("{token}", "made-up-token")
       .replace("{key}", "fund-ii");
@@ -194,6 +200,12 @@ async function check(full: boolean, server: AppServer, t: Tally, mail: Mail, pro
   add({ method: "DELETE", path: `/api/documents/${unknownId}`, cookie: admin, expect: [404] });
   add({ method: "DELETE", path: `/api/fund-documents/${unknownId}`, cookie: admin, expect: [404] });
   add({ method: "PATCH", path: `/api/auth/users/${unknownId}/status`, cookie: admin, body: jsonBody({ status: "approved" }), expect: [404] });
+  // Capital accounts: unknown ids (an investor's notice of an entry that is not theirs answers the same 404).
+  for (const p of ["/api/commitments", "/api/capital-calls", "/api/distributions", "/admin/entities"]) add({ method: "GET", path: `${p}/${unknownId}`, cookie: admin, expect: [404] });
+  add({ method: "GET", path: `/lp/notices/${unknownId}`, cookie: investor.cookie, expect: [404] });
+  add({ method: "GET", path: "/admin/funds/no-such-fund", cookie: admin, expect: [404] });
+  add({ method: "DELETE", path: `/api/capital-calls/${unknownId}`, cookie: admin, expect: [404] });
+  add({ method: "POST", path: `/api/capital-calls/${unknownId}/publish`, cookie: admin, expect: [404] });
   for (const p of ["/no-such-page", "/api/no-such-endpoint", "/lp/no-such-page", "/assets/no-such-file.js", "/favicon.ico"]) {
     add({ method: "GET", path: p, expect: [404] });
   }
@@ -202,6 +214,9 @@ async function check(full: boolean, server: AppServer, t: Tally, mail: Mail, pro
     add({ method: "GET", path: p, expect: [405] });
   }
   add({ method: "GET", path: "/api/fund-documents/not-a-fund", cookie: admin, expect: [405] });
+  for (const p of ["/api/capital-calls", "/api/distributions", "/api/valuations", "/api/commitments"]) add({ method: "GET", path: p, cookie: admin, expect: [405] });
+  // A published call is never deleted, only corrected (issue 24): 409.
+  add({ method: "DELETE", path: `/api/capital-calls/${ids.capital.publishedCallId}`, cookie: admin, expect: [409] });
 
   // ── files: 200 above; 304, 206, 416 ──
   const view = await send(server.url, "GET", `/api/documents/${docId}/view`, { headers: { ...PROXIED, cookie: investor.cookie, "x-forwarded-for": setupClient } });
@@ -250,6 +265,11 @@ async function check(full: boolean, server: AppServer, t: Tally, mail: Mail, pro
       // Declared beyond this path's upload ceiling (64 MB; the pitch deck's less, the bulk upload's more): refused before a byte is read.
       const declared = Math.max(MB64, bodyLimitFor(p.split("?")[0]!, "multipart/form-data; boundary=x")) + 1;
       add({ method: m.method, path: p, cookie: m.role === "admin" ? admin : "", headers: { "content-type": "multipart/form-data; boundary=x", "content-length": String(declared) }, body: { headers: {}, body: "--x--\r\n" }, expect: [413] });
+    } else if (bodyLimitFor(p.split("?")[0]!, "application/json") > MB1) {
+      // An import's JSON (valuations: 8 MB) declared beyond its limit: refused before a byte is read. (Sending
+      // the megabytes would race the early 413 and its closed connection: EPIPE on this side.)
+      const declared = bodyLimitFor(p.split("?")[0]!, "application/json") + 1;
+      add({ method: m.method, path: p, cookie: m.role === "admin" ? admin : "", headers: { "content-type": "application/json", "content-length": String(declared) }, body: { headers: {}, body: "{}" }, expect: [413] });
     } else {
       // Past this path's own limit (a document's audience change may be larger than the 64 KB of other forms).
       const filler = "x".repeat(bodyLimitFor(p.split("?")[0]!, m.kind === "form" ? "application/x-www-form-urlencoded" : "application/json") + 1024);
@@ -364,7 +384,7 @@ async function check(full: boolean, server: AppServer, t: Tally, mail: Mail, pro
   const uncovered = routes.filter((r) => !covered.has(r));
   t.count(`routes without a checked right-role answer (of ${routes.length})`, uncovered.length, 0, uncovered.join(", "));
   t.note(`inline file views answered with object-src 'self' (the browser's PDF viewer; documented in file-response.server.ts): ${inlineViews}, accepted`);
-  t.note("no-store required on: /api/*, /lp/dashboard, /lp/account, /admin/* (not /admin/login), the fund document pages, JSON, files, and any answer setting a cookie");
+  t.note("no-store required on: /api/*, /lp/dashboard, /lp/account, /lp/capital-account, /lp/notices/*, /admin/* (not /admin/login), the fund document pages, JSON, files, and any answer setting a cookie");
   t.note("the admin has two-factor (the portal requires it): its /admin/login and /lp/login form sign-ins answer 302 to /login/two-factor with a challenge cookie; the JSON sign-in's 200 is an investor's");
   if (!full) t.note("--full also trips the registration limit (each attempt costs a bcrypt hash)");
   for (const line of unexpected.slice(0, 8)) t.note(`unexpected: ${line}`);

@@ -34,6 +34,7 @@ import {
   unique,
 } from "./harness";
 import { MIME, samplePdf } from "../tests/helpers/sample-files";
+import { capitalRecords, type CapitalIds } from "./web-helpers";
 
 export { multipart, PASSWORD, unique, type Part };
 
@@ -99,8 +100,11 @@ export type Fixture = {
   investorEmail: string;
   /** The session cookie's name (lr_session or __Host-lr_session). */
   sessionCookie: string;
+  investorId: string;
   /** Real records to aim at: a pending user (status changes), LP and fund documents, a Fund II request. */
   ids: { user: string; lpDoc: string; fundDocI: string; fundDocII: string; fundRequest: string };
+  /** Capital records (issue 24; web-helpers capitalRecords): the investor owns both entities. */
+  capital: CapitalIds;
 };
 
 /** A server (TRUST_PROXY on) with an admin, an approved investor and one record of each kind. */
@@ -145,14 +149,34 @@ async function populate(server: AppServer): Promise<Fixture> {
   const requests = await request(server.url, "GET", "/api/fund-access/requests", { headers: { cookie: adminCookie } });
   const fundRequest = (JSON.parse(requests.text) as Array<{ id: string; email: string }>).find((r) => r.email === requestEmail)!.id;
   const sessionCookie = adminCookie.split("=")[0]!;
+  // Capital records: the investor owns both entities; a viewer and a newcomer, registered from addresses of their own.
+  const approvedIds = async () =>
+    new Map((JSON.parse((await request(server.url, "GET", "/api/auth/approved-users", { headers: { cookie: adminCookie } })).text) as Array<{ id: string; email: string }>).map((u) => [u.email, u.id]));
+  const approve = async (what: string) => {
+    const email = `${what}-${tag}@example.com`;
+    await must(`register ${what}`, send(server, "POST", "/api/auth/register", jsonBody({ email, password: PASSWORD, name: `Capital ${what}` })), 201);
+    await confirmRegistration(server, email, PASSWORD, (path, body) => send(server, "POST", path, body));
+    const pendingNow = await request(server.url, "GET", "/api/auth/pending-users", { headers: { cookie: adminCookie } });
+    const id = (JSON.parse(pendingNow.text) as Array<{ id: string; email: string }>).find((u) => u.email === email)!.id;
+    await must(`approve ${what}`, send(server, "PATCH", `/api/auth/users/${id}/status`, jsonBody({ status: "approved" }), adminCookie), 200);
+    return { id, email };
+  };
+  const investorId = (await approvedIds()).get(investorEmail)!;
+  const capital = await capitalRecords((method, path, body) => send(server, method, path, body ? { headers: body.headers, body: body.body ?? "" } : null, adminCookie), {
+    owner: { id: investorId, email: investorEmail },
+    viewer: await approve("viewer"),
+    newcomer: await approve("newcomer"),
+  });
   return {
     server,
     adminCookie,
     adminEmail,
     investorCookie,
     investorEmail,
+    investorId,
     sessionCookie,
     ids: { user, lpDoc: String(lpDoc.id), fundDocI: String(fundDocI.id), fundDocII: String(fundDocII.id), fundRequest },
+    capital,
   };
 }
 

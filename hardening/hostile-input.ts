@@ -22,7 +22,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { MUTATIONS, mutationKey, READS, type Mutation } from "./endpoints";
 import { request, signIn, sleep, Tally, type Context, type Section } from "./harness";
-import { madeUpBatchId, signedIdToken } from "./web-helpers";
+import { capitalReadId, madeUpBatchId, signedIdToken } from "./web-helpers";
 import { clientHeaders, codeUnits, formCase, hostileStrings, jsonCase, jsonText, latin1, multipart, multipartArb } from "./hostile-helpers";
 import { leftovers, PASSWORD, percentEncode, Pool, preview, safeJson, setUpFixture, uploadParts, type Body, type Fixture } from "./hostile-helpers";
 import { MIME, samplePdf } from "../tests/helpers/sample-files";
@@ -35,7 +35,7 @@ const CONCURRENCY = 8;
 const PITCH = ["name", "email", "company", "stage", "deckUrl", "message", "deck"];
 const ACCOUNT = ["email", "password", "name", "company"];
 const SIGNUP = ["name", "email", "fundId", "company", "phone", "accreditedConfirmation"];
-const UPLOAD = ["title", "description", "category", "fundId", "file"];
+const UPLOAD = ["title", "description", "category", "fundId", "file", "audience", "recipientIds", "recipientEntityIds", "watermark"];
 const LOGIN = ["email", "password", "redirectTo"];
 const FIELDS: Record<string, string[]> = {
   ...Object.fromEntries(["/api/pitch", "/process"].map((p) => [p, PITCH])),
@@ -47,6 +47,8 @@ const FIELDS: Record<string, string[]> = {
   "/newsletter": ["email", "formId", "redirectTo"],
   "/api/auth/users/{id}/status": ["status"],
   "/api/auth/users/{id}/reference-code": ["referenceCode"],
+  // A document's audience: investors and (issue 24 §2) entities.
+  "/api/documents/{id}": ["audience", "recipientIds", "recipientEntityIds", "watermark"],
   "/admin/documents/bulk": ["title", "description", "category", "watermark", "files"],
   "/unsubscribe/documents?token={token}": ["List-Unsubscribe"],
   "/unsubscribe/newsletter?token={token}": ["List-Unsubscribe"],
@@ -58,12 +60,38 @@ const FIELDS: Record<string, string[]> = {
   "/lp/forgot-password": ["email"],
   "/lp/reset-password": ["token", "password"],
   "/theme": ["theme", "redirectTo"],
+  // Capital accounts (issue 24): lists of objects are filled field by field too (NESTED).
+  "/api/entities": ["name", "kind", "members"],
+  "/api/entities/{id}/members": ["userId", "role"],
+  "/api/commitments": ["entityId", "fund", "amount", "acceptedOn"],
+  "/api/commitments/{id}": ["amount", "effectiveOn"],
+  "/api/capital-calls": ["fund", "noticeDate", "dueDate", "lines", "correctionOf"],
+  "/api/capital-calls/{id}/payments": ["entityId", "amount", "receivedOn"],
+  "/api/distributions": ["fund", "paymentDate", "lines", "correctionOf"],
+  "/api/valuations": ["fund", "date", "values"],
 };
+
+/** The objects of a list field (entity members, ledger lines, valuations): each a subset of these keys with hostile values. */
+const NESTED: Record<string, string[]> = {
+  members: ["userId", "role"],
+  lines: ["type", "amount", "description", "recallable"],
+  values: ["entityId", "nav"],
+};
+/** Money and calendar-date fields: near-misses of the formats (decision 039) beside the hostile strings. */
+const MONEYISH = ["amount", "nav"];
+const DATEISH = ["acceptedOn", "effectiveOn", "noticeDate", "dueDate", "paymentDate", "receivedOn", "date"];
+const NEAR_MONEY = ["1.00", "0.00", "0", "0.001", "1.5e3", "-5.00", " 10.00 ", "１２.００", "90071992547409.91", "90071992547409.92", "1" + "0".repeat(30), "NaN", "Infinity", "0x10", "1,000.00"];
+const NEAR_DATE = ["2024-03-01", "2024-02-30", "2023-02-29", "2024-13-01", "0000-01-01", "9999-12-31", "2024-1-1", " 2024-03-01", "2024-03-01T00:00:00Z", "+002024-03-01", "20240301"];
 
 /** The fields of the admin pages' intent forms (status, reference code, deletes, fund access, a bulk batch's publish). */
 const INTENT_FIELDS = ["intent", "userId", "status", "referenceCode", "query", "documentId", "requestId", "expected"];
-/** Intent forms outside the admin pages, with fields of their own ('Send the link again' of a registration). */
-const INTENT_FIELDS_OF: Record<string, string[]> = { "/lp/register/confirm": ["intent", "email", "password"] };
+/** Intent forms with fields of their own ('Send the link again' of a registration, the entity pages' forms). */
+const ENTITY_FORM = ["intent", "name", "kind", "ownerEmail", "email", "role", "userId", "fund", "amount", "acceptedOn", "commitmentId", "effectiveOn"];
+const INTENT_FIELDS_OF: Record<string, string[]> = {
+  "/lp/register/confirm": ["intent", "email", "password"],
+  "/admin/entities": ENTITY_FORM,
+  "/admin/entities/{id}": ENTITY_FORM,
+};
 
 type Case = { path: string; headers: Record<string, string | string[]>; body?: Buffer; what: string };
 type Target = { label: string; mutation: Mutation; fields: string[]; fixed: Record<string, string>; paths: fc.Arbitrary<string> };
@@ -83,8 +111,21 @@ function bodyArb(target: Target, realIds: string[]): fc.Arbitrary<Body> {
     { arbitrary: fc.dictionary(str, str, { maxKeys: 4 }), weight: 1 },
     { arbitrary: fc.jsonValue({ maxDepth: 3 }), weight: 1 },
   );
+  // A field's values: hostile ones, and near-misses of its format (money, dates); a list field also gets lists of objects with hostile fields.
+  const scalarFor = (key: string): fc.Arbitrary<unknown> =>
+    MONEYISH.includes(key)
+      ? fc.oneof({ arbitrary: value, weight: 2 }, { arbitrary: fc.constantFrom(...NEAR_MONEY), weight: 2 }, { arbitrary: fc.double(), weight: 1 })
+      : DATEISH.includes(key)
+        ? fc.oneof({ arbitrary: value, weight: 2 }, { arbitrary: fc.constantFrom(...NEAR_DATE), weight: 2 })
+        : value;
+  const valueFor = (key: string): fc.Arbitrary<unknown> => {
+    const inner = NESTED[key];
+    if (!inner) return scalarFor(key);
+    const object = fc.subarray(inner).chain((keys) => fc.tuple(...keys.map((k) => scalarFor(k).map((v): [string, unknown] => [k, v])))).map((pairs) => Object.fromEntries(pairs));
+    return fc.oneof({ arbitrary: value, weight: 1 }, { arbitrary: fc.array(object, { maxLength: 4 }), weight: 3 }, { arbitrary: fc.array(object, { minLength: 21, maxLength: 60 }), weight: 1 });
+  };
   const entries = fc
-    .tuple(fc.subarray(fields).chain((keys) => fc.tuple(...keys.map((k) => value.map((v): [string, unknown] => [k, v])))), fc.array(fc.tuple(oddKey, value), { maxLength: 3 }))
+    .tuple(fc.subarray(fields).chain((keys) => fc.tuple(...keys.map((k) => valueFor(k).map((v): [string, unknown] => [k, v])))), fc.array(fc.tuple(oddKey, value), { maxLength: 3 }))
     .map(([known, odd]) => [...fixedEntries, ...known, ...odd] as Array<[string, unknown]>);
 
   const jsonAny = fc
@@ -162,6 +203,15 @@ function targetsFor(fx: Fixture): Target[] {
     "/api/auth/users/{id}/reference-code": fx.ids.user,
     "/api/documents/{id}": fx.ids.lpDoc,
     "/api/fund-documents/{id}": fx.ids.fundDocII,
+    "/api/entities/{id}/members": fx.capital.entityId,
+    "/api/entities/{id}/members/{userId}": fx.capital.entityId,
+    "/api/commitments/{id}": fx.capital.commitmentId,
+    "/api/capital-calls/{id}/publish": fx.capital.draftCallId,
+    "/api/capital-calls/{id}": fx.capital.deleteCallId,
+    "/api/capital-calls/{id}/payments": fx.capital.publishedCallId,
+    "/api/distributions/{id}/publish": fx.capital.draftDistributionId,
+    "/api/distributions/{id}": fx.capital.deleteDistributionId,
+    "/admin/entities/{id}": fx.capital.formEntityId,
   };
   const secret = fx.server.env.SESSION_SECRET!;
   // A mailed link's token: one this server signed (the fixture's user; a subscriber id that may not exist), a made-up one, hostile strings.
@@ -186,7 +236,11 @@ function targetsFor(fx: Fixture): Target[] {
       fc.constantFrom("x", "..", "%00", "0", "-1", "a".repeat(300), "' OR 1=1 --", "%2e%2e%2f%2e%2e%2fetc%2fpasswd"),
       codeUnits,
     );
-    const paths = mutation.path.includes("{id}")
+    // A member's id beside the entity's: the real viewer, another real id, or garbage.
+    const userIds = fc.oneof(fc.constant(fx.capital.viewerId), fc.constant(fx.capital.ownerId), fc.uuid(), fc.constantFrom("x", "..", "%00", "' OR 1=1 --"), codeUnits);
+    const paths = mutation.path.includes("{userId}")
+      ? fc.tuple(ids, userIds).map(([id, userId]) => mutation.path.replace("{id}", percentEncode(id)).replace("{userId}", percentEncode(userId)))
+      : mutation.path.includes("{id}")
       ? ids.map((id) => mutation.path.replace("{id}", percentEncode(id)))
       : mutation.path.includes("{batchId}")
         ? batchIds.map((id) => mutation.path.replace("{batchId}", percentEncode(id)))
@@ -264,7 +318,7 @@ async function sendCase(fx: Fixture, label: string, c: Case, stats: Stats, metho
 
 async function fuzzEndpoints(fx: Fixture, size: number, stats: Stats, perTarget: Map<string, number>, progress: (m: string) => void) {
   const pool = new Pool(CONCURRENCY);
-  const realIds = Object.values(fx.ids);
+  const realIds = [...Object.values(fx.ids), ...Object.values(fx.capital)];
   const targets = targetsFor(fx);
   for (const [index, target] of targets.entries()) {
     const before = stats.sent;
@@ -313,7 +367,10 @@ async function fuzzCookies(fx: Fixture, perPath: number, stats: Stats) {
     })),
   );
   const targets = [
-    ...READS.map((r) => ({ method: "GET", path: r.path.replace("{id}", r.path.includes("fund-") ? fx.ids.fundDocII : fx.ids.lpDoc).replace("{key}", "fund-ii") })),
+    ...READS.map((r) => ({
+      method: "GET",
+      path: r.path.replace("{id}", capitalReadId(r.path, fx.capital) ?? (r.path.includes("fund-") ? fx.ids.fundDocII : fx.ids.lpDoc)).replace("{key}", "fund-ii"),
+    })),
     { method: "POST", path: "/api/auth/logout" },
     { method: "POST", path: "/admin/dashboard" },
   ];

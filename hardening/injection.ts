@@ -23,6 +23,7 @@ import { formStampWith } from "../app/modules/pitches/form-stamp.server";
 import {
   approvedInvestor,
   confirmRegistration,
+  jsonBody,
   openDatabase,
   request,
   SESSION_SECRET,
@@ -36,6 +37,7 @@ import {
 } from "./harness";
 import { bodyOf, browsePages, clientHeaders, drainOutbox, headerNames, mailHeaders, multipart, parseCsv, PASSWORD, rawHead } from "./hostile-helpers";
 import { send, setUpFixture, unique, uploadParts, type Fixture, type Visit } from "./hostile-helpers";
+import { CAPITAL_DATES, callBody } from "./web-helpers";
 
 const PLANT = process.env.HARDENING_PLANT === "1";
 
@@ -56,7 +58,21 @@ const SQL_EMAILS = ["o'brien'--@example.com", "x'or'1'--@example.com"];
 
 type Kind = Parameters<typeof bodyOf>[0];
 type Values = Record<string, string>;
-type Spec = { method: string; path: string; kind: Kind; fileField?: string; admin?: boolean; base: () => Values; fields: string[]; table?: string; evidence?: (a: HttpAnswer) => boolean };
+type Spec = {
+  method: string;
+  path: string;
+  kind: Kind;
+  fileField?: string;
+  admin?: boolean;
+  base: () => Values;
+  fields: string[];
+  table?: string;
+  evidence?: (a: HttpAnswer) => boolean;
+  /** A JSON body with lists of objects (entity members, ledger lines, valuations), made from the flat values. */
+  shape?: (v: Values) => unknown;
+  /** Where a valid payload in `field` is stored (a column matched exactly); checked like the fields of `table`. */
+  stored?: { field: string; table: string; column: string };
+};
 
 const mail = () => `inj-${unique()}@example.com`;
 const PITCH = () => ({ name: "Ada", email: mail(), company: "Acme", stage: "Seed", deckUrl: "https://example.com/deck.pdf", message: "Hello" });
@@ -134,6 +150,69 @@ function sqlSpecs(fx: Fixture, victims: string[]): Spec[] {
     intent("revoke-fund-access", "requestId"),
     intent("resend-fund-access-link", "requestId"),
     intent("delete-fund-document", "documentId"),
+    ...capitalSpecs(fx),
+  ];
+}
+
+/**
+ * Capital accounts (issue 24): every text field of the JSON endpoints and the
+ * entity pages' forms (entity name, member role, line types and descriptions,
+ * amounts, dates, ids). Each base is valid, so only the payload can refuse it;
+ * names and descriptions are valid text and must be stored as typed.
+ */
+function capitalSpecs(fx: Fixture): Spec[] {
+  const c = fx.capital;
+  const d = CAPITAL_DATES;
+  const line = (v: Values) => [{ type: v.type, amount: v.amount, description: v.description }];
+  const name = { field: "name", table: "entities", column: "name" };
+  const description = { field: "description", table: "ledger_lines", column: "description" };
+  const form = (path: string, intent: string, base: Values, fields: string[], stored?: Spec["stored"]): Spec => ({
+    method: "POST",
+    path,
+    kind: "form",
+    admin: true,
+    base: () => ({ intent, ...base }),
+    fields,
+    ...(stored ? { stored } : {}),
+  });
+  const json = (method: string, path: string, base: () => Values, fields: string[], extra: Partial<Spec> = {}): Spec => ({ method, path, kind: "json", admin: true, base, fields, ...extra });
+  return [
+    json("POST", "/api/entities", () => ({ name: `Entity ${unique()}`, kind: "company", userId: c.ownerId, role: "owner" }), ["name", "kind", "userId", "role"], {
+      shape: (v) => ({ name: v.name, kind: v.kind, members: [{ userId: v.userId, role: v.role }] }),
+      stored: name,
+    }),
+    json("POST", `/api/entities/${c.entityId}/members`, () => ({ userId: c.newcomerId, role: "viewer" }), ["userId", "role"]),
+    json("POST", "/api/commitments", () => ({ entityId: c.entityId, fund: "fund-ii", amount: "1000.00", acceptedOn: d.accepted }), ["entityId", "fund", "amount", "acceptedOn"]),
+    json("PATCH", `/api/commitments/${c.commitmentId}`, () => ({ amount: "9000000.00", effectiveOn: d.raised }), ["amount", "effectiveOn"]),
+    json(
+      "POST",
+      "/api/capital-calls",
+      () => ({ fund: "fund-i", noticeDate: d.notice, dueDate: d.due, type: "investment", amount: "1000.00", description: `Call ${unique()}`, correctionOf: c.publishedCallId }),
+      ["fund", "noticeDate", "dueDate", "type", "amount", "description", "correctionOf"],
+      { shape: (v) => ({ fund: v.fund, noticeDate: v.noticeDate, dueDate: v.dueDate, lines: line(v), correctionOf: v.correctionOf }), stored: description },
+    ),
+    json(
+      "POST",
+      "/api/distributions",
+      () => ({ fund: "fund-i", paymentDate: d.distributed, type: "income", amount: "1000.00", description: `Distribution ${unique()}`, correctionOf: c.publishedDistributionId }),
+      ["fund", "paymentDate", "type", "amount", "description", "correctionOf"],
+      { shape: (v) => ({ fund: v.fund, paymentDate: v.paymentDate, lines: line(v), correctionOf: v.correctionOf }), stored: description },
+    ),
+    json("POST", `/api/capital-calls/${c.publishedCallId}/payments`, () => ({ entityId: c.entityId, amount: "1.00", receivedOn: d.paid }), ["entityId", "amount", "receivedOn"]),
+    json("POST", "/api/valuations", () => ({ fund: "fund-i", date: d.valued, entityId: c.entityId, nav: "1000.00" }), ["fund", "date", "entityId", "nav"], {
+      shape: (v) => ({ fund: v.fund, date: v.date, values: [{ entityId: v.entityId, nav: v.nav }] }),
+    }),
+    // A document addressed to an entity (issue 24 §2): a payload that matched an entity would re-address it.
+    json("PATCH", `/api/documents/${fx.ids.lpDoc}`, () => ({ audience: "selected", entityId: c.entityId }), ["entityId"], {
+      shape: (v) => ({ audience: v.audience, recipientEntityIds: [v.entityId] }),
+      evidence: ok2xx,
+    }),
+    form("/admin/entities", "create-entity", { name: `Form entity ${unique()}`, kind: "trust", ownerEmail: c.ownerEmail }, ["name", "kind", "ownerEmail"], name),
+    form(`/admin/entities/${c.formEntityId}`, "add-member", { email: c.newcomerEmail, role: "viewer" }, ["email", "role"]),
+    // A made-up member: the payload in the name field must not remove anyone.
+    form(`/admin/entities/${c.formEntityId}`, "remove-member", { userId: "x", name: "Someone" }, ["userId", "name"]),
+    form(`/admin/entities/${c.formEntityId}`, "add-commitment", { fund: "fund-ii", amount: "1000.00", acceptedOn: d.accepted }, ["fund", "amount", "acceptedOn"]),
+    form(`/admin/entities/${c.formEntityId}`, "raise-commitment", { commitmentId: c.formCommitmentId, amount: "9000000.00", effectiveOn: d.raised }, ["commitmentId", "amount", "effectiveOn"]),
   ];
 }
 
@@ -149,6 +228,14 @@ function snapshot(fx: Fixture) {
   keep("select id, title, file_path, fund_id from fund_documents");
   keep("select id, email, revoked_at, access_token_hash from fund_access_users");
   keep("select id, user_id, expires_at from sessions");
+  keep("select id, name, kind from entities");
+  keep("select entity_id || ':' || user_id as id, role from entity_members");
+  keep("select id, amount_minor from commitments");
+  keep("select id, status, number, date, due_date, correction_of from ledger_entries");
+  keep("select entry_id || ':' || position as id, type, amount_minor, description from ledger_lines");
+  keep("select entry_id || ':' || entity_id || ':' || position as id, amount_minor from ledger_allocations");
+  keep("select id, amount_minor from call_payments");
+  keep("select id, nav_minor from valuations");
   db.close();
   return { counts, rows };
 }
@@ -171,6 +258,16 @@ function storedCheck(fx: Fixture, attempts: Attempt[]) {
   let checked = 0;
   const wrong: string[] = [];
   for (const { spec, field, payload, values, answer } of attempts) {
+    if (spec.stored) {
+      if (field !== spec.stored.field || !answer) continue;
+      const want = payload.trim();
+      const row = db.prepare(`select "${spec.stored.column}" as v from "${spec.stored.table}" where "${spec.stored.column}" = ?`).get(want) as { v: unknown } | undefined;
+      // Stored: 201 from the JSON, a redirect (303) from a plain form post; a refusal is answered 4xx either way.
+      if (!row && !(ok2xx(answer) || (spec.kind === "form" && answer.status === 303))) continue;
+      checked += 1;
+      if (row?.v !== want) wrong.push(`${spec.path} ${field}: stored ${JSON.stringify(row?.v)} for ${JSON.stringify(payload)}`);
+      continue;
+    }
     if (!spec.table || !answer || !["name", "company", "message", "email", "title", "description", "filename", "deckUrl", "phone"].includes(field)) continue;
     const want = expected(field, payload);
     if (want === null) continue;
@@ -209,7 +306,8 @@ async function sqlPart(fx: Fixture, tally: Tally) {
     for (const field of spec.fields) {
       for (const payload of field === "email" ? [...SQL, ...SQL_EMAILS] : SQL) {
         const values = { ...spec.base(), [field]: payload };
-        const answer = await send(fx.server, spec.method, spec.path, bodyOf(spec.kind, values, spec.fileField), spec.admin ? fx.adminCookie : "").catch(() => null);
+        const body = spec.shape ? jsonBody(spec.shape(values)) : bodyOf(spec.kind, values, spec.fileField);
+        const answer = await send(fx.server, spec.method, spec.path, body, spec.admin ? fx.adminCookie : "").catch(() => null);
         attempts.push({ spec, field, payload, values, answer });
         await tried(`${spec.method} ${spec.path} ${field}=${payload}`, answer, !!answer && !!spec.evidence?.(answer));
       }
@@ -245,6 +343,11 @@ async function sqlPart(fx: Fixture, tally: Tally) {
       ["PATCH", `/api/auth/users/${p}/status`, admin],
       ["PUT", `/api/auth/users/${p}/reference-code`, admin],
       ["POST", `/admin/documents/bulk/${p}`, admin],
+      // Capital accounts: an id that must match nothing (an investor's notice; the admin's reads, deletes and publishes).
+      ["GET", `/lp/notices/${p}`, investor],
+      ...[`/api/commitments/${p}`, `/api/capital-calls/${p}`, `/api/distributions/${p}`, `/admin/entities/${p}`, `/admin/funds/${p}`].map((path): [string, string, string] => ["GET", path, admin]),
+      ...[`/api/capital-calls/${p}`, `/api/distributions/${p}`, `/api/entities/${fx.capital.entityId}/members/${p}`].map((path): [string, string, string] => ["DELETE", path, admin]),
+      ...[`/api/capital-calls/${p}/publish`, `/api/distributions/${p}/publish`].map((path): [string, string, string] => ["POST", path, admin]),
       // The mailed links: the token in the query is the only authority.
       ...[`/unsubscribe/documents?token=${p}`, `/unsubscribe/newsletter?token=${p}`, `/newsletter/confirm?token=${p}`, `/lp/register/confirm?token=${p}`].map(
         (path): [string, string, string] => ["POST", path, ""],
@@ -347,6 +450,8 @@ async function headerPart(fx: Fixture, catcher: Awaited<ReturnType<typeof startM
     await post("/fund-ii/signup", bodyOf("form", { ...SIGNUP("fund-ii")(), name: payload }));
   }
   for (const email of registered) await post("/lp/forgot-password", bodyOf("form", { email }));
+  // Entity names reach the subject and text of a published call's notice mails (issue 24): one call to all of them.
+  const capital = await hostileEntities(fx, CRLF, post); // post counts their 5xx
   const pending = JSON.parse((await adminGet(fx, "/api/auth/pending-users"))?.text ?? "[]") as Array<{ id: string; email: string }>;
   for (const user of pending.filter((u) => registered.includes(u.email))) {
     const answer = await send(fx.server, "PATCH", `/api/auth/users/${user.id}/status`, bodyOf("json", { status: "approved" }), fx.adminCookie);
@@ -396,11 +501,51 @@ async function headerPart(fx: Fixture, catcher: Awaited<ReturnType<typeof startM
   fiveXx += heads.filter((h) => /^HTTP\/1\.1 5/.test(h)).length;
   tally.info("headers: CR/LF payloads × fields sent", `${sent} requests (${CRLF.length} payloads; names, companies, pitch fields, Fund II names, e-mails)`);
   tally.info("headers: mails caught (sent by the app over SMTP)", catcher.mails.length);
+  // An entity's name goes into notice mail subjects: one with CR/LF (or any control character) is refused at the edge (400).
+  const notices = catcher.mails.filter((m) => /: Call \d+ for Eve/.test(m.subject.replace(/\s+/g, " "))).length;
+  // Only a name without a line-breaking character is stored ("Eve%0d%0a…" is text); each such one's notice is caught.
+  const storable = CRLF.filter((n) => !/[\p{Cc}\u2028\u2029]/u.test(n)).length;
+  tally.check(
+    `headers: CR/LF entity names refused, the others' notices caught (${capital.stored} of ${CRLF.length} stored, ${notices} notices)`,
+    capital.stored === storable && notices >= capital.stored,
+    `${capital.stored} entities stored (expected ${storable}), ${notices} notice mails`,
+  );
   tally.count("headers: mails with an injected header line or recipient", injected.length, 0, injected.map((m) => m.subject).slice(0, 2).join(" | "));
   tally.count("headers: CR/LF e-mail addresses accepted", acceptedEmails);
   tally.info("headers: response heads read raw (downloads, redirects)", heads.length);
   tally.count("headers: responses with an extra header line", splitHeads.length, 0, splitHeads[0]?.slice(0, 200));
   tally.count("headers: 5xx answers", fiveXx);
+}
+
+/**
+ * Entities named `names` (the fixture investor their owner), each with a Fund II
+ * commitment, and a Fund II call published to all of them (its notice mails go
+ * to the investor, one per entity). Their ids, the call's id, and the 5xx seen.
+ */
+async function hostileEntities(
+  fx: Fixture,
+  names: string[],
+  post: (path: string, body: { headers: Record<string, string>; body: string | Buffer }, cookie?: string) => Promise<HttpAnswer | null>,
+) {
+  let fiveXx = 0;
+  let stored = 0;
+  const count = (answer: HttpAnswer | null) => {
+    if (!answer || answer.status >= 500) fiveXx += 1;
+    return answer;
+  };
+  const entityIds: string[] = [];
+  for (const name of names) {
+    const entity = count(await post("/api/entities", jsonBody({ name, kind: "company", members: [{ userId: fx.investorId, role: "owner" }] }), fx.adminCookie));
+    if (entity?.status !== 201) continue;
+    stored += 1;
+    const id = (JSON.parse(entity.text) as { id: string }).id;
+    entityIds.push(id);
+    count(await post("/api/commitments", jsonBody({ entityId: id, fund: "fund-ii", amount: "100000.00", acceptedOn: CAPITAL_DATES.accepted }), fx.adminCookie));
+  }
+  const call = count(await post("/api/capital-calls", jsonBody({ ...callBody(), fund: "fund-ii" }), fx.adminCookie));
+  const callId = call?.status === 201 ? (JSON.parse(call.text) as { id: string }).id : "";
+  if (callId) count(await post(`/api/capital-calls/${callId}/publish`, { headers: {}, body: "" }, fx.adminCookie));
+  return { entityIds, callId, stored, fiveXx };
 }
 
 // ─── stranger text in mail bodies ──────────────────────────────────────────
@@ -532,7 +677,12 @@ async function storeXss(fx: Fixture) {
     const headers = { cookie: investorCookie, "user-agent": payload, "x-forwarded-for": payload.replace(/[\u2028\u2029]/g, "") };
     await store(2, request(fx.server.url, "GET", `/api/documents/${docs[0]!.id}/view`, { headers }));
   }
-  return { stored, tried, investorCookie, users: ours, docId: docs[0]!.id };
+  // Entity names: the admin's entity and fund pages, the owner's capital account and the notice of a call to them all (issue 24).
+  const names = [...XSS, ...FORMULAS];
+  const capital = await hostileEntities(fx, names, (path, body, cookie = "") => send(fx.server, "POST", path, body, cookie).catch(() => null));
+  tried += names.length;
+  stored += capital.stored;
+  return { stored, tried, investorCookie, users: ours, docId: docs[0]!.id, capital };
 }
 
 async function xssPart(fx: Fixture, tally: Tally) {
@@ -552,6 +702,8 @@ async function xssPart(fx: Fixture, tally: Tally) {
       `/admin/fund-access?confirm=delete-fund-document&document=${fundDocs[0]!.id}`,
     ].map((path) => ({ path, cookie: fx.adminCookie })),
     { path: `/admin/documents/${s.docId}/access`, cookie: fx.adminCookie },
+    ...["/admin/entities", `/admin/entities/${s.capital.entityIds[0] ?? "none"}`, "/admin/funds/fund-ii"].map((path) => ({ path, cookie: fx.adminCookie })),
+    ...["/lp/capital-account", `/lp/notices/${s.capital.callId || "none"}`].map((path) => ({ path, cookie: fx.investorCookie })),
     { path: "/lp/dashboard", cookie: s.investorCookie },
     { path: "/fund-ii/documents", cookie: fx.adminCookie },
     { path: "/fund-i/documents", cookie: fx.adminCookie },

@@ -1,6 +1,7 @@
 /**
  * `npm run test:hardening`: hostile input, injection, CSRF, sessions, brute
- * force, security headers, faults, two-factor, admin:create on a registered address, the pitch form's spam trap, the daily pitch summary and load against
+ * force, security headers, faults, two-factor, admin:create on a registered address, the pitch form's spam trap, the daily pitch summary,
+ * capital accounts (no cross-entity read, no change to a published call) and load against
  * the production build, each
  * section on servers of its own. Prints a table of figures per section and
  * exits 1 when any check fails.
@@ -9,6 +10,7 @@
  *   --full          the long parts at full size (1,000+ cases per endpoint,
  *                   60 s of load, 100 aborted uploads); the default is the CI size
  *   --only=a,b      run these sections (names as printed)
+ *   --skip=a,b      run all sections but these (CI: all but load beside the browser tests)
  *   --no-build      use the existing build (BUILD_DIR, default build/) even if stale
  *   --keep          keep the scratch folder (servers' databases, files and logs)
  * Environment: BUILD_DIR (default build), HARDENING_PORT (first port, default 3700).
@@ -42,6 +44,7 @@ const SECTIONS: Array<{ name: string; alone?: boolean; load: () => Promise<Secti
   { name: "audience", load: async () => (await import("./audience")).section }, // ~7 s
   { name: "newsletter", load: async () => (await import("./newsletter")).section }, // ~7 s
   { name: "spam-trap", load: async () => (await import("./spam-trap")).section }, // ~6 s
+  { name: "capital-accounts", load: async () => (await import("./capital-accounts")).section }, // ~5 s
   { name: "load", alone: true, load: async () => (await import("./load")).section },
 ];
 const SIDE_BY_SIDE = 3;
@@ -50,12 +53,15 @@ const argv = process.argv.slice(2);
 const full = argv.includes("--full");
 const keep = argv.includes("--keep");
 const build = !argv.includes("--no-build");
-const only = argv
-  .find((a) => a.startsWith("--only="))
-  ?.slice("--only=".length)
-  .split(",")
-  .filter(Boolean);
-const unknown = only?.filter((name) => !SECTIONS.some((s) => s.name === name)) ?? [];
+const listArg = (flag: string) =>
+  argv
+    .find((a) => a.startsWith(`${flag}=`))
+    ?.slice(flag.length + 1)
+    .split(",")
+    .filter(Boolean);
+const only = listArg("--only");
+const skip = listArg("--skip") ?? [];
+const unknown = [...(only ?? []), ...skip].filter((name) => !SECTIONS.some((s) => s.name === name));
 if (unknown.length) {
   console.error(`Unknown section(s): ${unknown.join(", ")}. Sections: ${SECTIONS.map((s) => s.name).join(", ")}`);
   process.exit(2);
@@ -95,7 +101,7 @@ async function main() {
     progress: (message) => console.error(`    ${message}`),
   };
 
-  const chosen = SECTIONS.filter((s) => !only || only.includes(s.name));
+  const chosen = SECTIONS.filter((s) => (!only || only.includes(s.name)) && !skip.includes(s.name));
   const results: Array<{ name: string; result: SectionResult; seconds: number }> = [];
   const started = Date.now();
   console.log(`Hardening run (${full ? "full" : "CI size; --full for the long parts"}), build ${path.relative(ROOT, buildDir)}, Node ${process.version}, ${os.cpus().length} cores`);

@@ -45,7 +45,7 @@ import {
   type HttpAnswer,
   type Section,
 } from "./harness";
-import { accountTargets, headerValue, mutationTargets, Portal, retryAfterSeconds, sessionPair, type Body } from "./web-helpers";
+import { accountTargets, capitalReadId, headerValue, mutationTargets, Portal, retryAfterSeconds, sessionPair, type Body } from "./web-helpers";
 
 const TWO_FACTOR_PATH = "/login/two-factor";
 const NEW_PASSWORD = "hardening-changed-password-789";
@@ -238,6 +238,8 @@ type Probe = {
   kind: "json" | "page" | "fund";
   /** The admin account page and its forms: the one place an admin without two-factor may use. */
   enrolment?: boolean;
+  /** Opens only for a member of an entity it concerns (a notice; an admin is none): its control is the entity owner's session. */
+  memberOnly?: boolean;
 };
 
 /**
@@ -251,11 +253,12 @@ function sweepList(ids: Parameters<typeof mutationTargets>[0], docId: string, fu
   const isFund = (p: string) => p.startsWith("/api/fund-documents/") || p === "/fund-i/documents" || p === "/fund-ii/documents";
   const reads = [...READS.filter((r) => r.role !== "anonymous").map((r) => r.path), "/fund-i/documents", "/fund-ii/documents"];
   for (const raw of reads) {
-    const path = raw.replace("{id}", raw.startsWith("/api/fund-documents") ? fundDocId : docId).replace("{key}", "fund-ii");
+    const path = raw.replace("{id}", capitalReadId(raw, ids.capital) ?? (raw.startsWith("/api/fund-documents") ? fundDocId : docId)).replace("{key}", "fund-ii");
     const kind = isFund(path) ? "fund" : isJson(path) ? "json" : "page";
     const enrolment = path === "/admin/account";
-    probes.push({ label: `GET ${raw}`, method: "GET", path, kind, enrolment });
-    if (!isJson(path)) probes.push({ label: `GET ${raw}.data`, method: "GET", path: `${path}.data`, kind, enrolment });
+    const memberOnly = raw === "/lp/notices/{id}";
+    probes.push({ label: `GET ${raw}`, method: "GET", path, kind, enrolment, memberOnly });
+    if (!isJson(path)) probes.push({ label: `GET ${raw}.data`, method: "GET", path: `${path}.data`, kind, enrolment, memberOnly });
   }
   for (const m of mutationTargets(ids).filter((x) => x.role !== "anonymous")) {
     probes.push({ label: m.label, method: m.method, path: m.path, body: m.build, kind: isJson(m.path) ? "json" : "page" });
@@ -298,6 +301,8 @@ export const section: Section = {
         return { ...user, cookie: await portal.signIn(user.email) };
       };
       const pending = await portal.register(email("pending"));
+      // The owner of the capital records' entities: the control of the notice page (an admin is no member).
+      const owner = await investor("owner");
       const docId = await portal.uploadDocument();
       const fundDocId = await portal.uploadFundDocument("fund-ii");
       const ids = {
@@ -309,6 +314,7 @@ export const section: Section = {
         resendRequestId: await portal.fundRequest("fund-ii"),
         pitchId: await portal.pitch(),
         batchId: await portal.bulkBatch(),
+        capital: await portal.capital(owner),
       };
       const probes = sweepList(ids, docId, fundDocId);
       // An investor who turns two-factor on from the account page, as a browser would.
@@ -378,14 +384,15 @@ export const section: Section = {
       const visitor = new Map<string, HttpAnswer>();
       for (const probe of probes) visitor.set(probe.label, await call(server, probe.method, probe.path, { body: probe.body?.() }));
       const visitorOpens = probes.filter((p) => !refused(visitor.get(p.label)!));
-      // The control: a full admin session opens every read of the list (so a refusal below is the session's doing).
+      // The control: a full admin session opens every read of the list (so a refusal below is the session's doing);
+      // a notice, which only a member reads, opens for its entity's owner.
       const reads = probes.filter((p) => p.method === "GET");
       const closedToAdmin: string[] = [];
       for (const probe of reads) {
-        const answer = await call(server, "GET", probe.path, { cookie: portal.adminCookie });
+        const answer = await call(server, "GET", probe.path, { cookie: probe.memberOnly ? owner.cookie : portal.adminCookie });
         if (answer.status !== 200) closedToAdmin.push(`${probe.label} → ${shape(answer)}`);
       }
-      t.check(`control: a full admin session opens every read swept (${reads.length - closedToAdmin.length}/${reads.length})`, closedToAdmin.length === 0, closedToAdmin.slice(0, 4).join("; "));
+      t.check(`control: a full admin session (a notice: its entity owner's) opens every read swept (${reads.length - closedToAdmin.length}/${reads.length})`, closedToAdmin.length === 0, closedToAdmin.slice(0, 4).join("; "));
       t.info("endpoints swept (investor + admin: pages, .data, JSON, files, form and account actions)", probes.length);
       t.count("endpoints a visitor opens (the sweep list is wrong)", visitorOpens.length, 0, visitorOpens.map((p) => `${p.label} → ${shape(visitor.get(p.label)!)}`).slice(0, 4).join("; "));
       const halves = [

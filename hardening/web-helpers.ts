@@ -203,6 +203,24 @@ export class Portal {
     return row.id;
   }
 
+  /**
+   * The capital records the mutations act on (capitalRecords): `owner` owns
+   * both entities (default: a new approved investor); a viewer and a
+   * newcomer are made here.
+   */
+  async capital(owner?: { id: string; email: string }): Promise<CapitalIds> {
+    const approved = async () => {
+      const user = await this.register();
+      await this.setStatus(user.id, "approved");
+      return user;
+    };
+    return capitalRecords((method, path, body) => this.call(method, path, body, this.adminCookie), {
+      owner: owner ?? (await approved()),
+      viewer: await approved(),
+      newcomer: await approved(),
+    });
+  }
+
   /** A fund access request (Fund II: the link is mailed); returns its id. */
   async fundRequest(fundId: "fund-i" | "fund-ii"): Promise<string> {
     const email = `fund-${unique()}@example.com`;
@@ -219,6 +237,127 @@ export class Portal {
     if (!row) throw new Error(`fund request ${email} not listed: ${list.status}`);
     return row.id;
   }
+}
+
+// ─── capital accounts: records to aim at ────────────────────────────────────
+
+/**
+ * Capital records for the mutations and reads of issue 24 (made by
+ * capitalRecords). Two entities with the same members, so that the JSON routes
+ * and the entity page's forms each act on their own (a sweep may send both
+ * side by side): `entityId` for the JSON, `formEntityId` for /admin/entities/{id}.
+ * A publish and a DELETE each have a draft of their own; the payments go to a
+ * published call. Fund I, accepted 2024-01-15; the call dated 2024-03-01.
+ */
+export type CapitalIds = {
+  entityId: string;
+  entityName: string;
+  formEntityId: string;
+  /** An approved investor, owner of both entities (the last owner: never removed). */
+  ownerId: string;
+  ownerEmail: string;
+  /** A viewer of both entities (the DELETE and remove-member target). */
+  viewerId: string;
+  /** An approved investor who is a member of neither (the add-member target, JSON and form). */
+  newcomerId: string;
+  newcomerEmail: string;
+  /** Each entity's Fund I commitment (the raise targets). */
+  commitmentId: string;
+  formCommitmentId: string;
+  /** Drafts: one to publish, one to delete; a published call (payments, reads, the notice page). */
+  draftCallId: string;
+  deleteCallId: string;
+  publishedCallId: string;
+  draftDistributionId: string;
+  deleteDistributionId: string;
+  publishedDistributionId: string;
+};
+
+export const CAPITAL_DATES = { accepted: "2024-01-15", notice: "2024-03-01", due: "2024-03-29", paid: "2024-03-20", distributed: "2024-06-28", raised: "2024-06-30", valued: "2024-06-30" };
+export const callBody = (extra: Record<string, unknown> = {}) => ({
+  fund: "fund-i",
+  noticeDate: CAPITAL_DATES.notice,
+  dueDate: CAPITAL_DATES.due,
+  lines: [
+    { type: "investment", amount: "80000.00", description: "Hardening call" },
+    { type: "management_fee", amount: "20000.00" },
+  ],
+  ...extra,
+});
+export const distributionBody = (extra: Record<string, unknown> = {}) => ({
+  fund: "fund-i",
+  paymentDate: CAPITAL_DATES.distributed,
+  lines: [
+    { type: "return_of_capital", amount: "15000.00", recallable: true, description: "Hardening distribution" },
+    { type: "realized_gain", amount: "5000.00" },
+  ],
+  ...extra,
+});
+
+let raises = 0;
+/** An amount above every earlier raise in this process (a raise must be higher than the amount in force). */
+const raisedAmount = () => `${2_000_000 + ++raises * 1_000}.00`;
+
+type AdminCall = (method: string, path: string, body?: Body) => Promise<HttpAnswer>;
+
+/** Make the records of CapitalIds through the JSON API as the admin (`call` carries the admin's session). */
+export async function capitalRecords(
+  call: AdminCall,
+  people: { owner: { id: string; email: string }; viewer: { id: string; email: string }; newcomer: { id: string; email: string } },
+): Promise<CapitalIds> {
+  const must = async (what: string, method: string, path: string, body: Body | undefined, status: number) => {
+    const answer = await call(method, path, body);
+    if (answer.status !== status) throw new Error(`${what}: ${answer.status} ${answer.text.slice(0, 300)}`);
+    return JSON.parse(answer.text) as Record<string, unknown>;
+  };
+  const members = [
+    { userId: people.owner.id, role: "owner" },
+    { userId: people.viewer.id, role: "viewer" },
+  ];
+  const entityName = `Hardening Holdings ${unique()}`;
+  const entityId = String((await must("entity", "POST", "/api/entities", jsonBody({ name: entityName, kind: "company", members }), 201)).id);
+  const formEntityId = String((await must("form entity", "POST", "/api/entities", jsonBody({ name: `Hardening Trust ${unique()}`, kind: "trust", members }), 201)).id);
+  const commit = async (id: string, amount: string) =>
+    String((await must("commitment", "POST", "/api/commitments", jsonBody({ entityId: id, fund: "fund-i", amount, acceptedOn: CAPITAL_DATES.accepted }), 201)).id);
+  const commitmentId = await commit(entityId, "1000000.00");
+  const formCommitmentId = await commit(formEntityId, "1000000.00");
+  const draft = async (kind: "capital-calls" | "distributions") =>
+    String((await must(`draft ${kind}`, "POST", `/api/${kind}`, jsonBody(kind === "capital-calls" ? callBody() : distributionBody()), 201)).id);
+  const published = async (kind: "capital-calls" | "distributions") => {
+    const id = await draft(kind);
+    await must(`publish ${kind}`, "POST", `/api/${kind}/${id}/publish`, undefined, 200);
+    return id;
+  };
+  return {
+    entityId,
+    entityName,
+    formEntityId,
+    ownerId: people.owner.id,
+    ownerEmail: people.owner.email,
+    viewerId: people.viewer.id,
+    newcomerId: people.newcomer.id,
+    newcomerEmail: people.newcomer.email,
+    commitmentId,
+    formCommitmentId,
+    draftCallId: await draft("capital-calls"),
+    deleteCallId: await draft("capital-calls"),
+    publishedCallId: await published("capital-calls"),
+    draftDistributionId: await draft("distributions"),
+    deleteDistributionId: await draft("distributions"),
+    publishedDistributionId: await published("distributions"),
+  };
+}
+
+/** The real id a capital read of READS takes (`/api/commitments/{id}` …), or undefined for another path. */
+export function capitalReadId(path: string, c: CapitalIds): string | undefined {
+  const ids: Record<string, string> = {
+    "/api/commitments/{id}": c.commitmentId,
+    "/api/capital-calls/{id}": c.publishedCallId,
+    "/api/distributions/{id}": c.publishedDistributionId,
+    "/admin/entities/{id}": c.entityId,
+    "/lp/notices/{id}": c.publishedCallId,
+  };
+  return ids[path];
 }
 
 // ─── a request for every state-changing route ───────────────────────────────
@@ -249,6 +388,8 @@ export type Ids = {
   newsletterConfirmToken?: string;
   /** A live registration confirmation token (its registration's password is PASSWORD). */
   registrationConfirmToken?: string;
+  /** Entities, commitments, drafts and published entries (Portal.capital, capitalRecords). */
+  capital: CapitalIds;
 };
 
 export type Target = {
@@ -288,6 +429,7 @@ const pitch = () => ({
  * know, so a new endpoint cannot slip past the sections unseen.
  */
 export function mutationTargets(ids: Ids): Target[] {
+  const c = ids.capital;
   const builders: Record<string, () => Body> = {
     "POST /api/newsletter": () => jsonBody({ email: email("nl") }),
     "POST /api/pitch": () => jsonBody(pitch()),
@@ -348,6 +490,26 @@ export function mutationTargets(ids: Ids): Target[] {
     "POST /admin/documents": () => multipartBody({ title: `Form doc ${unique()}`, category: "reports" }, pdfFile()),
     "POST /admin/fund-documents": () =>
       multipartBody({ title: `Form fund doc ${unique()}`, category: "fund_documents", fundId: "fund-ii" }, pdfFile()),
+    // Capital accounts: each body is one the route takes from the admin (a second commitment to Fund II, an add of a member: 409 once done).
+    "POST /api/entities": () => jsonBody({ name: `Entity ${unique()}`, kind: "company", members: [{ userId: c.ownerId, role: "owner" }] }),
+    "POST /api/entities/{id}/members": () => jsonBody({ userId: c.newcomerId, role: "viewer" }),
+    "DELETE /api/entities/{id}/members/{userId}": () => ({ headers: {} }),
+    "POST /api/commitments": () => jsonBody({ entityId: c.entityId, fund: "fund-ii", amount: "500000.00", acceptedOn: CAPITAL_DATES.accepted }),
+    "PATCH /api/commitments/{id}": () => jsonBody({ amount: raisedAmount(), effectiveOn: CAPITAL_DATES.raised }),
+    "POST /api/capital-calls": () => jsonBody(callBody()),
+    "POST /api/capital-calls/{id}/publish": () => ({ headers: {} }),
+    "DELETE /api/capital-calls/{id}": () => ({ headers: {} }),
+    "POST /api/capital-calls/{id}/payments": () => jsonBody({ entityId: c.entityId, amount: "1.00", receivedOn: CAPITAL_DATES.paid }),
+    "POST /api/distributions": () => jsonBody(distributionBody()),
+    "POST /api/distributions/{id}/publish": () => ({ headers: {} }),
+    "DELETE /api/distributions/{id}": () => ({ headers: {} }),
+    "POST /api/valuations": () => jsonBody({ fund: "fund-i", date: CAPITAL_DATES.valued, values: [{ entityId: c.entityId, nav: "1100000.00" }] }),
+    "POST /admin/entities create-entity": () => formBody({ intent: "create-entity", name: `Form entity ${unique()}`, kind: "trust", ownerEmail: c.ownerEmail }),
+    "POST /admin/entities/{id} add-member": () => formBody({ intent: "add-member", email: c.newcomerEmail, role: "viewer" }),
+    "POST /admin/entities/{id} remove-member": () => formBody({ intent: "remove-member", userId: c.viewerId, name: "Hardening Investor" }),
+    "POST /admin/entities/{id} add-commitment": () => formBody({ intent: "add-commitment", fund: "fund-ii", amount: "250000.00", acceptedOn: CAPITAL_DATES.accepted }),
+    "POST /admin/entities/{id} raise-commitment": () =>
+      formBody({ intent: "raise-commitment", commitmentId: c.formCommitmentId, amount: raisedAmount(), effectiveOn: CAPITAL_DATES.raised }),
   };
   const quick: Record<string, () => Body> = {
     "POST /api/auth/register": () => jsonBody({ email: email("reg"), password: "short", name: "New Investor" }),
@@ -365,7 +527,18 @@ export function mutationTargets(ids: Ids): Target[] {
     "/api/pitches/{id}/replies": ids.pitchId,
     "/admin/pitches/{id}": ids.pitchId,
     "/api/auth/users/{id}/reference-code": ids.userId,
+    "/api/entities/{id}/members": c.entityId,
+    "/api/entities/{id}/members/{userId}": c.entityId,
+    "/api/commitments/{id}": c.commitmentId,
+    "/api/capital-calls/{id}/publish": c.draftCallId,
+    "/api/capital-calls/{id}": c.deleteCallId,
+    "/api/capital-calls/{id}/payments": c.publishedCallId,
+    "/api/distributions/{id}/publish": c.draftDistributionId,
+    "/api/distributions/{id}": c.deleteDistributionId,
+    "/admin/entities/{id}": c.formEntityId,
   };
+  /** The second id of a path (`{userId}`): the viewer the DELETE removes. */
+  const userIdFor: Record<string, string> = { "/api/entities/{id}/members/{userId}": c.viewerId };
   const tokenFor: Record<string, string> = {
     "/unsubscribe/documents?token={token}": ids.documentMailToken ?? madeUpSignedToken(),
     "/unsubscribe/newsletter?token={token}": ids.newsletterUnsubscribeToken ?? madeUpSignedToken(),
@@ -381,13 +554,19 @@ export function mutationTargets(ids: Ids): Target[] {
       if (!build) throw new Error(`no request body for ${key}: add it to hardening/web-helpers.ts mutationTargets`);
       const id = idFor[m.path];
       if (m.path.includes("{id}") && !id) throw new Error(`no id for ${m.path}`);
+      const userId = userIdFor[m.path];
+      if (m.path.includes("{userId}") && !userId) throw new Error(`no user id for ${m.path}`);
       const token = tokenFor[m.path];
       if (m.path.includes("{token}") && !token) throw new Error(`no token for ${m.path}`);
       const twin = key.endsWith(" (multipart)") ? " (multipart)" : "";
       targets.push({
         label: `${m.method} ${m.path}${intent ? ` (intent=${intent})` : ""}${twin}`,
         method: m.method,
-        path: m.path.replace("{id}", id ?? "").replace("{batchId}", batchId).replace("{token}", encodeURIComponent(token ?? "")),
+        path: m.path
+          .replace("{id}", id ?? "")
+          .replace("{userId}", userId ?? "")
+          .replace("{batchId}", batchId)
+          .replace("{token}", encodeURIComponent(token ?? "")),
         routePath: m.path,
         route: key,
         kind: m.kind,
