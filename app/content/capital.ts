@@ -21,6 +21,7 @@ export const entityRoleLabels = {
 export const entityMessages = {
   nameRequired: "Enter the entity's name",
   nameTooLong: "Use at most 200 characters",
+  nameCharacters: "Use letters, digits, spaces and punctuation only (no line breaks or control characters)",
   kind: "Choose what kind of entity it is",
   role: "Choose owner or viewer",
   userId: "Choose an approved investor",
@@ -138,7 +139,8 @@ export const ledgerMessages = {
   tooLarge: "The amount is too large",
   recallable: "Only a return of capital can be recallable",
   dueBeforeNotice: "The due date must be on or after the notice date",
-  correctionOf: "Choose a published entry of the same fund to correct",
+  correctionOf: "Choose a published entry of the same fund and kind to correct",
+  beforeNotice: "A payment cannot be dated before the call's notice date",
   noCommitments: "This fund has no commitments in force on that date",
   notFound: "Not found",
   published: "A published entry is never changed: correct it with a new entry",

@@ -91,6 +91,10 @@ describe("POST /api/entities", () => {
       return (await json(response)).fields ?? {};
     };
     expect(Object.keys(await refused({ name: " ", kind: "trust", members: [{ userId: owner.id, role: "owner" }] }))).toEqual(["name"]);
+    // A name goes into pages and mail subjects: no line breaks, control characters or direction overrides.
+    for (const name of ["Two\r\nLines", "Nul\u0000Byte", "Over\u202eride", "Line\u2028Separator"]) {
+      expect(await refused({ name, kind: "trust", members: [{ userId: owner.id, role: "owner" }] })).toEqual({ name: [expect.stringMatching(/control characters/)] });
+    }
     expect(Object.keys(await refused({ name: "X", kind: "partnership", members: [{ userId: owner.id, role: "owner" }] }))).toEqual(["kind"]);
     expect((await refused({ name: "X", kind: "trust", members: [{ userId: viewer.id, role: "viewer" }] })).members).toEqual(["An entity needs at least one owner"]);
     expect(await refused({ name: "X", kind: "trust", members: [{ userId: pending.id, role: "owner" }] })).toEqual({ "members.0.userId": ["Not an approved investor account"] });
@@ -264,6 +268,19 @@ describe("the admin pages' forms", () => {
     expect(badAmount.status).toBe(400);
     expect(Object.keys(badAmount.data.fields)).toEqual(["amount"]);
 
+    // Another entity's commitment is an unknown one on this entity's page.
+    const other = await newEntity("Other Form Trust", [{ userId: owner.id, role: "owner" }]);
+    const otherCommitment = (await json(
+      await callRouteWith(commitmentsApi as never, post("/api/commitments", { entityId: other.id, fund: "fund-i", amount: "1000.00", acceptedOn: "2020-01-31" })),
+    )) as { id: string };
+    const foreign = expectData<{ status: string }>(
+      await callRouteWith(
+        entityPageAction as never,
+        adminForm(page, { intent: "raise-commitment", commitmentId: otherCommitment.id, amount: "5000.00", effectiveOn: "2021-01-31", _enhanced: "1" }),
+        { params: { id: entity.id } },
+      ),
+    );
+    expect(foreign.status).toBe(404);
     const added = expectData<{ status: string }>(
       await callRouteWith(entityPageAction as never, adminForm(page, { intent: "add-member", email: viewer.email, role: "viewer", _enhanced: "1" }), { params: { id: entity.id } }),
     );

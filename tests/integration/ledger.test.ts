@@ -143,6 +143,11 @@ describe("a capital call", () => {
     expect(over.status).toBe(400);
     expect(Object.keys((await body(over)).fields ?? {})).toEqual(["amount"]);
     expect((await pay(id, { entityId: ids.keller, amount: "1.00", receivedOn: "2024-05-10" })).status).toBe(400);
+    const early = await pay(id, { entityId: ids.atlas, amount: "1.00", receivedOn: "2024-05-01" });
+    expect(Object.keys((await body(early)).fields ?? {})).toEqual(["receivedOn"]);
+    // A correction corrects an entry of its own kind.
+    const crossKind = await draftDistribution({ fund: "fund-ii", paymentDate: "2024-06-30", lines: [{ type: "income", amount: "1.00" }], correctionOf: id });
+    expect(Object.keys((await body(crossKind)).fields ?? {})).toEqual(["correctionOf"]);
     const part = await pay(id, { entityId: ids.atlas, amount: "100000.00", receivedOn: "2024-05-10" });
     expect(part.status).toBe(201);
     expect(await body(part)).toMatchObject({ amount: "100000.00", outstanding: "50000.00" });

@@ -53,7 +53,13 @@ const memberSchema = z.object({
 });
 
 export const createEntitySchema = z.object({
-  name: z.string({ error: entityMessages.nameRequired }).trim().min(1, entityMessages.nameRequired).max(200, entityMessages.nameTooLong),
+  name: z
+    .string({ error: entityMessages.nameRequired })
+    .trim()
+    .min(1, entityMessages.nameRequired)
+    .max(200, entityMessages.nameTooLong)
+    // A name goes into pages and mail subjects: no control characters, line breaks or direction overrides.
+    .refine((name) => !/[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u.test(name), entityMessages.nameCharacters),
   kind: z.enum(ENTITY_KINDS, { error: entityMessages.kind }),
   members: z.array(memberSchema, { error: entityMessages.ownerRequired }).min(1, entityMessages.ownerRequired).max(MAX_MEMBERS, entityMessages.tooManyMembers),
 });

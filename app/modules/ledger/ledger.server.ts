@@ -121,11 +121,11 @@ function parseLines(fund: Fund, lines: { type: string; amount: unknown; descript
   return parsed;
 }
 
-/** The entry this one corrects: a published entry of the same fund (400 otherwise). */
-function checkCorrection(db: Pick<Db, "select">, fund: Fund, correctionOf: string | undefined): string | null {
+/** The entry this one corrects: a published entry of the same fund and kind (400 otherwise). */
+function checkCorrection(db: Pick<Db, "select">, fund: Fund, kind: LedgerKind, correctionOf: string | undefined): string | null {
   if (!correctionOf) return null;
   const target = db.select().from(ledgerEntries).where(eq(ledgerEntries.id, correctionOf)).get();
-  if (!target || target.fundId !== fund.id || target.status !== "published") throw fieldError("correctionOf", ledgerMessages.correctionOf);
+  if (!target || target.fundId !== fund.id || target.kind !== kind || target.status !== "published") throw fieldError("correctionOf", ledgerMessages.correctionOf);
   return target.id;
 }
 
@@ -174,7 +174,7 @@ export function draftCall(admin: Pick<LpUser, "id" | "email">, input: CreateCall
   const fund = fundOf(input.fund, db);
   const lines = parseLines(fund, input.lines);
   if (input.dueDate < input.noticeDate) throw fieldError("dueDate", ledgerMessages.dueBeforeNotice);
-  const correctionOf = checkCorrection(db, fund, input.correctionOf);
+  const correctionOf = checkCorrection(db, fund, "call", input.correctionOf);
   return readEntry(insertEntry(admin, "call", fund, { date: input.noticeDate, dueDate: input.dueDate }, lines, correctionOf, db), db);
 }
 
@@ -182,7 +182,7 @@ export function draftCall(admin: Pick<LpUser, "id" | "email">, input: CreateCall
 export function draftDistribution(admin: Pick<LpUser, "id" | "email">, input: CreateDistributionInput, db: Db = getDb()): LedgerEntryRead {
   const fund = fundOf(input.fund, db);
   const lines = parseLines(fund, input.lines);
-  const correctionOf = checkCorrection(db, fund, input.correctionOf);
+  const correctionOf = checkCorrection(db, fund, "distribution", input.correctionOf);
   return readEntry(insertEntry(admin, "distribution", fund, { date: input.paymentDate, dueDate: null }, lines, correctionOf, db), db);
 }
 
@@ -387,6 +387,8 @@ export function recordPayment(admin: Pick<LpUser, "id" | "email">, id: string, i
     const fund = listFunds(tx).find((f) => f.id === entry.fundId)!;
     const amount = parseAmount(input.amount, fund.currency);
     if (!amount.ok) throw fieldError("amount", amount.message);
+    // Money received before the call was noticed is not a payment of it (and would skew the IRR).
+    if (input.receivedOn < entry.date) throw fieldError("receivedOn", ledgerMessages.beforeNotice);
     const balance = callBalances(id, tx).find((b) => b.entityId === input.entityId);
     if (!balance) throw fieldError("entityId", ledgerMessages.notCalled);
     if (amount.minor > balance.outstanding) throw fieldError("amount", ledgerMessages.overpaid(toDecimalString(balance.outstanding, fund.currency)));

@@ -1,7 +1,7 @@
 import { z } from "~/modules/validation/z";
-import { entitiesCopy as c } from "~/content/capital";
+import { commitmentMessages, entitiesCopy as c } from "~/content/capital";
 import { requestMessages } from "~/content/validation";
-import { createCommitment, createCommitmentSchema, raiseCommitment, raiseCommitmentSchema } from "~/modules/commitments/commitments.server";
+import { commitmentById, createCommitment, createCommitmentSchema, raiseCommitment, raiseCommitmentSchema } from "~/modules/commitments/commitments.server";
 import { addEntityMember, addMemberSchema, createEntity, createEntitySchema, removeEntityMember } from "~/modules/entities/entities.server";
 import { fundBySlug } from "~/modules/funds/funds.server";
 import { AppError, type FieldErrors } from "~/modules/http/app-error";
@@ -73,6 +73,8 @@ function run(admin: LpUser, intent: EntityIntent, entityId: string | null, formD
     }
     case "raise-commitment": {
       const input = parseFormInput(raiseCommitmentSchema, { amount: text("amount"), effectiveOn: text("effectiveOn") });
+      // Only this page's entity's commitments: another's id is an unknown one here.
+      if (commitmentById(text("commitmentId")).entityId !== entityId) throw new AppError("not_found", commitmentMessages.notFound);
       const commitment = raiseCommitment(admin, text("commitmentId"), input);
       return { toast: c.toasts.commitmentRaised(fundBySlug(commitment.fund as "fund-i").name) };
     }
