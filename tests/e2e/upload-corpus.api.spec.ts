@@ -112,8 +112,8 @@ async function answered(
 function expectDocument(json: unknown, expected: { title: string; category: string; size: number; description?: string | null }): LpDocument {
   const doc = json as LpDocument;
   // SPEC §7's fields, then the audience and watermark switch (and, for the admin who uploads, the recipients).
-  expect(Object.keys(doc).sort()).toEqual(["audience", "category", "createdAt", "description", "fileName", "fileSize", "id", "recipientIds", "title", "watermark"]);
-  expect(doc).toMatchObject({ audience: "all", watermark: false, recipientIds: [] });
+  expect(Object.keys(doc).sort()).toEqual(["audience", "category", "createdAt", "description", "fileName", "fileSize", "id", "recipientEntityIds", "recipientIds", "title", "watermark"]);
+  expect(doc).toMatchObject({ audience: "all", watermark: false, recipientIds: [], recipientEntityIds: [] });
   expect(doc.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   expect(doc.title).toBe(expected.title);
   expect(doc.category).toBe(expected.category);
