@@ -10,9 +10,7 @@
  *      typecheck, the production build and lint;
  *   2. Vitest (unit and integration), which keeps both cores busy on its own;
  *   3. Playwright against that build (projects js, no-js and api in one run;
- *      a line per project: its tests and the time it kept the workers busy),
- *      and beside it the command in TEST_BESIDE_E2E if set (.ci/run: the
- *      hardening sections that need not run alone).
+ *      a line per project: its tests and the time it kept the workers busy).
  *
  * Stops at the first stage that fails. Plain JavaScript: it runs before
  * anything is compiled. `npm run test:hardening` is separate (.ci/run runs it after).
@@ -95,15 +93,7 @@ async function main() {
   if ((await stage("unit/integration (vitest)", "npx", ["vitest", "run"])) !== 0) return 1;
 
   fs.rmSync(timingFile, { force: true });
-  // CI runs most of the hardening sections beside the browser tests (TEST_BESIDE_E2E, a shell command): each
-  // alone leaves a tenth of the two cores idle (waits on pages, servers and mail), together they fill it.
-  const beside = process.env.TEST_BESIDE_E2E;
-  const besideStarted = Date.now();
-  const [e2e, besideCode] = await Promise.all([
-    stage("e2e (playwright)", "npx", ["playwright", "test"], { env: { ...process.env, E2E_TIMING_FILE: timingFile }, part: !!beside }),
-    beside ? stage(`beside e2e (${beside})`, "bash", ["-c", beside], { prefix: "beside", part: true }) : Promise.resolve(0),
-  ]);
-  if (beside) recordStage({ name: "e2e ∥ beside", seconds: seconds(besideStarted), ok: e2e === 0 && besideCode === 0 });
+  const e2e = await stage("e2e (playwright)", "npx", ["playwright", "test"], { env: { ...process.env, E2E_TIMING_FILE: timingFile } });
   try {
     const { projects } = JSON.parse(fs.readFileSync(timingFile, "utf8"));
     for (const [name, p] of Object.entries(projects)) {
@@ -118,7 +108,7 @@ async function main() {
   } catch {
     // No figures (the run did not start): the stage line says enough.
   }
-  return e2e || besideCode;
+  return e2e;
 }
 
 const code = await main();
