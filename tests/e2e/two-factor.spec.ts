@@ -59,9 +59,9 @@ test("an investor turns two-factor on, then signs in with a code and with a reco
   await signInAtLpLogin(page, jsEnabled, investor);
   await expect(page).toHaveURL(/\/lp\/dashboard$/, { timeout: SLOW });
   await waitHydrated(page, jsEnabled);
-  await page.getByTestId("lp-sidebar").getByRole("link", { name: "Account" }).click();
+  await page.getByTestId("lp-sidebar").getByRole("link", { name: "Account", exact: true }).click();
   await expect(page).toHaveURL(/\/lp\/account$/);
-  await expect(page.getByRole("heading", { level: 1, name: "Account" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Account", exact: true })).toBeVisible();
   await waitHydrated(page, jsEnabled);
 
   // The QR code is inline SVG from the server; the key is shown as text for manual entry.

@@ -4,12 +4,13 @@ import { requestMessages } from "~/content/validation";
 import { commitmentById, createCommitment, createCommitmentSchema, raiseCommitment, raiseCommitmentSchema } from "~/modules/commitments/commitments.server";
 import { addEntityMember, addMemberSchema, createEntity, createEntitySchema, removeEntityMember } from "~/modules/entities/entities.server";
 import { fundBySlug } from "~/modules/funds/funds.server";
-import { AppError, type FieldErrors } from "~/modules/http/app-error";
+import { AppError } from "~/modules/http/app-error";
 import { answerForm, formFailure } from "~/modules/http/form-answer.server";
 import { redirectWithFlash } from "~/modules/toast/flash.server";
 import { formText, parseFormInput } from "~/modules/http/form-input.server";
 import { findUserByEmail, type LpUser } from "~/modules/lp-users/lp-users.server";
 import type { ToastInput } from "~/modules/toast/toast";
+import type { IntentAnswer } from "~/components/kit/intent-form";
 
 /**
  * The entity pages' forms, each one domain call shared with the JSON routes
@@ -24,15 +25,8 @@ import type { ToastInput } from "~/modules/toast/toast";
 export const ENTITY_INTENTS = ["create-entity", "add-member", "remove-member", "add-commitment", "raise-commitment"] as const;
 export type EntityIntent = (typeof ENTITY_INTENTS)[number];
 
-export type EntityFormAnswer = {
-  status: "success" | "error";
-  toast: ToastInput | null;
-  intent?: EntityIntent;
-  /** The form that was posted, when a page has several of one intent (a commitment's raise). */
-  formKey?: string;
-  fields?: FieldErrors;
-  values?: Record<string, string>;
-};
+/** What an entity form gets back (enhanced), or the page renders after a refused plain post. */
+export type EntityFormAnswer = IntentAnswer & { intent?: EntityIntent };
 
 const emailSchema = z.string().trim().toLowerCase().min(1, c.unknownEmail).max(254, c.unknownEmail);
 

@@ -1,7 +1,7 @@
 import { ArrowLeft } from "lucide-react";
-import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { Route } from "./+types/entity";
+import { PageSection } from "~/components/kit/page-section";
 import { Badge, DataTable, OneLine, RowMenu, type DataColumn } from "~/components/kit/data-table";
 import { ErrorList, Field, SelectField, StatusButton } from "~/components/kit/fields";
 import { useIntentForm } from "~/components/kit/intent-form";
@@ -76,18 +76,6 @@ export const meta: Route.MetaFunction = (args) =>
 type Loaded = Route.ComponentProps["loaderData"];
 type Member = Loaded["members"][number];
 type Commitment = Loaded["commitments"][number];
-
-function Section({ id, title, intro, children }: { id: string; title: string; intro?: string; children: ReactNode }) {
-  return (
-    <section id={id} aria-labelledby={`${id}-title`} className="mt-8">
-      <h2 id={`${id}-title`} className="text-lg font-semibold">
-        {title}
-      </h2>
-      {intro ? <p className="mt-1 max-w-3xl text-sm text-slate-600 dark:text-slate-300">{intro}</p> : null}
-      <div className="mt-3">{children}</div>
-    </section>
-  );
-}
 
 /** The form's message that belongs to no field (e.g. the last owner cannot go). */
 function FormMessage({ id, errors }: { id: string; errors: Record<string, string[]> | undefined }) {
@@ -228,18 +216,18 @@ export default function EntityPage({ loaderData, params }: Route.ComponentProps)
           <dd className="font-medium text-slate-900 dark:text-white">{entity.created}</dd>
         </div>
       </dl>
-      <Section id="members" title={c.detail.members} intro={c.detail.membersIntro}>
+      <PageSection id="members" title={c.detail.members} intro={c.detail.membersIntro}>
         <DataTable label={c.detail.members} rows={members} rowKey={(m) => m.userId} rowTestId="member-row" columns={memberColumns} />
         <AddMemberForm action={action} />
-      </Section>
-      <Section id="commitments" title={c.detail.commitments} intro={c.detail.commitmentsIntro}>
+      </PageSection>
+      <PageSection id="commitments" title={c.detail.commitments} intro={c.detail.commitmentsIntro}>
         {commitments.length ? (
           <DataTable label={c.detail.commitments} rows={commitments} rowKey={(x) => x.id} rowTestId="commitment-row" columns={commitmentColumns} />
         ) : (
           <p className="text-sm text-slate-600 dark:text-slate-300">{c.detail.noCommitments}</p>
         )}
         <AddCommitmentForm funds={openFunds} action={action} />
-      </Section>
+      </PageSection>
     </>
   );
 }

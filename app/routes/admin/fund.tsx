@@ -1,7 +1,7 @@
 import { ArrowLeft } from "lucide-react";
-import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { Route } from "./+types/fund";
+import { PageSection } from "~/components/kit/page-section";
 import { FigureList, type Figure } from "~/components/capital/figures";
 import { Badge, DataTable, type DataColumn } from "~/components/kit/data-table";
 import { fundsCopy as c, ledgerReference } from "~/content/capital";
@@ -65,17 +65,6 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: args.d
 
 type Loaded = Route.ComponentProps["loaderData"];
 
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section id={id} aria-labelledby={`${id}-title`} className="mt-8">
-      <h2 id={`${id}-title`} className="text-lg font-semibold">
-        {title}
-      </h2>
-      <div className="mt-3">{children}</div>
-    </section>
-  );
-}
-
 const commitmentColumns: DataColumn<Loaded["commitments"][number]>[] = [
   {
     key: "entity",
@@ -118,10 +107,10 @@ export default function FundPage({ loaderData }: Route.ComponentProps) {
       </Link>
       <h1 className="mt-3 text-2xl font-bold tracking-tight sm:text-3xl">{name}</h1>
       <FigureList figures={figures} />
-      <Section id="ledger" title={c.detail.ledger}>
+      <PageSection id="ledger" title={c.detail.ledger}>
         {entries.length ? <DataTable label={c.detail.ledger} rows={entries} rowKey={(e) => e.id} rowTestId="ledger-row" columns={entryColumns} /> : <p className="text-sm text-slate-600 dark:text-slate-300">{c.detail.noLedger}</p>}
-      </Section>
-      <Section id="commitments" title={c.detail.commitments}>
+      </PageSection>
+      <PageSection id="commitments" title={c.detail.commitments}>
         {commitments.length ? (
           <>
             <DataTable label={c.detail.commitments} rows={commitments} rowKey={(x) => x.id} rowTestId="fund-commitment-row" columns={commitmentColumns} />
@@ -130,10 +119,10 @@ export default function FundPage({ loaderData }: Route.ComponentProps) {
         ) : (
           <p className="text-sm text-slate-600 dark:text-slate-300">{c.detail.noCommitments}</p>
         )}
-      </Section>
-      <Section id="valuations" title={c.detail.valuations}>
+      </PageSection>
+      <PageSection id="valuations" title={c.detail.valuations}>
         {valuations.length ? <DataTable label={c.detail.valuations} rows={valuations} rowKey={(v) => v.date} columns={valuationColumns} /> : <p className="text-sm text-slate-600 dark:text-slate-300">{c.detail.noValuations}</p>}
-      </Section>
+      </PageSection>
     </>
   );
 }

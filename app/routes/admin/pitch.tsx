@@ -2,6 +2,7 @@ import { ArrowLeft } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
 import { data, Form, Link, useActionData, useFetcher, useLocation, useNavigate, useSubmit } from "react-router";
 import type { Route } from "./+types/pitch";
+import { PageSection } from "~/components/kit/page-section";
 import { EnhancedForm } from "~/components/ui/enhanced-form";
 import { ErrorList, Field, SelectField, StatusButton, TextareaField } from "~/components/kit/fields";
 import { Button } from "~/components/ui/form";
@@ -117,17 +118,6 @@ function BackLink() {
       <ArrowLeft aria-hidden="true" className="size-4" />
       {c.back}
     </Link>
-  );
-}
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section id={id} aria-labelledby={`${id}-title`} className="rounded-xl border border-slate-200 p-5 dark:border-slate-800">
-      <h2 id={`${id}-title`} className="text-lg font-semibold">
-        {title}
-      </h2>
-      <div className="mt-3">{children}</div>
-    </section>
   );
 }
 
@@ -305,7 +295,7 @@ function ReplyForm({ action, template, prefill }: { action: string; template: st
 
 function Timeline({ pitch, events }: { pitch: Loaded["pitch"]; events: Loaded["events"] }) {
   return (
-    <Section id="pitch-timeline" title={c.timeline.title}>
+    <PageSection boxed id="pitch-timeline" title={c.timeline.title}>
       <p className="text-sm text-slate-600 dark:text-slate-300">{c.timeline.caption}</p>
       <ol className="mt-3 space-y-3" data-testid="pitch-timeline">
         <li className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
@@ -324,7 +314,7 @@ function Timeline({ pitch, events }: { pitch: Loaded["pitch"]; events: Loaded["e
           </li>
         ))}
       </ol>
-    </Section>
+    </PageSection>
   );
 }
 
@@ -350,7 +340,7 @@ export default function PitchPage({ loaderData }: Route.ComponentProps) {
       </p>
       <div className="mt-6 grid gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="space-y-6">
-          <Section id="pitch-submission" title={s.title}>
+          <PageSection boxed id="pitch-submission" title={s.title}>
             <dl className="space-y-2">
               <Detail label={s.founder}>{pitch.name}</Detail>
               <Detail label={s.email}>
@@ -389,23 +379,23 @@ export default function PitchPage({ loaderData }: Route.ComponentProps) {
               </Detail>
             </dl>
             <p className="mt-3 text-xs text-slate-600 dark:text-slate-300">{s.timesInUtc}</p>
-          </Section>
-          <Section id="pitch-reply" title={c.reply.title}>
+          </PageSection>
+          <PageSection boxed id="pitch-reply" title={c.reply.title}>
             <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">{c.reply.intro(pitch.email, inbox)}</p>
             <TemplatePicker template={template} action={action} />
             <ReplyForm action={action} template={template} prefill={prefill} />
-          </Section>
+          </PageSection>
         </div>
         <div className="space-y-6">
-          <Section id="pitch-status-section" title={c.status.title}>
+          <PageSection boxed id="pitch-status-section" title={c.status.title}>
             <StatusForm pitch={pitch} action={action} />
-          </Section>
-          <Section id="pitch-owner-section" title={c.owner.title}>
+          </PageSection>
+          <PageSection boxed id="pitch-owner-section" title={c.owner.title}>
             <OwnerForm pitch={pitch} admins={admins} action={action} />
-          </Section>
-          <Section id="pitch-note-section" title={c.note.title}>
+          </PageSection>
+          <PageSection boxed id="pitch-note-section" title={c.note.title}>
             <NoteForm action={action} />
-          </Section>
+          </PageSection>
           <Timeline pitch={pitch} events={events} />
         </div>
       </div>
