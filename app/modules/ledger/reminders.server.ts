@@ -57,12 +57,16 @@ export function sendCallReminders(db: Db = getDb(), at: Date = now()): number {
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.kind, "call"), eq(ledgerEntries.status, "published")))
     .all()
-    .filter((call) => call.dueDate && (reminderDays(call.dueDate).reminder === today || reminderDays(call.dueDate).overdue === today));
+    .flatMap((call) => {
+      if (!call.dueDate) return [];
+      const days = reminderDays(call.dueDate);
+      const kind: "reminder" | "overdue" | null = days.reminder === today ? "reminder" : days.overdue === today ? "overdue" : null;
+      return kind ? [{ call, kind }] : [];
+    });
   if (!calls.length) return 0;
   const funds = new Map(listFunds(db).map((f) => [f.id, f]));
   let queued = 0;
-  for (const call of calls) {
-    const kind: "reminder" | "overdue" = reminderDays(call.dueDate!).reminder === today ? "reminder" : "overdue";
+  for (const { call, kind } of calls) {
     const fund = funds.get(call.fundId)!;
     const unpaid = callBalances(call.id, db).filter((b) => b.outstanding > 0n);
     if (!unpaid.length) continue;

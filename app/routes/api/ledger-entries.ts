@@ -2,7 +2,7 @@ import type { Route } from "./+types/ledger-entries";
 import { requireApiAdmin } from "~/modules/auth/guards.server";
 import { handleJson, methodNotAllowed, parseJsonInput, readJsonBody } from "~/modules/http/json.server";
 import { createCallSchema, createDistributionSchema, draftCall, draftDistribution } from "~/modules/ledger/ledger.server";
-import { ledgerKindOf } from "./ledger-kind";
+import { ledgerKindOf } from "~/modules/ledger/kind";
 
 /**
  * POST /api/capital-calls (admin) `{ fund, noticeDate, dueDate, lines: [{ type, amount, description? }], correctionOf? }`

@@ -2,7 +2,7 @@ import type { Route } from "./+types/ledger-entry";
 import { requireApiAdmin } from "~/modules/auth/guards.server";
 import { handleJson, methodNotAllowed } from "~/modules/http/json.server";
 import { deleteDraft, readCall, readEntry } from "~/modules/ledger/ledger.server";
-import { ledgerKindOf } from "./ledger-kind";
+import { ledgerKindOf } from "~/modules/ledger/kind";
 
 /**
  * GET /api/capital-calls/{id} (admin): the call with each entity's due,

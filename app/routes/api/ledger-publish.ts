@@ -2,7 +2,7 @@ import type { Route } from "./+types/ledger-publish";
 import { requireApiAdmin } from "~/modules/auth/guards.server";
 import { handleJson, methodNotAllowed } from "~/modules/http/json.server";
 import { publishEntry } from "~/modules/ledger/ledger.server";
-import { ledgerKindOf } from "./ledger-kind";
+import { ledgerKindOf } from "~/modules/ledger/kind";
 
 /**
  * POST /api/capital-calls/{id}/publish, POST /api/distributions/{id}/publish

@@ -1,4 +1,4 @@
-import type { LedgerKind } from "~/modules/ledger/ledger.server";
+import type { LedgerKind } from "./ledger.server";
 
 /** Which ledger a /api/capital-calls… or /api/distributions… request is about (one route module serves both). */
 export function ledgerKindOf(request: Request): LedgerKind {
