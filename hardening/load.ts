@@ -345,7 +345,7 @@ export const section: Section = {
   name: "load",
   run: async (ctx): Promise<SectionResult> => {
     const t = new Tally();
-    const seconds = ctx.full ? 60 : 15;
+    const seconds = ctx.full ? 60 : 10;
     const runId = randomBytes(3).toString("hex");
 
     ctx.progress(`load: starting the server (TRUST_PROXY=1, LOG_LEVEL=info)`);
