@@ -24,11 +24,7 @@ export function readTimings() {
   }
 }
 
-/**
- * Append one stage's line: name, seconds, ok, and an optional note (e.g. test counts); `part` for
- * one of stages run side by side (indented, not added to the total), `group` to print a part under
- * the stage of that name.
- */
+/** Append one stage's line: name, seconds, ok, and an optional note (e.g. test counts). */
 export function recordStage(stage) {
   const all = readTimings().filter((s) => s.name !== stage.name);
   all.push(stage);
@@ -63,34 +59,25 @@ export function runCommand(command, args, { env = process.env, prefix } = {}) {
 export async function stage(name, command, args, options = {}) {
   const started = Date.now();
   const code = await runCommand(command, args, options);
-  const { part, group, note } = options;
-  recordStage({ name, seconds: Math.round((Date.now() - started) / 100) / 10, ok: code === 0, ...(part ? { part: true } : {}), ...(group ? { group } : {}), ...(note ? { note: note() } : {}) });
+  recordStage({ name, seconds: Math.round((Date.now() - started) / 100) / 10, ok: code === 0, ...(options.part ? { part: true } : {}), ...(options.note ? { note: options.note() } : {}) });
   return code;
 }
 
 export function printTimings() {
-  // A part recorded with `group` prints under that stage, wherever it was recorded (the suites' parts).
-  // The others: stages run side by side are recorded as they end, their wall line ("a ∥ b") after
-  // them: print it first.
-  const timings = readTimings();
-  const grouped = new Map();
-  for (const s of timings.filter((t) => t.part && t.group)) grouped.set(s.group, [...(grouped.get(s.group) ?? []), s]);
+  // Stages run side by side are recorded as they end, their wall line ("a ∥ b") after them: print it first.
   const all = [];
-  const add = (...stages) => {
-    for (const s of stages) all.push(s, ...(s.part ? [] : (grouped.get(s.name) ?? [])));
-  };
   let parts = [];
-  for (const s of timings.filter((t) => !(t.part && t.group))) {
+  for (const s of readTimings()) {
     if (s.part) parts.push(s);
     else if (s.name.includes("∥")) {
-      add(s, ...parts);
+      all.push(s, ...parts);
       parts = [];
     } else {
-      add(...parts, s);
+      all.push(...parts, s);
       parts = [];
     }
   }
-  add(...parts);
+  all.push(...parts);
   if (all.length === 0) return;
   const width = Math.max(...all.map((s) => s.name.length), 5);
   const total = all.filter((s) => !s.part).reduce((sum, s) => sum + s.seconds, 0);
@@ -107,16 +94,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (verb === "print") {
     printTimings();
   } else if (verb === "record" && name) {
-    // record <name> <seconds> <ok|fail> [part [group]]: a stage timed by the caller (.ci/run's install);
-    // `part` for one of stages that ran side by side (indented, not added to the total: their wall line
-    // is), printed under the stage named `group` when given.
-    recordStage({ name, seconds: Number(separator), ok: command === "ok", ...(args[0] === "part" ? { part: true } : {}), ...(args[0] === "part" && args[1] ? { group: args[1] } : {}) });
+    // record <name> <seconds> <ok|fail> [part]: a stage timed by the caller (.ci/run's install); `part`
+    // for one of stages that ran side by side (indented, not added to the total: their wall line is).
+    recordStage({ name, seconds: Number(separator), ok: command === "ok", ...(args[0] === "part" ? { part: true } : {}) });
   } else if (verb === "reset") {
     fs.rmSync(TIMINGS_FILE, { force: true });
   } else if (verb === "run" && name && separator === "--" && command) {
     process.exit(await stage(name, command, args));
   } else {
-    console.error("usage: node scripts/stages.mjs run <name> -- <command> [args…] | record <name> <seconds> <ok|fail> [part [group]] | print | reset");
+    console.error("usage: node scripts/stages.mjs run <name> -- <command> [args…] | record <name> <seconds> <ok|fail> [part] | print | reset");
     process.exit(2);
   }
 }
