@@ -77,7 +77,7 @@ export default defineConfig({
     // Traces cost about a third of the browser's CPU when recorded for every test: CI records them on
     // the retry of a failed test only (and keeps them with that result).
     trace: "on-first-retry",
-    launchOptions: { executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...(process.env.E2E_EXTRA_CHROMIUM_ARGS ?? "").split(" ").filter(Boolean)] },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [
     { name: "js", testIgnore: API_SPECS, use: { javaScriptEnabled: true } },
