@@ -406,7 +406,10 @@ export type Visit = { path: string; cookie: string; html?: string };
  * Chromium with JavaScript on. Each visit's raw HTML (when given) is parsed,
  * not run, and scanned; then every page is loaded as served (CSP on) and with
  * CSP bypassed (so escaping alone is tested), with `window.__xss = 0` set
- * first and dialogs counted, and its live DOM scanned. `plant` adds HTML to
+ * first and dialogs counted, and its live DOM scanned once the page's scripts
+ * have run (React has hydrated: `html[data-hydrated]`, or 2 s for a page
+ * without it). One browser context per session and CSP setting (a context of
+ * its own per page cost a third of the section's time); `plant` adds HTML to
  * one page's answer (to show the check fails).
  */
 export async function browsePages(server: AppServer, visits: Visit[], plant?: { path: string; html: string }) {
@@ -419,8 +422,9 @@ export async function browsePages(server: AppServer, visits: Visit[], plant?: { 
     for (const visit of visits) {
       if (visit.html !== undefined) for (const f of (await blank.evaluate(scanDom, visit.html))[1]) findings.push(`unescaped in ${visit.path}: ${f}`);
     }
+    const sessions = [...new Set(visits.map((v) => v.cookie))];
     for (const bypassCSP of [false, true]) {
-      for (const { path, cookie } of visits) {
+      for (const cookie of sessions) {
         const context = await browser.newContext({ bypassCSP });
         await context.addCookies(cookie.split("; ").map((pair) => ({ name: pair.split("=")[0]!, value: pair.slice(pair.indexOf("=") + 1), url: server.url })));
         await context.addInitScript(() => Object.assign(window, { __xss: 0 }));
@@ -429,18 +433,26 @@ export async function browsePages(server: AppServer, visits: Visit[], plant?: { 
           executed += 1;
           void dialog.dismiss();
         });
-        if (plant?.path === path) {
-          await page.route(`**${path}`, async (route) => {
+        if (plant) {
+          await page.route(`**${plant.path}`, async (route) => {
             const response = await route.fetch();
             await route.fulfill({ response, body: (await response.text()).replace("</body>", `${plant.html}</body>`) });
           });
         }
-        await page.goto(`${server.url}${path}`, { waitUntil: "load" }).catch(() => null); // exports download instead
-        await page.waitForTimeout(400);
-        const [count, live] = await page.evaluate(scanDom, null).catch(() => [0, [] as string[]] as const);
-        loads += 1;
-        executed += count;
-        for (const f of live) findings.push(`in the live DOM of ${path}${bypassCSP ? " (CSP bypassed)" : ""}: ${f}`);
+        for (const { path } of visits.filter((v) => v.cookie === cookie)) {
+          // Exports download instead of loading: goto throws, and there is no page to scan (the tab still
+          // shows the page before).
+          const loaded = await page.goto(`${server.url}${path}`, { waitUntil: "load" }).then(
+            () => true,
+            () => false,
+          );
+          loads += 1;
+          if (!loaded) continue;
+          await page.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 2_000 }).catch(() => null);
+          const [count, live] = await page.evaluate(scanDom, null).catch(() => [0, [] as string[]] as const);
+          executed += count;
+          for (const f of live) findings.push(`in the live DOM of ${path}${bypassCSP ? " (CSP bypassed)" : ""}: ${f}`);
+        }
         await context.close();
       }
     }

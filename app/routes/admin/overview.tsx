@@ -6,12 +6,17 @@ import { StatCards, type Stat } from "~/components/kit/stat-cards";
 import { StatusActions, STATUS_INTENT } from "~/components/portal/status-actions";
 import { UserSummary } from "~/components/portal/user-list";
 import { overviewCopy } from "~/content/admin-workspace";
+import { ledgerReference } from "~/content/capital";
 import { adminCopy } from "~/content/portal";
 import { latestAccesses } from "~/modules/access-log/access-log.server";
 import { oldestPendingInvestors, portalCounts, recentFundIiAccessRequests } from "~/modules/admin/overview.server";
 import { ADMIN_PATHS, LEGACY_ANCHORS, legacyAnchorTarget, legacyDashboardTarget } from "~/modules/admin/paths";
 import { requireAdmin } from "~/modules/auth/guards.server";
-import { adminDateTime } from "~/modules/dates/format";
+import { formatMoney } from "~/modules/capital/money";
+import { adminDate, adminDateTime } from "~/modules/dates/format";
+import { callsNeedingAttention } from "~/modules/fund-overview/calls-attention.server";
+import { now } from "~/modules/config/clock.server";
+import { firmDay } from "~/modules/pitch-clock/clock.server";
 import { readFormData } from "~/modules/http/form-data.server";
 import { logError } from "~/modules/logging/log.server";
 import { newPitchCount, pitchClockCounts } from "~/modules/pitch-inbox/inbox.server";
@@ -22,6 +27,10 @@ import { toAdminListUser } from "./lists.server";
 const PAGE = ADMIN_PATHS.overview;
 const PENDING_SHOWN = 5;
 const ACCESSES_SHOWN = 10;
+const CALLS_SHOWN = 5;
+/** A ledger entry's admin page. */
+const entryPath = (id: string) => `/admin/ledger/${id}`;
+const day = (date: string) => adminDate(new Date(`${date}T12:00:00Z`));
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: adminPageTitle("overview"), description: overviewCopy.intro, path: PAGE, noindex: true });
@@ -66,8 +75,29 @@ export async function loader({ request }: Route.LoaderArgs) {
       iso: entry.at.toISOString(),
     })),
   );
+  const calls = guarded(() => {
+    const { dueSoon, overdue } = callsNeedingAttention(firmDay(now()));
+    const reference = (number: number | null) => (number === null ? "" : ledgerReference("call", number));
+    return {
+      dueSoon: dueSoon.slice(0, CALLS_SHOWN).map((call) => ({
+        to: entryPath(call.id),
+        name: overviewCopy.calls.call(call.fundName, reference(call.number)),
+        due: overviewCopy.calls.dueOn(day(call.dueDate)),
+        owing: overviewCopy.calls.owing(formatMoney(call.outstanding, call.currency), call.entitiesOwing),
+      })),
+      dueSoonMore: Math.max(0, dueSoon.length - CALLS_SHOWN),
+      overdue: overdue.slice(0, CALLS_SHOWN).map((o) => ({
+        key: `${o.callId}-${o.entityId}`,
+        to: entryPath(o.callId),
+        name: overviewCopy.calls.call(o.fundName, reference(o.number)),
+        due: overviewCopy.calls.dueOn(day(o.dueDate)),
+        owing: overviewCopy.calls.overdueLine(o.entityName, formatMoney(o.outstanding, o.currency)),
+      })),
+      overdueCount: overdue.length,
+    };
+  });
   const counts = guarded(() => ({ ...portalCounts(), newPitches: newPitchCount(), overduePitches: pitchClockCounts().overdue }));
-  return { pending, fundRequests, accesses, counts };
+  return { pending, fundRequests, accesses, calls, counts };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -113,6 +143,36 @@ function Block({ id, title, intro, more, children }: { id: string; title: string
   );
 }
 
+type CallItem = { key?: string; to: string; name: string; due: string; owing: string };
+
+/** One list of the capital-calls block: each call (or entity's overdue part) linking to the call's page. */
+function CallList({ title, empty, items, more, alert = false }: { title: string; empty: string; items: readonly CallItem[]; more: number; alert?: boolean }) {
+  return (
+    <div>
+      <h3 className="text-sm font-semibold text-slate-700 dark:text-slate-200">
+        {title}
+        {alert && items.length > 0 ? <span className="ml-2 rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800 dark:bg-red-950 dark:text-red-200">{items.length + more}</span> : null}
+      </h3>
+      {items.length === 0 ? (
+        <p className={`mt-2 ${emptyClass}`}>{empty}</p>
+      ) : (
+        <ul className="mt-2 divide-y divide-slate-200 dark:divide-slate-800">
+          {items.map((item) => (
+            <li key={item.key ?? item.to} className="py-2 text-sm">
+              <Link to={item.to} className="font-semibold text-brand-800 underline-offset-2 hover:underline dark:text-brand-200">
+                {item.name}
+              </Link>
+              <p className="text-slate-700 dark:text-slate-300">{item.owing}</p>
+              <p className="text-xs text-slate-600 dark:text-slate-400">{item.due}</p>
+            </li>
+          ))}
+          {more > 0 ? <li className="py-2 text-xs text-slate-600 dark:text-slate-400">{overviewCopy.calls.more(more)}</li> : null}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 const failedText = <p role="alert" className="text-sm font-medium text-red-800 dark:text-red-200">{overviewCopy.loadFailed}</p>;
 const emptyClass = "rounded-md border border-dashed border-slate-300 px-4 py-4 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300";
 
@@ -126,7 +186,7 @@ function useLegacyAnchor() {
 }
 
 export default function AdminOverview({ loaderData }: Route.ComponentProps) {
-  const { pending, fundRequests, accesses, counts } = loaderData;
+  const { pending, fundRequests, accesses, calls, counts } = loaderData;
   const c = overviewCopy;
   useLegacyAnchor();
   return (
@@ -196,6 +256,17 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
                 </li>
               ))}
             </ul>
+          )}
+        </Block>
+
+        <Block id="capital-calls" title={c.calls.title} intro={c.calls.intro} more={{ to: ADMIN_PATHS.funds, label: c.calls.all }}>
+          {!calls ? (
+            failedText
+          ) : (
+            <div className="grid gap-4 sm:grid-cols-2">
+              <CallList title={c.calls.dueSoon} empty={c.calls.dueSoonEmpty} items={calls.dueSoon} more={calls.dueSoonMore} />
+              <CallList title={c.calls.overdue} empty={c.calls.overdueEmpty} items={calls.overdue} more={Math.max(0, calls.overdueCount - calls.overdue.length)} alert />
+            </div>
           )}
         </Block>
 
