@@ -12,9 +12,11 @@ import { mintSessionCookie, useSessionCookie } from "./helpers/sessions";
  * admin creates two entities on /admin/entities (each with its owner, named
  * by e-mail), adds a viewer to the first on its page and records both
  * entities' Fund II commitments there; a call is drafted (more than a year
- * back), allocated and published through the JSON API (there is no page for
- * calls yet), and its notice mail leads the viewer to the notice page; a
- * payment, a distribution and a valuation (API) then show in the owner's
+ * back) on the fund's pages (a line added without losing what was typed),
+ * its allocation previewed per entity and published after the confirm step,
+ * and its notice mail leads the viewer to the notice page; a payment recorded
+ * in the call page's row menu (one refused at its field first), then a
+ * distribution and a valuation (API) show in the owner's
  * /lp/capital-account: paid in, outstanding, unfunded, the multiples and the
  * IRR. Another investor gets the not-found page for the notice, and no page
  * or answer of one entity's members shows anything of the other entity.
@@ -206,28 +208,45 @@ test("entities, members and commitments made through the admin's forms; a publis
   const birchId = await createEntity(page, jsEnabled, { name: birch, kind: "Company", owner: ownerB!.email });
   await recordCommitment(page, "750000.00", "2024-01-15");
 
-  // A call more than a year back, drafted over the API: its split is in the answer (a quarter and three quarters).
-  type Entry = { id: string; status: string; allocations: { entityId: string; entityName: string; amount: string; lines: { type: string; amount: string }[] }[] };
-  const call = await json<Entry>(
-    lab.api.post("/api/capital-calls", {
-      data: {
-        fund: "fund-ii",
-        noticeDate: "2024-02-01",
-        dueDate: "2024-02-29",
-        lines: [
-          { type: "investment", amount: "80000.00" },
-          { type: "management_fee", amount: "20000.00" },
-        ],
-      },
-    }),
-    201,
-  );
-  expect(call.status).toBe("draft");
-  expect(call.allocations).toEqual([
-    { entityId: asterId, entityName: aster, amount: "25000.00", lines: [{ type: "investment", amount: "20000.00" }, { type: "management_fee", amount: "5000.00" }] },
-    { entityId: birchId, entityName: birch, amount: "75000.00", lines: [{ type: "investment", amount: "60000.00" }, { type: "management_fee", amount: "15000.00" }] },
+  // A call more than a year back, drafted on the fund's page: a line added (the first one kept as typed), the allocation previewed per entity.
+  await visit("/admin/funds/fund-ii");
+  await page.getByRole("region", { name: "Calls and distributions" }).getByRole("link", { name: "New capital call" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "New capital call" })).toBeVisible();
+  await waitHydrated(page, jsEnabled);
+  const callForm = page.getByRole("form", { name: "New capital call" });
+  const line = (n: number) => callForm.getByRole("listitem", { name: `Line ${n}` });
+  await callForm.getByLabel("Notice date").fill("2024-02-01");
+  await callForm.getByLabel("Due date").fill("2024-02-29");
+  await line(1).getByLabel("Type").selectOption({ label: "Investment" });
+  await line(1).getByLabel("Amount").fill("80000.00");
+  await line(1).getByLabel("Description").fill("Qubitline seed");
+  await callForm.getByRole("button", { name: "Add a line" }).click();
+  await expect(line(2)).toBeVisible();
+  await expect(line(1).getByLabel("Amount")).toHaveValue("80000.00");
+  await expect(callForm.getByLabel("Due date")).toHaveValue("2024-02-29");
+  await line(2).getByLabel("Type").selectOption({ label: "Management fee" });
+  await line(2).getByLabel("Amount").fill("20000.00");
+  await callForm.getByRole("button", { name: "Preview the allocation" }).click();
+  await expect(page).toHaveURL(/\/admin\/ledger\/[\w-]+$/);
+  await expectToast(page, "Draft saved", "Check the allocation per entity, then publish.");
+  const callId = new URL(page.url()).pathname.split("/").pop()!;
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Draft capital call");
+  await expect(page.getByTestId("entry-status")).toHaveText("Draft — not sent");
+  // A quarter and three quarters of each line.
+  await expect(page.getByTestId("allocation-row")).toHaveText([
+    new RegExp(`^${literal(aster).source}\\s*\\$20,000\\.00\\s*\\$5,000\\.00\\s*\\$25,000\\.00$`),
+    new RegExp(`^${literal(birch).source}\\s*\\$60,000\\.00\\s*\\$15,000\\.00\\s*\\$75,000\\.00$`),
   ]);
-  expect(await json(lab.api.post(`/api/capital-calls/${call.id}/publish`), 200)).toEqual({ status: "published" });
+  await waitHydrated(page, jsEnabled);
+  // Publishing asks first (a disclosure), then numbers the call and sends its notices.
+  const publish = page.getByTestId("publish-action");
+  await publish.locator(":scope > summary").click();
+  await expect(publish).toContainText("e-mails its notice to every member of 2 entities");
+  await publish.getByRole("button", { name: "Publish now" }).click();
+  await expect(page.getByTestId("entry-status")).toHaveText("Published");
+  const reference = (await page.getByRole("heading", { level: 1 }).textContent())!;
+  expect(reference).toMatch(/^Call \d+$/);
+  await expectToast(page, `${reference} published`, "Its notices are on their way to the members of 2 entities.");
   // Another investor, a member of no entity.
   const [outsider] = await approvedInvestors(lab, request, ["Olga Stein"]);
 
@@ -235,7 +254,7 @@ test("entities, members and commitments made through the admin's forms; a publis
   const mail = await latestMailTo(viewer!.email, new RegExp(`^${FUND}: Call \\d+ for ${literal(aster).source}$`), `${baseURL}/lp/notices/`);
   expect(mail.text).toContain("$25,000.00, due on 2024-02-29");
   const link = mail.text.match(/https?:\/\/\S+\/lp\/notices\/[\w-]+/)?.[0];
-  expect(link).toBe(`${baseURL}/lp/notices/${call.id}`);
+  expect(link).toBe(`${baseURL}/lp/notices/${callId}`);
   const viewerPage = await investorPage(browser, { baseURL: baseURL!, jsEnabled, clientIp }, viewer!);
   await viewerPage.goto(link!);
   await expect(viewerPage.getByRole("heading", { level: 1 })).toHaveText(/^Deeptech Fund II: Call \d+$/);
@@ -249,7 +268,7 @@ test("entities, members and commitments made through the admin's forms; a publis
 
   // Another investor (a member of no entity of this call) gets the not-found page, as for an unknown id.
   const stranger = await request(randomClientIp());
-  const refused = await stranger.get(`/lp/notices/${call.id}`, { headers: { Cookie: outsider!.cookie } });
+  const refused = await stranger.get(`/lp/notices/${callId}`, { headers: { Cookie: outsider!.cookie } });
   expect(refused.status()).toBe(404);
   expect(await refused.text()).toContain(TEXT.noticeNotFound);
   // The other entity's owner reads their own capital account only.
@@ -257,12 +276,25 @@ test("entities, members and commitments made through the admin's forms; a publis
   expect(birchAccount.entities.map((e) => [e.id, e.name])).toEqual([[birchId, birch]]);
   await stranger.dispose();
 
-  // A payment of part of the first entity's share.
-  const payment = await json<{ outstanding: string }>(
-    lab.api.post(`/api/capital-calls/${call.id}/payments`, { data: { entityId: asterId, amount: "10000.00", receivedOn: "2024-02-20" } }),
-    201,
-  );
-  expect(payment.outstanding).toBe("15000.00");
+  // A payment of part of the first entity's share, recorded in its row's menu on the call's page (more than is due is refused at the field).
+  await waitHydrated(page, jsEnabled);
+  const asterRow = page.getByTestId("payment-row").filter({ hasText: aster });
+  const payMenu = asterRow.locator("details[data-row-menu]");
+  await payMenu.locator(":scope > summary").click();
+  await expect(payMenu.getByLabel("Amount received")).toHaveValue("25000.00");
+  await payMenu.getByLabel("Amount received").fill("25000.01");
+  await payMenu.getByLabel("Date received").fill("2024-02-20");
+  // Enter sends the menu's form (its button may be under a toast at the corner of the screen).
+  await payMenu.getByLabel("Date received").press("Enter");
+  await expect(payMenu.getByText("More than the 25000.00 still due")).toBeVisible();
+  await expect(payMenu.getByLabel("Amount received")).toHaveAttribute("aria-invalid", "true");
+  await payMenu.getByLabel("Amount received").fill("10000.00");
+  await payMenu.getByLabel("Amount received").press("Enter");
+  await expectToast(page, "Payment recorded", `$10,000.00 from ${aster}; $15,000.00 still due.`);
+  // Past its due date (the call is dated 2024): what is unpaid is overdue.
+  await expect(asterRow).toHaveText(new RegExp(`^${literal(aster).source}\\s*Overdue\\s*\\$25,000\\.00\\s*\\$10,000\\.00\\s*\\$15,000\\.00`));
+  await expect(page.getByTestId("entry-received")).toHaveText("$10,000.00");
+  await expect(page.getByTestId("entry-outstanding")).toHaveText("$90,000.00");
 
   // The owner's capital account: called, paid in, outstanding, unfunded; no multiples before a valuation.
   const ownerPage = await investorPage(browser, { baseURL: baseURL!, jsEnabled, clientIp }, ownerA!);
@@ -286,6 +318,7 @@ test("entities, members and commitments made through the admin's forms; a publis
   await expect(fund).toContainText("Awaiting the first valuation.");
 
   // A distribution and a valuation: the multiples and the IRR as of the valuation.
+  type Entry = { id: string; allocations: { entityId: string; amount: string }[] };
   const distribution = await json<Entry>(
     lab.api.post("/api/distributions", { data: { fund: "fund-ii", paymentDate: "2025-06-30", lines: [{ type: "realized_gain", amount: "8000.00" }] } }),
     201,

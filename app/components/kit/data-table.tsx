@@ -33,12 +33,15 @@ export type DataColumn<Row> = {
   className?: string;
   /** The cells name their row (`<th scope="row">`): the first column, usually. */
   rowHeader?: boolean;
+  /** `end`: heading and values to the right from 640 px (amounts, so their digits line up). */
+  align?: "end";
 };
 
 const ariaSort = { asc: "ascending", desc: "descending" } as const;
 
 function HeaderCell<Row>({ column }: { column: DataColumn<Row> }) {
   const { sort, header } = column;
+  const end = column.align === "end" ? " text-right" : "";
   if (column.headerHidden) {
     return (
       <th scope="col" className="px-3 py-2">
@@ -48,14 +51,14 @@ function HeaderCell<Row>({ column }: { column: DataColumn<Row> }) {
   }
   if (!sort) {
     return (
-      <th scope="col" className="px-3 py-2 font-semibold whitespace-nowrap">
+      <th scope="col" className={`px-3 py-2 font-semibold whitespace-nowrap${end}`}>
         {header}
       </th>
     );
   }
   const Icon = sort.active ? (sort.active === "asc" ? ArrowUp : ArrowDown) : ArrowUpDown;
   return (
-    <th scope="col" aria-sort={sort.active ? ariaSort[sort.active] : "none"} aria-label={header} className="px-3 py-2 font-semibold whitespace-nowrap">
+    <th scope="col" aria-sort={sort.active ? ariaSort[sort.active] : "none"} aria-label={header} className={`px-3 py-2 font-semibold whitespace-nowrap${end}`}>
       <Link
         to={sort.href}
         preventScrollReset
@@ -140,7 +143,7 @@ export function DataTable<Row>({
                     scope={column.rowHeader ? "row" : undefined}
                     data-card={place === "detail" ? undefined : place}
                     data-label={place === "detail" ? column.header : undefined}
-                    className={column.rowHeader ? ["text-left font-normal", column.className].filter(Boolean).join(" ") : column.className}
+                    className={[column.rowHeader ? "text-left font-normal" : null, column.align === "end" ? "sm:text-right" : null, column.className].filter(Boolean).join(" ") || undefined}
                   >
                     {column.cell(row)}
                   </Cell>

@@ -36,9 +36,17 @@ export const ADMIN_PATHS = Object.fromEntries(ADMIN_SECTIONS.map((section) => [s
   [S in (typeof ADMIN_SECTIONS)[number] as S["page"]]: S["path"];
 };
 
-/** The page a path belongs to (a document's access history belongs to Documents). */
+/** A call's or a distribution's page (its fund's ledger: the Funds section). */
+export const ledgerEntryPath = (id: string) => `/admin/ledger/${id}`;
+
+/** Pages outside their section's path, and the section they belong to. */
+const OTHER_PATHS: readonly { prefix: string; page: AdminPageKey }[] = [{ prefix: "/admin/ledger/", page: "funds" }];
+
+/** The page a path belongs to (a document's access history belongs to Documents, a call's page to Funds). */
 export function adminPageOf(pathname: string): AdminPageKey | null {
   const path = pathname.replace(/\/+$/, "");
+  const other = OTHER_PATHS.find(({ prefix }) => path.startsWith(prefix));
+  if (other) return other.page;
   return ADMIN_SECTIONS.find(({ path: page }) => path === page || path.startsWith(`${page}/`))?.page ?? null;
 }
 

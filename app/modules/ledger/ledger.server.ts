@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, max, sql } from "drizzle-orm";
 import { z } from "~/modules/validation/z";
 import { ledgerLineLabels, ledgerMails, ledgerMessages, ledgerReference } from "~/content/capital";
+import { redraftMessages } from "~/content/ledger-pages";
 import { getDb, type Db } from "~/modules/db/connection.server";
 import { CALL_LINE_TYPES, DISTRIBUTION_LINE_TYPES, callPayments, entities, entityMembers, ledgerAllocations, ledgerEntries, ledgerLines, lpUsers } from "../../../db/schema";
 import { audit } from "../audit/audit.server";
@@ -141,6 +142,15 @@ function allocate(tx: Tx, entry: Pick<Entry, "id" | "fundId" | "date">, lines: {
   for (let i = 0; i < rows.length; i += 500) tx.insert(ledgerAllocations).values(rows.slice(i, i + 500)).run();
 }
 
+/** An entry's lines (replacing any) and each entity's share of them. */
+function writeLines(tx: Tx, entry: Pick<Entry, "id" | "fundId" | "date">, lines: ReturnType<typeof parseLines>) {
+  tx.delete(ledgerLines).where(eq(ledgerLines.entryId, entry.id)).run();
+  tx.insert(ledgerLines)
+    .values(lines.map((line, position) => ({ entryId: entry.id, position, type: line.type, amountMinor: Number(line.amount), description: line.description, recallable: line.recallable })))
+    .run();
+  allocate(tx, entry, lines);
+}
+
 function insertEntry(
   admin: Pick<LpUser, "id" | "email">,
   kind: LedgerKind,
@@ -156,10 +166,7 @@ function insertEntry(
       .values({ fundId: fund.id, kind, date: dates.date, dueDate: dates.dueDate, correctionOf, createdBy: admin.id })
       .returning()
       .get();
-    tx.insert(ledgerLines)
-      .values(lines.map((line, position) => ({ entryId: entry.id, position, type: line.type, amountMinor: Number(line.amount), description: line.description, recallable: line.recallable })))
-      .run();
-    allocate(tx, entry, lines);
+    writeLines(tx, entry, lines);
     audit(tx, kind === "call" ? "capital_call.drafted" : "distribution.drafted", {
       actor: { id: admin.id, email: admin.email },
       target: { type: "ledger_entry", id: entry.id, label: fund.name },
@@ -184,6 +191,43 @@ export function draftDistribution(admin: Pick<LpUser, "id" | "email">, input: Cr
   const lines = parseLines(fund, input.lines);
   const correctionOf = checkCorrection(db, fund, "distribution", input.correctionOf);
   return readEntry(insertEntry(admin, "distribution", fund, { date: input.paymentDate, dueDate: null }, lines, correctionOf, db), db);
+}
+
+/** A draft's new dates, lines and correction: a call's or a distribution's input, as drafting takes it. */
+export type RedraftInput = { kind: "call"; input: CreateCallInput } | { kind: "distribution"; input: CreateDistributionInput };
+
+/**
+ * Change a draft (issue 24 §4: "a draft can be changed"): its dates, lines and
+ * correction are replaced and its lines split again over the commitments in
+ * force on its (new) date. The fund stays the draft's own (400 on `fund`
+ * otherwise); a published entry is a 409, as for deleting; audited.
+ */
+export function redraftEntry(admin: Pick<LpUser, "id" | "email">, id: string, change: RedraftInput, db: Db = getDb()): LedgerEntryRead {
+  db.transaction((tx) => {
+    const entry = findEntry(id, tx, change.kind);
+    if (entry.status === "published") throw new AppError("conflict", ledgerMessages.published);
+    const fund = listFunds(tx).find((f) => f.id === entry.fundId)!;
+    if (change.input.fund !== fund.slug) throw fieldError("fund", redraftMessages.otherFund(fund.name));
+    const lines = parseLines(fund, change.input.lines);
+    const dates = change.kind === "call" ? { date: change.input.noticeDate, dueDate: change.input.dueDate } : { date: change.input.paymentDate, dueDate: null };
+    if (dates.dueDate !== null && dates.dueDate < dates.date) throw fieldError("dueDate", ledgerMessages.dueBeforeNotice);
+    const correctionOf = checkCorrection(tx, fund, change.kind, change.input.correctionOf);
+    tx.update(ledgerEntries).set({ date: dates.date, dueDate: dates.dueDate, correctionOf }).where(eq(ledgerEntries.id, id)).run();
+    writeLines(tx, { id, fundId: entry.fundId, date: dates.date }, lines);
+    audit(tx, change.kind === "call" ? "capital_call.redrafted" : "distribution.redrafted", {
+      actor: { id: admin.id, email: admin.email },
+      target: { type: "ledger_entry", id, label: fund.name },
+      details: {
+        fund: fund.slug,
+        date: dates.date,
+        previousDate: entry.date,
+        total: toDecimalString(lines.reduce((s, l) => s + l.amount, 0n), fund.currency),
+        lines: lines.length,
+        correctionOf,
+      },
+    });
+  });
+  return readEntry(id, db, change.kind);
 }
 
 function findEntry(id: string, db: Pick<Db, "select">, kind?: LedgerKind): Entry {

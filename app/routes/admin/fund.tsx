@@ -1,11 +1,13 @@
-import { ArrowLeft } from "lucide-react";
+import { ArrowLeft, Landmark, Plus, Upload } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/fund";
 import { PageSection } from "~/components/kit/page-section";
 import { FigureList, type Figure } from "~/components/capital/figures";
 import { Badge, DataTable, type DataColumn } from "~/components/kit/data-table";
+import { buttonClass } from "~/components/ui/form";
 import { fundsCopy as c, ledgerReference } from "~/content/capital";
-import { ADMIN_PATHS } from "~/modules/admin/paths";
+import { ledgerPagesCopy as lc } from "~/content/ledger-pages";
+import { ADMIN_PATHS, ledgerEntryPath } from "~/modules/admin/paths";
 import { requireAdmin } from "~/modules/auth/guards.server";
 import { formatDecimal } from "~/modules/capital/money";
 import { adminDate } from "~/modules/dates/format";
@@ -48,7 +50,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     commitments: detail.commitments.map((x) => ({ id: x.id, entityId: x.entityId, name: x.name, amount: money(x.amount), accepted: day(x.acceptedOn) })),
     entries: detail.entries.map((e) => ({
       id: e.id,
-      reference: e.number === null ? "—" : ledgerReference(e.kind, e.number),
+      reference: e.number === null ? lc.fund.draft : ledgerReference(e.kind, e.number),
       kind: c.detail.kinds[e.kind] ?? e.kind,
       date: day(e.date),
       due: e.dueDate ? day(e.dueDate) : "—",
@@ -82,7 +84,17 @@ const commitmentColumns: DataColumn<Loaded["commitments"][number]>[] = [
 ];
 
 const entryColumns: DataColumn<Loaded["entries"][number]>[] = [
-  { key: "reference", header: c.detail.ledgerColumns.reference, rowHeader: true, card: "primary", cell: (e) => e.reference },
+  {
+    key: "reference",
+    header: c.detail.ledgerColumns.reference,
+    rowHeader: true,
+    card: "primary",
+    cell: (e) => (
+      <Link to={ledgerEntryPath(e.id)} className="font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
+        {e.reference}
+      </Link>
+    ),
+  },
   { key: "status", header: c.detail.ledgerColumns.status, width: "w-28", card: "badge", cell: (e) => <Badge tone={e.draft ? "warning" : "success"}>{e.status}</Badge> },
   { key: "kind", header: c.detail.ledgerColumns.kind, cell: (e) => e.kind },
   { key: "date", header: c.detail.ledgerColumns.date, width: "w-32", card: "meta", cell: (e) => e.date },
@@ -105,9 +117,30 @@ export default function FundPage({ loaderData }: Route.ComponentProps) {
         <ArrowLeft aria-hidden="true" className="size-4" />
         {c.detail.back}
       </Link>
-      <h1 className="mt-3 text-2xl font-bold tracking-tight sm:text-3xl">{name}</h1>
+      <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{name}</h1>
+        <Link to={`${LIST}/${slug}/payment-instructions`} className={buttonClass("secondary")}>
+          <Landmark aria-hidden="true" className="size-4" />
+          {lc.fund.paymentInstructions}
+        </Link>
+      </div>
       <FigureList figures={figures} />
-      <PageSection id="ledger" title={c.detail.ledger}>
+      <PageSection
+        id="ledger"
+        title={c.detail.ledger}
+        actions={
+          <>
+            <Link to={`${LIST}/${slug}/calls/new`} className={buttonClass("primary")}>
+              <Plus aria-hidden="true" className="size-4" />
+              {lc.fund.newCall}
+            </Link>
+            <Link to={`${LIST}/${slug}/distributions/new`} className={buttonClass("secondary")}>
+              <Plus aria-hidden="true" className="size-4" />
+              {lc.fund.newDistribution}
+            </Link>
+          </>
+        }
+      >
         {entries.length ? <DataTable label={c.detail.ledger} rows={entries} rowKey={(e) => e.id} rowTestId="ledger-row" columns={entryColumns} /> : <p className="text-sm text-slate-600 dark:text-slate-300">{c.detail.noLedger}</p>}
       </PageSection>
       <PageSection id="commitments" title={c.detail.commitments}>
@@ -120,7 +153,16 @@ export default function FundPage({ loaderData }: Route.ComponentProps) {
           <p className="text-sm text-slate-600 dark:text-slate-300">{c.detail.noCommitments}</p>
         )}
       </PageSection>
-      <PageSection id="valuations" title={c.detail.valuations}>
+      <PageSection
+        id="valuations"
+        title={c.detail.valuations}
+        actions={
+          <Link to={`${LIST}/${slug}/valuations`} className={buttonClass("secondary")}>
+            <Upload aria-hidden="true" className="size-4" />
+            {lc.fund.importValuations}
+          </Link>
+        }
+      >
         {valuations.length ? <DataTable label={c.detail.valuations} rows={valuations} rowKey={(v) => v.date} columns={valuationColumns} /> : <p className="text-sm text-slate-600 dark:text-slate-300">{c.detail.noValuations}</p>}
       </PageSection>
     </>
