@@ -14,7 +14,7 @@ import { cutText, log, logError, USER_AGENT_MAX, withRequestContext } from "../a
 import { getDb } from "../app/modules/db/connection.server";
 import { AUDIENCE_BODY_BYTES } from "../app/modules/documents/constants";
 import { PITCH_DECK_MAX_BYTES } from "../app/modules/pitches/constants";
-import { VALUATIONS_BODY_BYTES } from "../app/modules/valuations/constants";
+import { VALUATIONS_BODY_BYTES, VALUATIONS_FORM_BYTES, VALUATIONS_PAGE_PATH } from "../app/modules/valuations/constants";
 import { PageCache, negotiateEncoding, type CachedPage } from "./page-cache";
 import { clientAddress, fromTrustedProxy, isCrossOriginRequest, isTrustedProxy, loggablePath, securityHeaders, setSecurityHeaders, type TrustedProxies } from "./security";
 
@@ -55,6 +55,8 @@ export function isUpload(pathname: string, contentType: string | undefined): boo
 export function bodyLimitFor(pathname: string, contentType: string | undefined): number {
   if (isUpload(pathname, contentType)) return UPLOAD_PATHS.get(pathname)!;
   if (IMPORT_PATHS.has(pathname)) return IMPORT_BODY_LIMIT;
+  // The valuations import page: its file, or the previewed text sent back to confirm.
+  if (VALUATIONS_PAGE_PATH.test(pathname)) return VALUATIONS_FORM_BYTES;
   return AUDIENCE_PATHS.test(pathname) ? AUDIENCE_BODY_BYTES : DEFAULT_BODY_LIMIT;
 }
 

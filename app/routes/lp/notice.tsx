@@ -3,16 +3,23 @@ import { Link } from "react-router";
 import type { Route } from "./+types/notice";
 import { DataTable, type DataColumn } from "~/components/kit/data-table";
 import { FigureList } from "~/components/capital/figures";
+import { PaymentDetails } from "~/components/capital/payment-details";
 import { ledgerLineLabels, noticeCopy as c } from "~/content/capital";
+import { paymentInstructionsCopy as pc } from "~/content/fund-operations";
 import { requireInvestor } from "~/modules/auth/guards.server";
 import { noticeFor } from "~/modules/capital-account/capital-account.server";
 import { formatDecimal } from "~/modules/capital/money";
+import { paymentInstructionLines, readPaymentInstructions } from "~/modules/funds/payment-instructions.server";
 import { adminDate } from "~/modules/dates/format";
 import { notFound } from "~/modules/http/not-found";
 import { pageMeta } from "~/modules/seo/meta";
 
 const BACK = "/lp/capital-account";
 const day = (date: string) => adminDate(new Date(`${date}T12:00:00Z`));
+const paymentLinesOf = (column: string | null) => {
+  const saved = readPaymentInstructions(column);
+  return saved ? paymentInstructionLines(saved) : null;
+};
 
 /**
  * /lp/notices/{id}: a published call's or distribution's notice, for the
@@ -37,7 +44,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
           ]
         : [{ label: c.paymentDate, value: day(entry.paymentDate!) }],
     correction: entry.correctionOf !== null,
-    instructions: entry.kind === "call" ? (notice.fund.paymentInstructions ?? null) : null,
+    // The fund's bank details (a call only): the saved ones, never an e-mail's (payment-instructions.server.ts).
+    instructions: entry.kind === "call" ? paymentLinesOf(notice.fund.paymentInstructions) : null,
     shares: notice.shares.map((share) => ({
       entityId: share.entityId,
       entityName: share.entityName,
@@ -87,12 +95,13 @@ export default function NoticePage({ loaderData }: Route.ComponentProps) {
         </section>
       ))}
       {kind === "call" ? (
-        <section aria-labelledby="instructions" className="mt-8 max-w-3xl rounded-xl border border-slate-200 p-5 dark:border-slate-800">
+        <section aria-labelledby="instructions" data-testid="notice-instructions" className="mt-8 max-w-3xl rounded-xl border border-slate-200 p-5 dark:border-slate-800">
           <h2 id="instructions" className="text-lg font-semibold">
-            {c.instructions}
+            {pc.notice.title}
           </h2>
-          <p className="mt-2 text-sm whitespace-pre-line">{instructions ?? c.noInstructions}</p>
-          <p className="mt-3 text-sm font-medium text-slate-700 dark:text-slate-200">{c.standing}</p>
+          <div className="mt-3">
+            <PaymentDetails lines={instructions} empty={pc.notice.notSet} standing={pc.standing} />
+          </div>
         </section>
       ) : null}
     </div>

@@ -1,0 +1,331 @@
+import { CsvError, parse } from "csv-parse/sync";
+import { eq, inArray, sql } from "drizzle-orm";
+import { valuationMessages } from "~/content/capital";
+import { valuationsCsvMessages as m } from "~/content/fund-operations";
+import { getDb, type Db } from "~/modules/db/connection.server";
+import { commitments, entities } from "../../../db/schema";
+import type { LpUser } from "../auth/session.server";
+import { isCalendarDate } from "../capital/calendar-date";
+import { parseSignedAmount, toDecimalString } from "../capital/money";
+import type { Fund } from "../funds/funds.server";
+import { AppError } from "../http/app-error";
+import { VALUATIONS_BODY_BYTES } from "./constants";
+import { importValuations, MAX_VALUATIONS } from "./valuations.server";
+
+/**
+ * The valuations import from a CSV file (issue 24 §7): the fund
+ * administrator's report, `entity_id or entity name, fund, date, nav`, for
+ * one fund (the page's) and one date. The preview reads the whole file and
+ * says, row by row, what would be saved and every reason a row cannot be;
+ * nothing is written. The import re-reads the text it is given from scratch
+ * (never trusting a preview) and, only when no row has an error, saves it
+ * through `importValuations`, all or nothing.
+ *
+ * The file: UTF-8 (a BOM is allowed), comma separated, a header row naming
+ * the columns (entity_id, or entity / entity_name; fund; date; nav; in any
+ * order, any case), quoted fields as RFC 4180 has them, CRLF or LF. Blank
+ * lines are skipped. A cell that starts like a spreadsheet formula (=, +, @,
+ * or - before anything but a number) is refused as a value.
+ *
+ * An entity is found among those with a commitment in the fund: by its id,
+ * or by its name (case and spacing ignored), which must name one of them
+ * only. An id or name the fund does not know is told apart from one that
+ * has no commitment in it.
+ */
+
+/** The most characters a row may have (10,000 rows of it stay under the 8 MB file limit's order). */
+export const MAX_ROW_CHARS = 2048;
+/** The longest cell text shown back in the preview. */
+const SHOWN_CHARS = 80;
+
+/** The columns a file may name, by their header (lower case, spaces and hyphens as underscores). */
+const HEADERS: Record<string, Column> = { entity_id: "entityId", entity: "entityName", entity_name: "entityName", fund: "fund", date: "date", nav: "nav" };
+type Column = "entityId" | "entityName" | "fund" | "date" | "nav";
+/** A column's name in messages. */
+const COLUMN_NAMES: Record<Column, string> = { entityId: "entity_id", entityName: "entity", fund: "fund", date: "date", nav: "nav" };
+
+/** One row of the file as read: its line, its cells by column, or why it cannot be read as a row. */
+export type CsvRow = { line: number; cells: Partial<Record<Column, string>>; cellCount: number };
+export type CsvTable = { columns: Column[]; rows: CsvRow[] };
+
+/** A row of the preview: what it would save (its entity, date and NAV as a decimal string) or every reason it cannot. */
+export type ValuationsPreviewRow = {
+  line: number;
+  /** The entity as the file names it (cut for showing), and the one it resolved to. */
+  entityText: string;
+  entity: { id: string; name: string } | null;
+  /** The date cell (cut) and, when valid, the date. */
+  dateText: string;
+  date: string | null;
+  /** The NAV cell (cut) and, when valid, its decimal string in the fund's currency. */
+  navText: string;
+  nav: string | null;
+  errors: string[];
+};
+
+export type ValuationsPreview = {
+  fund: Pick<Fund, "slug" | "name" | "currency">;
+  rows: ValuationsPreviewRow[];
+  ready: number;
+  withErrors: number;
+  /** The file's date (the most rows have it) and the total NAV of its rows without errors. */
+  date: string | null;
+  total: string;
+};
+
+const cut = (text: string) => (text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS - 1)}…` : text);
+/** A name as matched: NFC, spacing collapsed, case ignored. */
+const nameKey = (name: string) => name.normalize("NFC").replace(/\s+/g, " ").trim().toLocaleLowerCase("en-US");
+/** What a spreadsheet would run as a formula (OWASP's CSV injection list), a negative number aside. */
+const FORMULA = /^(?:[=+@\t\r]|-(?![\d.]))/;
+
+function fileError(message: string, status: 400 | 413 = 400): AppError {
+  return new AppError(status === 413 ? "payload_too_large" : "bad_request", message, { fields: { file: [message] } });
+}
+
+/**
+ * A file's bytes as text: at most VALUATIONS_BODY_BYTES, UTF-8 only (a BOM is
+ * dropped by the parser), no NUL (a binary file). A 413 or 400 on `file`.
+ */
+export function decodeValuationsFile(bytes: Uint8Array): string {
+  const mb = VALUATIONS_BODY_BYTES / 1024 / 1024;
+  if (bytes.byteLength > VALUATIONS_BODY_BYTES) throw fileError(m.tooLarge(mb), 413);
+  if (bytes.byteLength === 0) throw fileError(m.empty);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw fileError(m.notUtf8);
+  }
+  if (text.includes("\u0000")) throw fileError(m.binary);
+  return text;
+}
+
+/**
+ * Read the CSV text into rows by column (pure, no database). The header must
+ * name each column once; a file with more than MAX_VALUATIONS rows is
+ * refused as soon as the parser has read one row too many.
+ */
+export function readValuationsCsv(text: string): CsvTable {
+  // A file's text is at most VALUATIONS_BODY_BYTES characters; a form may have turned each LF into CRLF.
+  if (text.length > VALUATIONS_BODY_BYTES + MAX_VALUATIONS + 2) throw fileError(m.tooLarge(VALUATIONS_BODY_BYTES / 1024 / 1024), 413);
+  // The header, MAX_VALUATIONS rows, and one more: reading stops there, so a huge file is refused at once.
+  const cap = MAX_VALUATIONS + 2;
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    // relax_quotes: a quote inside an unquoted cell (O"Brien, =HYPERLINK("…")) is that cell's text, for its row to answer.
+    records = parse(text, { bom: true, info: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, max_record_size: MAX_ROW_CHARS, to: cap }) as unknown as {
+      record: string[];
+      info: { lines: number };
+    }[];
+  } catch (error) {
+    if (error instanceof CsvError) {
+      const line = typeof error.lines === "number" ? error.lines : null;
+      throw fileError(error.code === "CSV_MAX_RECORD_SIZE" ? m.rowTooLong(line) : m.unreadable(line));
+    }
+    throw error;
+  }
+  // Rows of empty cells (",,,") count towards the cap too: a file that reaches it is refused, never cut short.
+  if (records.length >= cap) throw fileError(m.tooManyRows(MAX_VALUATIONS));
+  const [head, ...body] = records.filter(({ record }) => record.some((cell) => cell.trim() !== ""));
+  if (!head) throw fileError(m.empty);
+  const columns = readHeader(head.record);
+  const rows = body.map(({ record, info }) => ({
+    line: info.lines,
+    cellCount: record.length,
+    cells: Object.fromEntries(columns.flatMap((column, i) => (record[i] === undefined ? [] : [[column, record[i]]]))) as CsvRow["cells"],
+  }));
+  if (rows.length === 0) throw fileError(m.noRows);
+  if (rows.length > MAX_VALUATIONS) throw fileError(m.tooManyRows(MAX_VALUATIONS));
+  return { columns, rows };
+}
+
+function readHeader(cells: string[]): Column[] {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  const unknown: string[] = [];
+  const columns = cells.map((cell) => {
+    const name = cell.trim().toLowerCase().replace(/[\s-]+/g, "_");
+    const column = Object.hasOwn(HEADERS, name) ? HEADERS[name]! : null;
+    if (!column) unknown.push(cut(cell.trim()) || "(empty)");
+    else if (seen.has(column)) twice.add(COLUMN_NAMES[column]);
+    if (column) seen.add(column);
+    return column;
+  });
+  const missing = [!seen.has("entityId") && !seen.has("entityName") ? "entity_id (or entity)" : null, ...(["fund", "date", "nav"] as const).map((c) => (seen.has(c) ? null : c))].filter(
+    (x): x is string => x !== null,
+  );
+  if (missing.length || unknown.length || twice.size) throw fileError(m.columns({ missing, unknown, twice: [...twice] }));
+  return columns as Column[];
+}
+
+/** The fund's entities with a commitment in it, by id and by name. */
+function committedEntities(fundId: string, db: Pick<Db, "select">) {
+  const rows = db
+    .select({ id: entities.id, name: entities.name })
+    .from(commitments)
+    .innerJoin(entities, eq(entities.id, commitments.entityId))
+    .where(eq(commitments.fundId, fundId))
+    .all();
+  const byName = new Map<string, { id: string; name: string }[]>();
+  for (const row of rows) {
+    const key = nameKey(row.name);
+    const same = byName.get(key);
+    if (same) same.push(row);
+    else byName.set(key, [row]);
+  }
+  return { byId: new Map(rows.map((r) => [r.id, r])), byName };
+}
+
+/** Of these ids and names, the ones some entity (of any fund) has: to tell "no commitment" from "unknown". */
+function knownElsewhere(ids: string[], names: string[], db: Pick<Db, "select">) {
+  const knownIds = new Map<string, string>();
+  const knownNames = new Set<string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const row of db.select({ id: entities.id, name: entities.name }).from(entities).where(inArray(entities.id, ids.slice(i, i + 500))).all()) knownIds.set(row.id, row.name);
+  }
+  for (let i = 0; i < names.length; i += 500) {
+    const chunk = names.slice(i, i + 500);
+    for (const row of db
+      .select({ name: entities.name })
+      .from(entities)
+      .where(inArray(sql`${entities.name} collate nocase`, chunk))
+      .all())
+      knownNames.add(nameKey(row.name));
+  }
+  return { knownIds, knownNames };
+}
+
+/**
+ * The preview of a CSV text for `fund`: every row with its entity, date and
+ * NAV, or its errors. Reads the database, writes nothing. A file that cannot
+ * be read as rows (its size, encoding, CSV syntax, header or row count) is a
+ * 400 or 413 AppError on `file`, with one message.
+ */
+export function previewValuationsCsv(fund: Fund, text: string, db: Pick<Db, "select"> = getDb()): ValuationsPreview {
+  const { columns, rows } = readValuationsCsv(text);
+  const committed = committedEntities(fund.id, db);
+  const fundNames = new Set([nameKey(fund.slug), nameKey(fund.name)]);
+
+  // What each row names, and the ids and names no committed entity has (one query for them all).
+  const named = rows.map((row) => ({ id: (row.cells.entityId ?? "").trim(), name: (row.cells.entityName ?? "").trim() }));
+  const strayIds = [...new Set(named.map((n) => n.id).filter((id) => id && !committed.byId.has(id) && id.length <= 64))];
+  const strayNames = [...new Set(named.filter((n) => !n.id && n.name && !committed.byName.has(nameKey(n.name))).map((n) => n.name.replace(/\s+/g, " ")))];
+  const elsewhere = knownElsewhere(strayIds, strayNames, db);
+
+  const preview: ValuationsPreviewRow[] = rows.map((row, i) => {
+    const errors: string[] = [];
+    const cells = row.cells;
+    const { id, name } = named[i]!;
+    const out: ValuationsPreviewRow = {
+      line: row.line,
+      entityText: cut(id || name),
+      entity: null,
+      dateText: cut((cells.date ?? "").trim()),
+      date: null,
+      navText: cut((cells.nav ?? "").trim()),
+      nav: null,
+      errors,
+    };
+    // More or fewer cells than the header (an unquoted comma in a name): the cells say nothing reliable.
+    if (row.cellCount !== columns.length) {
+      errors.push(m.cells(row.cellCount, columns.length));
+      return out;
+    }
+    const formulas = new Set((Object.entries(cells) as [Column, string][]).filter(([, value]) => FORMULA.test(value) || FORMULA.test(value.trim())).map(([column]) => column));
+    for (const column of formulas) errors.push(m.formula(COLUMN_NAMES[column]));
+
+    // The entity: by id (and then the name, when given, must be its name), else by name.
+    if (!formulas.has("entityId") && !formulas.has("entityName")) {
+      if (!id && !name) errors.push(m.entityRequired);
+      else if (id) {
+        const found = committed.byId.get(id);
+        if (found) {
+          out.entity = found;
+          if (name && nameKey(name) !== nameKey(found.name)) errors.push(m.nameMismatch(found.name));
+        } else errors.push(elsewhere.knownIds.has(id) ? valuationMessages.notCommitted : m.unknownEntityId);
+      } else {
+        const candidates = committed.byName.get(nameKey(name)) ?? [];
+        if (candidates.length === 1) out.entity = candidates[0]!;
+        else if (candidates.length > 1) errors.push(m.ambiguous(candidates.length));
+        else errors.push(elsewhere.knownNames.has(nameKey(name)) ? valuationMessages.notCommitted : m.unknownEntityName);
+      }
+    }
+
+    // The fund: this page's, by slug or name.
+    const fundCell = (cells.fund ?? "").trim();
+    if (!formulas.has("fund")) {
+      if (!fundCell) errors.push(m.fundRequired);
+      else if (!fundNames.has(nameKey(fundCell))) errors.push(m.otherFund(fund.name));
+    }
+
+    // The date and the NAV (zero allowed, negative not).
+    const dateCell = (cells.date ?? "").trim();
+    if (!formulas.has("date")) {
+      if (isCalendarDate(dateCell)) out.date = dateCell;
+      else errors.push(m.date);
+    }
+    if (!formulas.has("nav")) {
+      const nav = parseSignedAmount(cells.nav ?? "", fund.currency);
+      if (!nav.ok) errors.push(nav.message);
+      else if (nav.minor < 0n) errors.push(valuationMessages.negative);
+      else out.nav = toDecimalString(nav.minor, fund.currency);
+    }
+    return out;
+  });
+
+  // One date per file: the one most rows have (the first of equals); the others are errors.
+  const counts = new Map<string, number>();
+  for (const row of preview) if (row.date) counts.set(row.date, (counts.get(row.date) ?? 0) + 1);
+  let date: string | null = null;
+  for (const [day, n] of counts) if (date === null || n > counts.get(date)!) date = day;
+  for (const row of preview) if (row.date && date && row.date !== date) row.errors.push(m.otherDate(date));
+
+  // Each entity once at the date.
+  const linesOf = new Map<string, number[]>();
+  for (const row of preview) {
+    if (!row.entity || row.date !== date) continue;
+    const lines = linesOf.get(row.entity.id);
+    if (lines) lines.push(row.line);
+    else linesOf.set(row.entity.id, [row.line]);
+  }
+  for (const row of preview) {
+    const lines = row.entity && row.date === date ? linesOf.get(row.entity.id)! : [];
+    if (lines.length > 1) row.errors.push(m.duplicate(lines));
+  }
+
+  const good = preview.filter((row) => row.errors.length === 0);
+  const total = good.reduce((sum, row) => sum + (parseSignedAmount(row.nav!, fund.currency) as { minor: bigint }).minor, 0n);
+  return {
+    fund: { slug: fund.slug, name: fund.name, currency: fund.currency },
+    rows: preview,
+    ready: good.length,
+    withErrors: preview.length - good.length,
+    date,
+    total: toDecimalString(total, fund.currency),
+  };
+}
+
+/**
+ * Import a CSV text for `fund`: read and checked again from scratch; any row
+ * with an error, or a count of rows other than the `expected` one the admin
+ * confirmed, refuses it all (400, with the preview to show). Otherwise the
+ * values are saved through importValuations (one transaction, audited).
+ */
+export function importValuationsCsv(admin: Pick<LpUser, "id" | "email">, fund: Fund, text: string, expected: number | null, db: Db = getDb()) {
+  const preview = previewValuationsCsv(fund, text, db);
+  if (preview.withErrors > 0 || !preview.date) throw new RefusedImport(preview, m.changed);
+  if (expected !== null && expected !== preview.ready) throw new RefusedImport(preview, m.changed);
+  const values = preview.rows.map((row) => ({ entityId: row.entity!.id, nav: row.nav! }));
+  return importValuations(admin, { fund: fund.slug, date: preview.date, values }, db);
+}
+
+/** An import refused after reading the file: its preview, to show again. */
+export class RefusedImport extends AppError {
+  constructor(
+    readonly preview: ValuationsPreview,
+    message: string,
+  ) {
+    super("bad_request", message, { fields: { form: [message] } });
+  }
+}
