@@ -1,12 +1,18 @@
 import { lpNavCopy } from "~/content/portal";
 import { WorkspaceNavLink } from "../layout/workspace-frame";
 
-/** The investor portal's pages, in the navigation's order (capital accounts and statements will join them). */
-const LP_SECTIONS = [
+/**
+ * The investor portal's pages, in the navigation's order; a section is current on its path, the
+ * pages under it (the capital account's ledger) and the pages it lists elsewhere (its notices).
+ */
+const LP_SECTIONS: readonly { page: "home" | "capital" | "account"; path: string; also?: readonly string[] }[] = [
   { page: "home", path: "/lp/dashboard" },
-  { page: "capital", path: "/lp/capital-account" },
+  { page: "capital", path: "/lp/capital-account", also: ["/lp/notices/"] },
   { page: "account", path: "/lp/account" },
-] as const;
+];
+
+const isCurrent = (path: string, section: (typeof LP_SECTIONS)[number]) =>
+  path === section.path || path.startsWith(`${section.path}/`) || (section.also ?? []).some((prefix) => path.startsWith(prefix));
 
 /** The investor portal's navigation: plain links, the current page marked. */
 export function LpNavLinks({ pathname }: { pathname: string }) {
@@ -14,7 +20,7 @@ export function LpNavLinks({ pathname }: { pathname: string }) {
   return (
     <ul className="space-y-0.5">
       {LP_SECTIONS.map((section) => (
-        <WorkspaceNavLink key={section.page} to={section.path} active={path === section.path}>
+        <WorkspaceNavLink key={section.page} to={section.path} active={isCurrent(path, section)}>
           {lpNavCopy.pages[section.page]}
         </WorkspaceNavLink>
       ))}

@@ -1,26 +1,63 @@
+import { Download } from "lucide-react";
+import { Link } from "react-router";
 import type { Route } from "./+types/capital-account";
-import { FigureList, type Figure } from "~/components/capital/figures";
-import { Badge, DataTable, type DataColumn } from "~/components/kit/data-table";
+import { CapitalChart, type ChartView } from "~/components/capital/capital-chart";
+import { FigureGrid } from "~/components/capital/figure-grid";
+import type { Figure } from "~/components/capital/figures";
+import { LedgerTable } from "~/components/capital/ledger-table";
+import { Badge } from "~/components/kit/data-table";
 import { EmptyState } from "~/components/kit/empty-state";
-import { capitalAccountCopy as c, ledgerLineLabels } from "~/content/capital";
+import { FilterTabs } from "~/components/kit/filter-tabs";
+import { PageSection } from "~/components/kit/page-section";
+import { buttonClass } from "~/components/ui/form";
+import { capitalAccountCopy as c } from "~/content/capital";
+import { capitalLpCopy as lp, ledgerPageCopy } from "~/content/capital-lp";
 import { requireInvestor } from "~/modules/auth/guards.server";
-import { capitalAccountFor, type FundAccount } from "~/modules/capital-account/capital-account.server";
-import { formatDecimal } from "~/modules/capital/money";
-import { adminDate } from "~/modules/dates/format";
+import { capitalAccountFor, combinedByCurrency, type CurrencyTotals, type FundAccount } from "~/modules/capital-account/capital-account.server";
+import { chartGeometry, chartPoints } from "~/modules/capital-account/chart.server";
+import { holdingKey, latestTransactions, ledgerQuerySchema } from "~/modules/capital-account/ledger.server";
+import { formatDecimal, formatMoney } from "~/modules/capital/money";
+import { notFound } from "~/modules/http/not-found";
 import { pageMeta } from "~/modules/seo/meta";
+import { ledgerRowView, portalDay as day } from "./ledger-view.server";
 
 const PATH = "/lp/capital-account";
+const LEDGER = `${PATH}/ledger`;
 /** The latest transactions shown (of all the investor's entities and funds; issue 24 §8). */
 const LATEST = 20;
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: c.title, description: c.intro, path: PATH, noindex: true });
 
-/** A calendar date as the portal shows dates ('Mar 15, 2024'). */
-const day = (date: string) => adminDate(new Date(`${date}T12:00:00Z`));
 const multiple = (value: number | null) => (value === null ? c.notMeaningful : `${value.toFixed(2)}×`);
 const percent = (value: number | null) => (value === null ? c.notMeaningful : `${(value * 100).toFixed(1)} %`);
 
-function fundView(account: FundAccount) {
+/** The chart of one holding, or null before its first payment, distribution or valuation. */
+function chartView(entityName: string, account: FundAccount): ChartView | null {
+  const { currency, name: fund } = account.fund;
+  const points = chartPoints(account.flows, currency);
+  if (!points.length) return null;
+  const money = (minor: bigint) => formatMoney(minor, currency);
+  const first = points[0]!;
+  const last = points[points.length - 1]!;
+  const valued = points.findLast((p) => p.nav !== null);
+  return {
+    shape: chartGeometry(points, currency),
+    summary: lp.chart.summary({
+      fund,
+      entity: entityName,
+      from: first.label,
+      to: last.label,
+      paidIn: money(last.paidIn),
+      distributed: money(last.distributed),
+      nav: valued ? money(valued.nav!) : null,
+      navPeriod: valued ? valued.label : null,
+    }),
+    caption: lp.chart.tableCaption(fund, entityName),
+    rows: points.map((p) => [p.label, money(p.paidIn), money(p.distributed), p.nav === null ? lp.chart.noNav : money(p.nav)]),
+  };
+}
+
+function fundView(entityName: string, account: FundAccount) {
   const money = (amount: string) => formatDecimal(amount, account.fund.currency);
   const figures: Figure[] = [
     { label: c.figures.commitment, value: money(account.commitment), testId: "figure-commitment" },
@@ -40,84 +77,137 @@ function fundView(account: FundAccount) {
         { label: c.multiples.irr, value: percent(account.irr), hint: asOf, testId: "figure-irr" },
       ]
     : [{ label: c.multiples.dpi, value: multiple(account.dpi), testId: "figure-dpi" }];
-  return { fund: account.fund, figures, multiples, irrNote: account.irrNote ? (c.irrNotes[account.irrNote] ?? null) : null };
-}
-
-/** The layout guards too; every loader of a protected page guards itself. */
-export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireInvestor(request);
-  const accounts = capitalAccountFor(user);
-  // The latest LATEST transactions of all the investor's entities and funds, newest first (issue 24 §8).
-  const transactions = accounts
-    .flatMap((entity) =>
-      entity.funds.flatMap((account) =>
-        account.flows.map((flow) => ({ flow, entity: entity.name, fund: account.fund, after: !!account.asOf && flow.date > account.asOf })),
-      ),
-    )
-    .sort((a, b) => (a.flow.date < b.flow.date ? 1 : a.flow.date > b.flow.date ? -1 : 0))
-    .slice(0, LATEST)
-    .map(({ flow, entity, fund, after }, i) => ({
-      key: String(i),
-      date: day(flow.date),
-      entity,
-      fund: fund.name,
-      kind: c.kinds[flow.kind] ?? flow.kind,
-      type: flow.type ? (ledgerLineLabels[flow.type] ?? flow.type) : "",
-      amount: formatDecimal(flow.amount, fund.currency),
-      reference: flow.reference ?? "",
-      after,
-    }));
   return {
-    entities: accounts.map((entity) => ({ id: entity.id, name: entity.name, role: c.role[entity.role] ?? entity.role, funds: entity.funds.map(fundView) })),
-    transactions,
+    fund: account.fund,
+    figures,
+    multiples,
+    irrNote: account.irrNote ? (c.irrNotes[account.irrNote] ?? null) : null,
+    chart: chartView(entityName, account),
   };
 }
 
-type Transaction = Route.ComponentProps["loaderData"]["transactions"][number];
+function combinedView(totals: CurrencyTotals) {
+  const money = (amount: string) => formatDecimal(amount, totals.currency);
+  const f = c.figures;
+  const figures: Figure[] = [
+    { label: f.commitment, value: money(totals.commitment), hint: lp.combined.holdings(totals.holdings), testId: "combined-commitment" },
+    { label: f.called, value: money(totals.called), testId: "combined-called" },
+    { label: f.paidIn, value: money(totals.paidIn), testId: "combined-paid-in" },
+    { label: f.unfunded, value: money(totals.unfunded), testId: "combined-unfunded" },
+    { label: f.distributed, value: money(totals.distributed), testId: "combined-distributed" },
+    { label: f.nav, value: totals.nav === null ? "—" : money(totals.nav), hint: totals.nav === null ? c.noNav : lp.combined.navHint, testId: "combined-nav" },
+  ];
+  return { currency: totals.currency, figures };
+}
 
-const columns: DataColumn<Transaction>[] = [
-  { key: "date", header: c.transactionColumns.date, width: "w-32", card: "meta", cell: (t) => (t.after ? `${t.date} (${c.afterValuation})` : t.date) },
-  { key: "kind", header: c.transactionColumns.kind, rowHeader: true, card: "primary", cell: (t) => (t.type ? `${t.kind}: ${t.type}` : t.kind) },
-  { key: "entity", header: c.transactionColumns.entity, cell: (t) => t.entity },
-  { key: "fund", header: c.transactionColumns.fund, cell: (t) => t.fund },
-  { key: "reference", header: c.transactionColumns.reference, card: "badge", cell: (t) => t.reference },
-  { key: "amount", header: c.transactionColumns.amount, className: "tabular-nums", cell: (t) => t.amount },
-];
+function missing(): never {
+  throw notFound({ title: ledgerPageCopy.notFound.title, message: ledgerPageCopy.notFound.message, back: { to: PATH, label: ledgerPageCopy.back } });
+}
+
+/**
+ * /lp/capital-account: the combined view of every holding (per currency),
+ * then one entity at a time (tabs, `?entity={id}`; the first by name unless
+ * chosen) with each fund it has a commitment in: its figures, multiples, IRR
+ * and chart; then the latest transactions of all the investor's entities,
+ * with the full ledger and its CSV a link away. An entity id that is not one
+ * of the investor's is the unknown id's 404. The layout guards too; every
+ * loader of a protected page guards itself.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireInvestor(request);
+  const query = ledgerQuerySchema.pick({ entity: true }).safeParse({ entity: new URL(request.url).searchParams.get("entity") ?? undefined });
+  if (!query.success) missing();
+  const accounts = capitalAccountFor(user);
+  const chosen = query.data.entity ? accounts.find((entity) => entity.id === query.data.entity) : accounts[0];
+  if (query.data.entity && !chosen) missing();
+  // Each holding's valuation date, from the accounts already read: a transaction after it is marked.
+  const valuedOn = new Map(accounts.flatMap((entity) => entity.funds.flatMap((f) => (f.asOf ? [[holdingKey(entity.id, f.fund.slug), f.asOf] as const] : []))));
+  return {
+    combined: combinedByCurrency(accounts).map(combinedView),
+    tabs: accounts.length > 1 ? accounts.map((entity) => ({ id: entity.id, name: entity.name })) : [],
+    entity: chosen
+      ? { id: chosen.id, name: chosen.name, role: c.role[chosen.role] ?? chosen.role, funds: chosen.funds.map((account) => fundView(chosen.name, account)) }
+      : null,
+    transactions: latestTransactions(user, LATEST).map((row) => ledgerRowView(row, valuedOn)),
+  };
+}
+
+type Loaded = Route.ComponentProps["loaderData"];
+
+function Combined({ combined }: { combined: Loaded["combined"] }) {
+  return (
+    <PageSection id="combined" title={c.combined} intro={c.combinedIntro}>
+      {combined.map((group) => (
+        <div key={group.currency} data-testid="capital-combined">
+          {combined.length > 1 ? <h3 className="mt-4 text-sm font-semibold text-slate-700 dark:text-slate-200">{lp.combined.currency(group.currency)}</h3> : null}
+          <FigureGrid figures={group.figures} className="mt-2 figure-grid-3" />
+        </div>
+      ))}
+    </PageSection>
+  );
+}
+
+function Holding({ fund }: { fund: NonNullable<Loaded["entity"]>["funds"][number] }) {
+  // One entity is shown at a time: the fund's slug names its section.
+  const headingId = `fund-${fund.fund.slug}`;
+  return (
+    <section aria-labelledby={headingId} className="mt-6" data-testid="capital-fund">
+      <h3 id={headingId} className="text-base font-semibold tracking-wide text-slate-700 uppercase dark:text-slate-200">
+        {fund.fund.name}
+      </h3>
+      <FigureGrid figures={fund.figures} />
+      <FigureGrid figures={fund.multiples} className="mt-3" />
+      {fund.irrNote ? <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{fund.irrNote}</p> : null}
+      {fund.chart ? <CapitalChart chart={fund.chart} /> : <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">{lp.chart.empty}</p>}
+    </section>
+  );
+}
 
 /** /lp/capital-account: each entity the investor is a member of, each fund it has a commitment in. */
 export default function CapitalAccount({ loaderData }: Route.ComponentProps) {
-  const { entities, transactions } = loaderData;
+  const { combined, tabs, entity, transactions } = loaderData;
   return (
     <div>
       <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{c.title}</h1>
       <p className="mt-2 max-w-3xl text-sm text-slate-600 dark:text-slate-300">{c.intro}</p>
-      {entities.length === 0 ? <EmptyState>{c.empty}</EmptyState> : null}
-      {entities.map((entity) => (
-        <section key={entity.id} aria-labelledby={`entity-${entity.id}`} className="mt-10" data-testid="capital-entity">
+      {entity ? null : <EmptyState>{c.empty}</EmptyState>}
+      {combined.length ? <Combined combined={combined} /> : null}
+      {entity && tabs.length ? (
+        <FilterTabs label={lp.entityTabs} current={entity.id} tabs={tabs.map((tab) => ({ key: tab.id, label: tab.name, count: null, href: `${PATH}?entity=${encodeURIComponent(tab.id)}` }))} />
+      ) : null}
+      {entity ? (
+        <section aria-labelledby="entity-title" className="mt-8" data-testid="capital-entity">
           <div className="flex flex-wrap items-center gap-3">
-            <h2 id={`entity-${entity.id}`} className="text-2xl font-semibold">
+            <h2 id="entity-title" className="text-2xl font-semibold">
               {entity.name}
             </h2>
             <Badge tone="neutral">{entity.role}</Badge>
+            <Link to={`${LEDGER}?entity=${encodeURIComponent(entity.id)}`} className="notice-link ml-auto text-sm font-medium">
+              {lp.entityLedger}
+            </Link>
           </div>
           {entity.funds.map((fund) => (
-            <section key={fund.fund.slug} aria-labelledby={`entity-${entity.id}-${fund.fund.slug}`} className="mt-6" data-testid="capital-fund">
-              <h3 id={`entity-${entity.id}-${fund.fund.slug}`} className="text-base font-semibold text-slate-700 uppercase tracking-wide dark:text-slate-200">
-                {fund.fund.name}
-              </h3>
-              <FigureList figures={fund.figures} />
-              <FigureList figures={fund.multiples} className="mt-3" />
-              {fund.irrNote ? <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{fund.irrNote}</p> : null}
-            </section>
+            <Holding key={fund.fund.slug} fund={fund} />
           ))}
         </section>
-      ))}
+      ) : null}
       {transactions.length ? (
         <section aria-labelledby="transactions-title" className="mt-10">
-          <h2 id="transactions-title" className="text-xl font-semibold">
-            {c.transactions}
-          </h2>
-          <DataTable label={c.transactions} rows={transactions} rowKey={(t) => t.key} rowTestId="capital-transaction" columns={columns} dense />
+          <div className="flex flex-wrap items-end justify-between gap-3">
+            <h2 id="transactions-title" className="text-xl font-semibold">
+              {c.transactions}
+            </h2>
+            <div className="flex flex-wrap gap-2">
+              <Link to={LEDGER} className={buttonClass("secondary")}>
+                {lp.transactions.fullLedger}
+              </Link>
+              <a href={`${LEDGER}.csv`} download className={buttonClass("secondary")}>
+                <Download aria-hidden="true" className="size-4" />
+                {lp.transactions.download}
+              </a>
+            </div>
+          </div>
+          <LedgerTable label={c.transactions} rows={transactions} rowTestId="capital-transaction" />
         </section>
       ) : null}
     </div>
