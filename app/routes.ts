@@ -42,6 +42,9 @@ export default [
   layout("routes/lp/layout.tsx", [
     route("lp/dashboard", "routes/lp/dashboard.tsx"),
     route("lp/capital-account", "routes/lp/capital-account.tsx"),
+    // The full ledger of the investor's entities, and its CSV export (resource route, guarded on its own).
+    route("lp/capital-account/ledger", "routes/lp/capital-ledger.tsx"),
+    route("lp/capital-account/ledger.csv", "routes/lp/capital-ledger-export.ts"),
     route("lp/notices/:id", "routes/lp/notice.tsx"),
     route("lp/account", "routes/lp/account.tsx"),
   ]),
@@ -63,6 +66,14 @@ export default [
     route("admin/fund-access", "routes/admin/fund-access.tsx"),
     route("admin/funds", "routes/admin/funds.tsx"),
     route("admin/funds/:slug", "routes/admin/fund.tsx"),
+    // A fund's valuations import (CSV, a preview, then all or nothing) and its payment instructions (a fresh two-factor code).
+    route("admin/funds/:slug/valuations", "routes/admin/fund-valuations.tsx"),
+    route("admin/funds/:slug/payment-instructions", "routes/admin/fund-payment-instructions.tsx"),
+    // A call's or a distribution's form (one module, both kinds), and an entry's page (draft preview, publishing, payments) and a draft's change.
+    route("admin/funds/:slug/calls/new", "routes/admin/ledger-new.tsx", { id: "admin-call-new" }),
+    route("admin/funds/:slug/distributions/new", "routes/admin/ledger-new.tsx", { id: "admin-distribution-new" }),
+    route("admin/ledger/:id", "routes/admin/ledger-entry.tsx"),
+    route("admin/ledger/:id/change", "routes/admin/ledger-change.tsx"),
     route("admin/entities", "routes/admin/entities.tsx"),
     route("admin/entities/:id", "routes/admin/entity.tsx"),
     // The fund document upload form's target without JavaScript.

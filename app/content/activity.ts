@@ -96,12 +96,15 @@ export const auditEventWords = {
   "commitment.raised": "Raised a commitment",
   "capital_call.drafted": "Drafted a capital call",
   "capital_call.draft_deleted": "Deleted a capital call draft",
+  "capital_call.redrafted": "Changed a capital call draft",
   "capital_call.published": "Published a capital call",
   "capital_call.payment_recorded": "Recorded a payment",
   "distribution.drafted": "Drafted a distribution",
   "distribution.draft_deleted": "Deleted a distribution draft",
+  "distribution.redrafted": "Changed a distribution draft",
   "distribution.published": "Published a distribution",
   "valuation.imported": "Imported valuations",
+  "fund.payment_instructions_changed": "Changed a fund's payment instructions",
 } as const;
 
 /** Field messages of the activity filters. */

@@ -178,7 +178,7 @@ export const ledgerMails = {
         "The breakdown:",
         breakdown,
         "",
-        `The notice, with ${call ? "the payment instructions, " : ""}is in the investor portal: ${input.url}`,
+        call ? `The notice, with the payment instructions, is in the investor portal: ${input.url}` : `The notice is in the investor portal: ${input.url}`,
         "",
         call
           ? "We never send bank details by e-mail and never change them by e-mail. If a message asks you to pay elsewhere, call us before you pay."

@@ -612,6 +612,13 @@ function capitalRows(): Row[] {
     { method: "GET", path: "/admin/funds/no-such-fund", expect: { ...adminPage, admin: 404 }, check: notFoundPage("Fund not found") },
     { method: "GET", path: `/admin/entities/${unknownId}`, label: "/admin/entities/{unknown id}", expect: { ...adminPage, admin: 404 }, check: notFoundPage("Entity not found") },
     { method: "GET", path: "/lp/capital-account", expect: { ...investorPage, investor: 200, admin: 200 } },
+    // The full ledger and its CSV: a filter naming nothing of the reader's (here: an entity nobody has) is the unknown id's 404.
+    { method: "GET", path: "/lp/capital-account/ledger", expect: { ...investorPage, investor: 200, admin: 200 } },
+    { method: "GET", path: "/lp/capital-account/ledger.csv", expect: { anonymous: 401, pending: 401, rejected: 401, "enrolling admin": 403, investor: 200, admin: 200 } },
+    ...["/lp/capital-account", "/lp/capital-account/ledger"].map(
+      (path): Row => ({ method: "GET", path: `${path}?entity=${unknownId}`, label: `${path}?entity={unknown id}`, expect: { ...investorPage, investor: 404, admin: 404 } }),
+    ),
+    { method: "GET", path: `/lp/capital-account/ledger.csv?entity=${unknownId}`, label: "/lp/capital-account/ledger.csv?entity={unknown id}", expect: { anonymous: 401, pending: 401, rejected: 401, "enrolling admin": 403, investor: 404, admin: 404 } },
     { method: "GET", path: `/lp/notices/${unknownId}`, label: "/lp/notices/{unknown id}", expect: { ...investorPage, investor: 404, admin: 404 }, check: notFoundPage("Notice not found") },
     // The JSON of the ledger and the valuations: admins only.
     ...(["capital-calls", "distributions"] as const).flatMap((kind): Row[] => [
@@ -651,6 +658,47 @@ function capitalRows(): Row[] {
     { method: "POST", path: "/api/commitments", data: { entityId: unknownId, fund: "fund-ii", amount: 1000, acceptedOn: "2025-01-31" }, expect: { ...adminOnlyApi, admin: 400 } },
     { method: "GET", path: `/api/commitments/${unknownId}`, label: "/api/commitments/{unknown id}", expect: { ...adminOnlyApi, admin: 404 } },
     { method: "PATCH", path: `/api/commitments/${unknownId}`, label: "/api/commitments/{unknown id}", data: { amount: "1000.00", effectiveOn: "2025-06-30" }, expect: { ...adminOnlyApi, admin: 404 } },
+    // The fund's admin pages: drafting a call or a distribution, an entry's page and a draft's change,
+    // the valuations import and the payment instructions. Each action guards its own first line.
+    ...["calls/new", "distributions/new", "valuations", "payment-instructions"].flatMap((page): Row[] => [
+      { method: "GET", path: `/admin/funds/fund-ii/${page}`, expect: { ...adminPage, admin: 200 } },
+      { method: "GET", path: `/admin/funds/no-such-fund/${page}`, expect: { ...adminPage, admin: 404 }, check: notFoundPage("Fund not found") },
+    ]),
+    ...["", "/change"].map((tail): Row => ({
+      method: "GET",
+      path: `/admin/ledger/${unknownId}${tail}`,
+      label: `/admin/ledger/{unknown id}${tail}`,
+      expect: { ...adminPage, admin: 404 },
+      check: notFoundPage("Entry not found"),
+    })),
+    {
+      method: "POST",
+      path: "/admin/funds/fund-ii/calls/new",
+      label: "/admin/funds/fund-ii/calls/new (a preview with unusable dates)",
+      form: () => ({ intent: "preview", noticeDate: "2025-02-30", dueDate: "soon", "lines.0.type": "investment", "lines.0.amount": "1,000" }),
+      expect: { ...adminPage, admin: 400 },
+    },
+    {
+      method: "POST",
+      path: `/admin/ledger/${unknownId}`,
+      label: "/admin/ledger/{unknown id} (publish)",
+      form: () => ({ intent: "publish" }),
+      expect: { ...adminPage, admin: 404 },
+    },
+    {
+      method: "POST",
+      path: "/admin/funds/fund-ii/payment-instructions",
+      label: "/admin/funds/fund-ii/payment-instructions (no two-factor code)",
+      form: () => ({ intent: "payment-instructions", beneficiary: "Matrix", bankName: "Bank", account: "1", swift: "X", reference: "R", code: "" }),
+      expect: { ...adminPage, admin: 400 },
+    },
+    {
+      method: "POST",
+      path: "/admin/funds/fund-ii/valuations",
+      label: "/admin/funds/fund-ii/valuations (a file with wrong columns)",
+      multipart: () => ({ intent: "valuations", step: "preview", file: { name: "navs.csv", mimeType: "text/csv", buffer: Buffer.from("name,amount\nA,1\n") } }),
+      expect: { ...adminPage, admin: 400 },
+    },
   ];
 }
 

@@ -91,13 +91,20 @@ function workspaceData(testInfo: TestInfo): Promise<Workspace> {
       `/admin/documents/${ids[0]}/access`,
       `/admin/pitches/${pitch}`,
       "/admin/funds/fund-ii",
+      "/admin/funds/fund-ii/calls/new",
+      "/admin/funds/fund-ii/distributions/new",
+      "/admin/funds/fund-ii/valuations",
+      "/admin/funds/fund-ii/payment-instructions",
+      `/admin/ledger/${capital.callId}`,
+      `/admin/ledger/${capital.draftId}`,
+      `/admin/ledger/${capital.draftId}/change`,
       `/admin/entities/${capital.entityId}`,
     ];
     return {
       cookies: { admin: admin.cookie, investor: investor.cookie },
       pages: [
         ...adminPaths.map((path): WorkspacePage => ({ path, role: "admin" })),
-        ...["/lp/dashboard", "/lp/account", "/lp/capital-account", `/lp/notices/${capital.callId}`].map((path): WorkspacePage => ({ path, role: "investor" })),
+        ...["/lp/dashboard", "/lp/account", "/lp/capital-account", "/lp/capital-account/ledger", `/lp/notices/${capital.callId}`].map((path): WorkspacePage => ({ path, role: "investor" })),
       ],
     };
   })();
@@ -116,7 +123,7 @@ async function answered<T>(response: Promise<APIResponse>, status: number): Prom
  * it paid in full and a valuation. The run's server is shared: the call's other shares go to whatever
  * Fund II commitments other workers made; this entity's share is read from the answer.
  */
-async function capitalData(admin: Session, investor: Session, viewerEmail: string): Promise<{ entityId: string; callId: string }> {
+async function capitalData(admin: Session, investor: Session, viewerEmail: string): Promise<{ entityId: string; callId: string; draftId: string }> {
   const tag = randomBytes(3).toString("hex");
   const members = [
     { userId: await userIdByEmail(admin.context, "", investor.email), role: "owner" },
@@ -124,7 +131,7 @@ async function capitalData(admin: Session, investor: Session, viewerEmail: strin
   ];
   const entity = await answered<{ id: string }>(admin.context.post("/api/entities", { data: { name: `Meyer Family Trust ${tag}`, kind: "trust", members } }), 201);
   await answered(admin.context.post("/api/commitments", { data: { entityId: entity.id, fund: "fund-ii", amount: "250000.00", acceptedOn: "2024-01-15" } }), 201);
-  const call = await answered<{ id: string; allocations: { entityId: string; amount: string }[] }>(
+  const call = await answered<{ id: string }>(
     admin.context.post("/api/capital-calls", {
       data: {
         fund: "fund-ii",
@@ -139,10 +146,19 @@ async function capitalData(admin: Session, investor: Session, viewerEmail: strin
     201,
   );
   await answered(admin.context.post(`/api/capital-calls/${call.id}/publish`), 200);
-  const share = call.allocations.find((a) => a.entityId === entity.id)!.amount;
+  // Publishing splits the call again over the commitments then in force (another worker's may have come since the draft).
+  const published = await answered<{ entities: { entityId: string; due: string }[] }>(admin.context.get(`/api/capital-calls/${call.id}`), 200);
+  const share = published.entities.find((e) => e.entityId === entity.id)!.due;
   await answered(admin.context.post(`/api/capital-calls/${call.id}/payments`, { data: { entityId: entity.id, amount: share, receivedOn: "2024-02-20" } }), 201);
   await answered(admin.context.post("/api/valuations", { data: { fund: "fund-ii", date: "2025-09-30", values: [{ entityId: entity.id, nav: "262500.00" }] } }), 201);
-  return { entityId: entity.id, callId: call.id };
+  // A distribution left as a draft: its page shows the allocation before anything is sent.
+  const draft = await answered<{ id: string }>(
+    admin.context.post("/api/distributions", {
+      data: { fund: "fund-ii", paymentDate: "2025-10-15", lines: [{ type: "return_of_capital", amount: "30000.00", recallable: true }, { type: "realized_gain", amount: "12500.00" }] },
+    }),
+    201,
+  );
+  return { entityId: entity.id, callId: call.id, draftId: draft.id };
 }
 
 async function setStatus(admin: Session, email: string, status: "approved" | "rejected") {

@@ -78,13 +78,17 @@ export const AUDIT_EVENTS = [
   /** The fund ledger: calls and distributions drafted, deleted while drafts, published; payments received. */
   "capital_call.drafted",
   "capital_call.draft_deleted",
+  "capital_call.redrafted",
   "capital_call.published",
   "capital_call.payment_recorded",
   "distribution.drafted",
   "distribution.draft_deleted",
+  "distribution.redrafted",
   "distribution.published",
   /** A fund's NAVs at a date imported (CSV or JSON). */
   "valuation.imported",
+  /** A fund's payment instructions (bank details) set or changed, with a fresh two-factor code; every admin is mailed. */
+  "fund.payment_instructions_changed",
 ] as const;
 
 export type AuditEventName = (typeof AUDIT_EVENTS)[number];
