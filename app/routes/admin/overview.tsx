@@ -10,7 +10,7 @@ import { ledgerReference } from "~/content/capital";
 import { adminCopy } from "~/content/portal";
 import { latestAccesses } from "~/modules/access-log/access-log.server";
 import { oldestPendingInvestors, portalCounts, recentFundIiAccessRequests } from "~/modules/admin/overview.server";
-import { ADMIN_PATHS, LEGACY_ANCHORS, legacyAnchorTarget, legacyDashboardTarget } from "~/modules/admin/paths";
+import { ADMIN_PATHS, LEGACY_ANCHORS, legacyAnchorTarget, legacyDashboardTarget, ledgerEntryPath } from "~/modules/admin/paths";
 import { requireAdmin } from "~/modules/auth/guards.server";
 import { formatMoney } from "~/modules/capital/money";
 import { adminDate, adminDateTime } from "~/modules/dates/format";
@@ -28,8 +28,6 @@ const PAGE = ADMIN_PATHS.overview;
 const PENDING_SHOWN = 5;
 const ACCESSES_SHOWN = 10;
 const CALLS_SHOWN = 5;
-/** A ledger entry's admin page. */
-const entryPath = (id: string) => `/admin/ledger/${id}`;
 const day = (date: string) => adminDate(new Date(`${date}T12:00:00Z`));
 
 export const meta: Route.MetaFunction = (args) =>
@@ -80,7 +78,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     const reference = (number: number | null) => (number === null ? "" : ledgerReference("call", number));
     return {
       dueSoon: dueSoon.slice(0, CALLS_SHOWN).map((call) => ({
-        to: entryPath(call.id),
+        to: ledgerEntryPath(call.id),
         name: overviewCopy.calls.call(call.fundName, reference(call.number)),
         due: overviewCopy.calls.dueOn(day(call.dueDate)),
         owing: overviewCopy.calls.owing(formatMoney(call.outstanding, call.currency), call.entitiesOwing),
@@ -88,7 +86,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       dueSoonMore: Math.max(0, dueSoon.length - CALLS_SHOWN),
       overdue: overdue.slice(0, CALLS_SHOWN).map((o) => ({
         key: `${o.callId}-${o.entityId}`,
-        to: entryPath(o.callId),
+        to: ledgerEntryPath(o.callId),
         name: overviewCopy.calls.call(o.fundName, reference(o.number)),
         due: overviewCopy.calls.dueOn(day(o.dueDate)),
         owing: overviewCopy.calls.overdueLine(o.entityName, formatMoney(o.outstanding, o.currency)),
