@@ -362,3 +362,22 @@ describe("a draft's change page", () => {
     expect(readEntry(draft.id).total).toBe("400.00");
   });
 });
+
+describe("the entity's page", () => {
+  it("lists the entity's newest shares, payments and valuations, each call linking to its admin page", async () => {
+    const { loader: entityLoader } = await import("~/routes/admin/entity");
+    const call = draftCall(admin, { fund: "fund-ii", noticeDate: "2024-09-02", dueDate: "2024-09-30", lines: [{ type: "management_fee", amount: "8000.00" }] });
+    publishEntry(admin, call.id, "call");
+    recordPayment(admin, call.id, { entityId: ids.alder, amount: "2000.00", receivedOn: "2024-09-20" });
+    type EntityPage = { transactions: { date: string; kind: string; reference: string; notice: string | null; amount: string }[] };
+    const page = await readLoader<EntityPage>(entityLoader, `/admin/entities/${ids.alder}`, { id: ids.alder });
+    const reference = readEntry(call.id).reference!;
+    // Newest first: the payment of 20 September, then the call's share (1 : 3 of 8,000.00) of 2 September.
+    expect(page.transactions.slice(0, 2)).toEqual([
+      expect.objectContaining({ date: "Sep 20, 2024", kind: "Payment received", reference, notice: call.id, amount: "$2,000.00" }),
+      expect.objectContaining({ date: "Sep 02, 2024", kind: "Capital call: Management fee", reference, notice: call.id, amount: "$2,000.00" }),
+    ]);
+    // Birch's own share is on its page, not Alder's.
+    expect(page.transactions.every((t) => t.amount !== "$6,000.00")).toBe(true);
+  });
+});

@@ -20,7 +20,8 @@ export type LedgerViewRow = {
   after: boolean;
 };
 
-const columns: DataColumn<LedgerViewRow>[] = [
+/** The columns, each reference linking where `entryHref` says (an investor's notice, an admin's entry page). */
+const columnsFor = (entryHref: (id: string) => string): DataColumn<LedgerViewRow>[] => [
   { key: "date", header: c.transactionColumns.date, width: "w-28", card: "meta", cell: (t) => (t.after ? `${t.date} (${c.afterValuation})` : t.date) },
   { key: "kind", header: c.transactionColumns.kind, rowHeader: true, card: "primary", cell: (t) => t.kind },
   { key: "entity", header: c.transactionColumns.entity, cell: (t) => t.entity },
@@ -32,7 +33,7 @@ const columns: DataColumn<LedgerViewRow>[] = [
     card: "badge",
     cell: (t) =>
       t.notice && t.reference ? (
-        <Link to={`/lp/notices/${t.notice}`} className="notice-link">
+        <Link to={entryHref(t.notice)} className="notice-link">
           {t.reference}
         </Link>
       ) : (
@@ -47,6 +48,19 @@ const columns: DataColumn<LedgerViewRow>[] = [
  * pages): the kit's table, newest first, each call's and distribution's
  * reference a link to its notice.
  */
-export function LedgerTable({ label, rows, rowTestId }: { label: string; rows: readonly LedgerViewRow[]; rowTestId: string }) {
-  return <DataTable label={label} rows={rows} rowKey={(t) => `${rows.indexOf(t)}`} rowTestId={rowTestId} columns={columns} dense />;
+export function LedgerTable({
+  label,
+  rows,
+  rowTestId,
+  entryHref = investorNotice,
+}: {
+  label: string;
+  rows: readonly LedgerViewRow[];
+  rowTestId: string;
+  /** Where a call's or distribution's reference leads (default: the investor's notice). */
+  entryHref?: (id: string) => string;
+}) {
+  return <DataTable label={label} rows={rows} rowKey={(t) => `${rows.indexOf(t)}`} rowTestId={rowTestId} columns={columnsFor(entryHref)} dense />;
 }
+
+const investorNotice = (id: string) => `/lp/notices/${id}`;

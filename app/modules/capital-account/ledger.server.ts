@@ -202,6 +202,14 @@ export function latestTransactions(user: Pick<LpUser, "id">, limit: number, db: 
   return readRows(db, user, { entity: null, fund: null }, { offset: 0, limit });
 }
 
+/**
+ * One entity's newest `limit` transactions, whoever its members are (the admin's entity page).
+ * The caller has checked who may read it: the reader is not part of the query.
+ */
+export function entityTransactions(entityId: string, limit: number, db: Reader = getDb()): LedgerRow[] {
+  return readRows(db, { id: "" }, { entity: { id: entityId, name: "" }, fund: null }, { offset: 0, limit });
+}
+
 /** Every transaction the filters match, newest first, `size` at a time (the CSV export streams them). */
 export function* ledgerBatches(user: Pick<LpUser, "id">, filters: LedgerFilters, size = 1000, db: Reader = getDb()): Generator<LedgerRow[], void, undefined> {
   for (let offset = 0; ; offset += size) {

@@ -7,7 +7,9 @@ import { ErrorList, Field, SelectField, StatusButton } from "~/components/kit/fi
 import { useIntentForm } from "~/components/kit/intent-form";
 import { EnhancedForm } from "~/components/ui/enhanced-form";
 import { entitiesCopy as c, entityKindLabels, entityRoleLabels } from "~/content/capital";
-import { ADMIN_PATHS } from "~/modules/admin/paths";
+import { LedgerTable } from "~/components/capital/ledger-table";
+import { ADMIN_PATHS, ledgerEntryPath } from "~/modules/admin/paths";
+import { entityTransactions } from "~/modules/capital-account/ledger.server";
 import { requireAdmin } from "~/modules/auth/guards.server";
 import { amountExample, formatDecimal } from "~/modules/capital/money";
 import { commitmentsOfEntities } from "~/modules/commitments/commitments.server";
@@ -19,7 +21,11 @@ import { readFormData } from "~/modules/http/form-data.server";
 import { notFound } from "~/modules/http/not-found";
 import { pageMeta } from "~/modules/seo/meta";
 import { ENTITY_ROLES } from "../../../db/schema";
+import { ledgerRowView } from "../lp/ledger-view.server";
 import { answerEntityIntent, type EntityFormAnswer } from "./entity-actions.server";
+
+/** The entity's newest transactions the page shows. */
+const LEDGER_SHOWN = 20;
 
 const LIST = ADMIN_PATHS.entities;
 
@@ -47,7 +53,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
   const funds = listFunds();
   const names = new Map<string, string>(funds.map((f) => [f.slug, f.name]));
-  const commitments = commitmentsOfEntities([entity.id]).map((x) => ({
+  const held = commitmentsOfEntities([entity.id]);
+  const commitments = held.map((x) => ({
     id: x.id,
     fund: names.get(x.fund) ?? x.fund,
     amount: formatDecimal(x.amount, x.currency),
@@ -55,11 +62,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     history: x.history.map((h) => c.detail.raisedOn(formatDecimal(h.amount, x.currency), adminDate(new Date(`${h.effectiveOn}T12:00:00Z`)))),
     example: amountExample(x.currency),
   }));
-  const committed = new Set<string>(commitmentsOfEntities([entity.id]).map((x) => x.fund));
+  const committed = new Set<string>(held.map((x) => x.fund));
   return {
     entity: { id: entity.id, name: entity.name, kind: entityKindLabels[entity.kind], created: adminDate(entity.createdAt) },
     members: entity.members.map((m) => ({ ...m, roleLabel: entityRoleLabels[m.role] })),
     commitments,
+    transactions: entityTransactions(entity.id, LEDGER_SHOWN).map((row) => ledgerRowView(row, new Map())),
     openFunds: funds.filter((f) => !committed.has(f.slug)).map((f) => ({ slug: f.slug, name: f.name, example: amountExample(f.currency) })),
   };
 }
@@ -175,7 +183,7 @@ function AddCommitmentForm({ funds, action }: { funds: Loaded["openFunds"]; acti
 }
 
 export default function EntityPage({ loaderData, params }: Route.ComponentProps) {
-  const { entity, members, commitments, openFunds } = loaderData;
+  const { entity, members, commitments, transactions, openFunds } = loaderData;
   const action = `${LIST}/${params.id}`;
   const memberColumns: DataColumn<Member>[] = [
     { key: "name", header: c.detail.memberColumns.name, rowHeader: true, card: "primary", cell: (m) => <OneLine title={m.name}>{m.name}</OneLine> },
@@ -227,6 +235,13 @@ export default function EntityPage({ loaderData, params }: Route.ComponentProps)
           <p className="text-sm text-slate-600 dark:text-slate-300">{c.detail.noCommitments}</p>
         )}
         <AddCommitmentForm funds={openFunds} action={action} />
+      </PageSection>
+      <PageSection id="ledger" title={c.detail.ledger} intro={c.detail.ledgerIntro(LEDGER_SHOWN)}>
+        {transactions.length ? (
+          <LedgerTable label={c.detail.ledger} rows={transactions} rowTestId="entity-ledger-row" entryHref={ledgerEntryPath} />
+        ) : (
+          <p className="text-sm text-slate-600 dark:text-slate-300">{c.detail.noLedger}</p>
+        )}
       </PageSection>
     </>
   );
