@@ -214,7 +214,7 @@ test("entities, members and commitments made through the admin's forms; a publis
   await expect(page.getByRole("heading", { level: 1, name: "New capital call" })).toBeVisible();
   await waitHydrated(page, jsEnabled);
   const callForm = page.getByRole("form", { name: "New capital call" });
-  const line = (n: number) => callForm.getByRole("listitem", { name: `Line ${n}` });
+  const line = (n: number) => callForm.getByRole("group", { name: `Line ${n}`, exact: true });
   await callForm.getByLabel("Notice date").fill("2024-02-01");
   await callForm.getByLabel("Due date").fill("2024-02-29");
   await line(1).getByLabel("Type").selectOption({ label: "Investment" });
