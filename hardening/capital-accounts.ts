@@ -9,13 +9,16 @@
  *     entity. B requests every route that takes an entity's, an entry's or
  *     that document's id with A's ids: the notice page (HTML, its .data,
  *     other spellings), the document's view and download (GET, HEAD, Range),
- *     the admin-only JSON reads, pages and mutations. Each answer must equal
+ *     the full ledger and its CSV filtered by A's entity (or A's fund), the
+ *     admin-only JSON reads, pages (the ledger entry and change pages) and
+ *     mutations (their form actions too). Each answer must equal
  *     the answer for an unknown id (status, headers but Date and X-Request-Id,
  *     body; a page's CSP nonce and the echoed id aside), the admin-only ones a
  *     403 or a redirect to the sign-in that names nothing of A's, and nothing
  *     may change. The lists B reads (GET /api/entities, GET
- *     /api/lp/capital-account, /lp/capital-account and its .data, the shared
- *     call's notice, the document lists) must not name A's entity, its ids,
+ *     /api/lp/capital-account, /lp/capital-account and its .data, the full
+ *     ledger, its .data and CSV, the shared call's notice, the document
+ *     lists) must not name A's entity, its ids,
  *     A's entries or the document. The controls: A's same requests open, the
  *     admin reads the ids, B sees B's own; the comparison tells B's own notice
  *     from an unknown id's; B made a viewer of A's entity reads it all, and
@@ -26,7 +29,9 @@
  *     date change (a raise, a new entity of B's), publish again (3×, with and
  *     without a body), DELETE, a draft body POSTed/PUT/PATCHed to its id
  *     paths, the distribution routes with its id, payments above what is due
- *     or from entities it does not call, and a correction (a NEW entry with
+ *     or from entities it does not call, its page's forms (the change form's
+ *     three intents: back to its page; delete-draft: 409; publish again: no
+ *     change; payments as above), and a correction (a NEW entry with
  *     correctionOf, published: allowed). The rows must be byte-identical, its
  *     read the same, its payments the same, B still unable to read it, and no
  *     notice mail of its reference queued again.
@@ -34,7 +39,8 @@
 import { randomUUID } from "node:crypto";
 import { MIME, samplePdf } from "../tests/helpers/sample-files";
 import { formBody, jsonBody, multipart, openDatabase, startServer, Tally, unique, type AppServer, type HttpAnswer, type Part, type Section } from "./harness";
-import { changedTables, dbFingerprint, dbValue, headerValue, Portal, type Body } from "./web-helpers";
+import { LEDGER_FORM_INTENTS } from "./endpoints";
+import { changedTables, dbFingerprint, dbValue, headerValue, ledgerFormFields, Portal, type Body } from "./web-helpers";
 
 /** HARDENING_PLANT=1: a read of B's own notice counted as one of A's ids, and a write to the published call's rows, to show the checks fail. */
 const PLANT = process.env.HARDENING_PLANT === "1";
@@ -219,7 +225,24 @@ export const section: Section = {
         { label: "DELETE /api/distributions/{A's}", method: "DELETE", path: (x) => `/api/distributions/${x}`, id: aDistribution, adminOnly: true },
         { label: "POST /admin/entities/{A's} add-member (B)", method: "POST", path: (x) => `/admin/entities/${x}`, id: alpha.id, body: () => formBody({ intent: "add-member", email: b.email, role: "owner" }), adminOnly: true },
         { label: "POST /admin/entities/{A's} remove-member (A)", method: "POST", path: (x) => `/admin/entities/${x}`, id: alpha.id, body: () => formBody({ intent: "remove-member", userId: a.id }), adminOnly: true },
-        ...(PLANT ? [{ label: "planted: B's own notice as if it were A's", method: "GET", path: (x: string) => `/lp/notices/${x}`, id: shared }] : []),
+        // The investor's ledger (§8): its filter naming A's entity (alone, with A's fund), or A's fund alone, as the page, its .data and the CSV.
+        ...["/lp/capital-account/ledger", "/lp/capital-account/ledger.data", "/lp/capital-account/ledger.csv"].flatMap((p): Probe[] => [
+          { label: `GET ${p}?entity={A's}`, method: "GET", path: (x) => `${p}?entity=${x}`, id: alpha.id, control: "owner" },
+          { label: `GET ${p}?entity={A's}&fund=fund-ii`, method: "GET", path: (x) => `${p}?entity=${x}&fund=fund-ii`, id: alpha.id },
+        ]),
+        { label: "GET /lp/capital-account/ledger.csv?fund={A's fund, not B's}", method: "GET", path: (x) => `/lp/capital-account/ledger.csv?fund=${x}`, id: "fund-ii" },
+        // The admin's ledger pages with A's entries: the call's page, the draft's change form, their actions.
+        { label: "GET /admin/ledger/{A's call}", method: "GET", path: (x) => `/admin/ledger/${x}`, id: aCall, control: "admin", adminOnly: true },
+        { label: "GET /admin/ledger/{A's draft}/change", method: "GET", path: (x) => `/admin/ledger/${x}/change`, id: aDraft, control: "admin", adminOnly: true },
+        { label: "POST /admin/ledger/{A's draft} publish", method: "POST", path: (x) => `/admin/ledger/${x}`, id: aDraft, body: () => formBody({ intent: "publish" }), adminOnly: true },
+        { label: "POST /admin/ledger/{A's call} record-payment", method: "POST", path: (x) => `/admin/ledger/${x}`, id: aCall, body: () => formBody({ intent: "record-payment", entityId: alpha.id, amount: "1.00", receivedOn: "2024-03-22" }), adminOnly: true },
+        { label: "POST /admin/ledger/{A's draft}/change preview", method: "POST", path: (x) => `/admin/ledger/${x}/change`, id: aDraft, body: () => formBody(ledgerFormFields("call", "preview")), adminOnly: true },
+        ...(PLANT
+          ? [
+              { label: "planted: B's own notice as if it were A's", method: "GET", path: (x: string) => `/lp/notices/${x}`, id: shared },
+              { label: "planted: B's own entity in the ledger export's filter as if it were A's", method: "GET", path: (x: string) => `/lp/capital-account/ledger.csv?entity=${x}`, id: beta.id },
+            ]
+          : []),
       ];
       for (const probe of idProbes) {
         const unknownId = randomUUID();
@@ -256,6 +279,11 @@ export const section: Section = {
         ["/api/documents", everyoneDoc, aDoc],
         ["/lp/dashboard", everyoneDoc, aDoc],
         ["/lp/dashboard.data", everyoneDoc, aDoc],
+        // The full ledger (§8), unfiltered and by the fund both are called in: B's rows only.
+        ["/lp/capital-account/ledger", beta.name as string, alpha.name as string],
+        ["/lp/capital-account/ledger.data", beta.name as string, alpha.name as string],
+        ["/lp/capital-account/ledger.csv", beta.name as string, alpha.name as string],
+        ["/lp/capital-account/ledger.csv?fund=fund-i", beta.name as string, alpha.name as string],
       ];
       const describe = (n: string) => (n === alpha.name ? "the entity's name" : n === a.email ? "A's e-mail" : n === docTitle ? "the document's title" : `id ${n.slice(0, 8)}…`);
       for (const [path, own, theirs] of lists) {
@@ -338,6 +366,19 @@ export const section: Section = {
         { label: "a payment of -1.00", method: "POST", path: `/api/capital-calls/${aCall}/payments`, body: pay(alpha.id, "-1.00"), expect: 400 },
         { label: "a payment from B's entity (not called)", method: "POST", path: `/api/capital-calls/${aCall}/payments`, body: pay(beta.id, "1.00"), expect: 400 },
         { label: "the admin's fund page posted a draft", method: "POST", path: "/admin/funds/fund-ii", body: formBody({ intent: "publish", id: aCall }), expect: 405 },
+        // The ledger pages' forms (§4: "a published call is never edited"): its change form sends back to its page, unchanged.
+        ...LEDGER_FORM_INTENTS.map((intent): Attempt => ({
+          label: `its change form (${intent})`,
+          method: "POST",
+          path: `/admin/ledger/${aCall}/change`,
+          body: formBody(ledgerFormFields("call", intent, [{ type: "investment", amount: "999999.99", description: "Changed" }])),
+          expect: 303,
+          check: (x) => headerValue(x, "location") === `/admin/ledger/${aCall}`,
+        })),
+        { label: "delete-draft from its page", method: "POST", path: `/admin/ledger/${aCall}`, body: formBody({ intent: "delete-draft" }), expect: 409 },
+        { label: "publish again from its page", method: "POST", path: `/admin/ledger/${aCall}`, body: formBody({ intent: "publish" }), expect: 303, check: (x) => headerValue(x, "location") === `/admin/ledger/${aCall}` },
+        { label: `a payment 0.01 above the outstanding from its page`, method: "POST", path: `/admin/ledger/${aCall}`, body: formBody({ intent: "record-payment", entityId: alpha.id, amount: above, receivedOn: "2024-03-25" }), expect: 400 },
+        { label: "a payment from B's entity from its page", method: "POST", path: `/admin/ledger/${aCall}`, body: formBody({ intent: "record-payment", entityId: beta.id, amount: "1.00", receivedOn: "2024-03-25" }), expect: 400 },
       ];
       // A new entity of B's with a Fund II commitment in force on the call's date: a re-split would hand it a share of A's call.
       const gamma = await entity(`Gamma Holdings ${tag}`, b.id);

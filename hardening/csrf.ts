@@ -200,15 +200,15 @@ export const section: Section = {
       const entryStatus = (id: string) => dbValue<string>(server, "select status from ledger_entries where id = ?", id) ?? "gone";
       const memberCount = (entityId: string, userId: string) => dbValue<number>(server, "select count(*) from entity_members where entity_id = ? and user_id = ?", entityId, userId);
       const capitalState = {
-        drafts: [c.draftCallId, c.deleteCallId, c.draftDistributionId, c.deleteDistributionId].map(entryStatus).join(","),
+        drafts: [c.draftCallId, c.deleteCallId, c.draftDistributionId, c.deleteDistributionId, c.formDraftCallId, c.formDeleteCallId, c.changeCallId].map(entryStatus).join(","),
         viewer: [c.entityId, c.formEntityId].map((e) => memberCount(e, c.viewerId)).join(","),
         newcomer: [c.entityId, c.formEntityId].map((e) => memberCount(e, c.newcomerId)).join(","),
         payments: dbValue<number>(server, "select count(*) from call_payments"),
         commitments: dbValue<number>(server, "select count(*) from commitment_changes"),
       };
       t.check(
-        "capital: drafts still drafts, viewer still a member, newcomer none, no payment, commitment or change (publish, delete, members sent cross-site)",
-        JSON.stringify(capitalState) === JSON.stringify({ drafts: "draft,draft,draft,draft", viewer: "1,1", newcomer: "0,0", payments: 0, commitments: 2 }),
+        "capital: drafts still drafts, viewer still a member, newcomer none, no payment, commitment or change (publish, delete, members, the ledger pages' forms sent cross-site)",
+        JSON.stringify(capitalState) === JSON.stringify({ drafts: Array(7).fill("draft").join(","), viewer: "1,1", newcomer: "0,0", payments: 0, commitments: 2 }),
         JSON.stringify(capitalState),
       );
       t.check("admin session survives (logout/login sent cross-site)", adminStill.status === 200, `GET /api/auth/user → ${adminStill.status}`);
@@ -241,7 +241,7 @@ export const section: Section = {
         mailed.push({ userId: user.id, documentToken: setup.documentMailToken(user.id), subscriberId: sub.id, newsletterToken: sub.unsubscribeToken });
       }
       // Capital accounts: a draft call to publish (API) and an entity to add the newcomer to (the entity page's form), per kind of client.
-      const capitalFresh: Array<{ draft: string; entity: string }> = [];
+      const capitalFresh: Array<{ draft: string; entity: string; formDraft: string }> = [];
       for (let i = 0; i < legit.length; i++) {
         const made = async (path: string, body: Body) => {
           const answer = await setup.call("POST", path, body, admin);
@@ -251,6 +251,7 @@ export const section: Section = {
         capitalFresh.push({
           draft: await made("/api/capital-calls", jsonBody(callBody())),
           entity: await made("/api/entities", jsonBody({ name: `Csrf Entity ${unique()}`, kind: "company", members: [{ userId: ids.capital.ownerId, role: "owner" }] })),
+          formDraft: await made("/api/capital-calls", jsonBody(callBody())),
         });
       }
       const oneClick = formBody({ "List-Unsubscribe": "One-Click" });
@@ -333,6 +334,12 @@ export const section: Section = {
             async () =>
               redirected(await go("POST", `/admin/entities/${cap.entity}`, formBody({ intent: "add-member", email: ids.capital.newcomerEmail, role: "viewer" }), admin)) &&
               dbValue<number>(server, "select count(*) from entity_members where entity_id = ? and user_id = ?", cap.entity, ids.capital.newcomerId) === 1,
+          ],
+          [
+            "publish a draft call (ledger entry page intent)",
+            async () =>
+              redirected(await go("POST", `/admin/ledger/${cap.formDraft}`, formBody({ intent: "publish" }), admin)) &&
+              dbValue<string>(server, "select status from ledger_entries where id = ?", cap.formDraft) === "published",
           ],
           ["delete document (API)", async () => (await go("DELETE", `/api/documents/${f.apiDoc}`, { headers: {} }, admin)).status === 200 && docGone(f.apiDoc)],
           [

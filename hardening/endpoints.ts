@@ -15,7 +15,8 @@ export type Mutation = {
    * Path with `{id}` where an id goes (fill it with a real one or a made-up
    * one), `{userId}` where a second one goes (an entity member's account id),
    * `{batchId}` where a bulk upload batch's id goes (32 hex digits, not a
-   * document id) and `{token}` where a mailed link's token goes (in the query).
+   * document id), `{token}` where a mailed link's token goes (in the query)
+   * and `{slug}` where a fund's slug goes (fund-i: the fixtures' commitments are there).
    */
   path: string;
   kind: BodyKind;
@@ -24,6 +25,9 @@ export type Mutation = {
   intents?: readonly string[];
   note?: string;
 };
+
+/** The ledger forms' intents: a line more, the first line less (remove-line-{n}), the preview (the default). */
+export const LEDGER_FORM_INTENTS = ["add-line", "remove-line-0", "preview"] as const;
 
 export const MUTATIONS: readonly Mutation[] = [
   // JSON API (SPEC.md §7)
@@ -101,6 +105,17 @@ export const MUTATIONS: readonly Mutation[] = [
   // The Entities pages of the Funds group (routes/admin/entity-actions.server.ts): a person named by e-mail.
   { method: "POST", path: "/admin/entities", kind: "form", role: "admin", intents: ["create-entity"] },
   { method: "POST", path: "/admin/entities/{id}", kind: "form", role: "admin", intents: ["add-member", "remove-member", "add-commitment", "raise-commitment"] },
+  // The ledger pages (routes/admin/ledger-actions.server.ts): a new call or distribution, a draft's change (lines.{n}.type /
+  // amount / description / recallable; "Add a line" and a line's "Remove" answer the form again, preview drafts it; no
+  // intent is a preview), and an entry's page (publish and delete a draft of their own; a payment to a published call).
+  ...["/admin/funds/{slug}/calls/new", "/admin/funds/{slug}/distributions/new", "/admin/ledger/{id}/change"].map(
+    (path): Mutation => ({ method: "POST", path, kind: "form", role: "admin", intents: LEDGER_FORM_INTENTS, ...(path.endsWith("/change") ? { note: "a draft's (a published entry's: 303 to its page)" } : {}) }),
+  ),
+  { method: "POST", path: "/admin/ledger/{id}", kind: "form", role: "admin", intents: ["publish", "delete-draft", "record-payment"] },
+  // A fund's operations: the valuations CSV import (step=preview: a file; step=confirm: the previewed text in field csv,
+  // `expected` rows; 8 MB + 1 MB body limit) and the payment instructions (bank details and a fresh two-factor code).
+  { method: "POST", path: "/admin/funds/{slug}/valuations", kind: "multipart", role: "admin", intents: ["valuations"], note: "step=preview (file) or step=confirm (csv)" },
+  { method: "POST", path: "/admin/funds/{slug}/payment-instructions", kind: "form", role: "admin", intents: ["payment-instructions"], note: "needs a fresh two-factor code" },
 ];
 
 /**
@@ -179,7 +194,15 @@ export const READS: ReadonlyArray<{ path: string; role: Role; note?: string }> =
   { path: "/admin/funds/fund-i", role: "admin", note: "a fund's page, by slug" },
   { path: "/admin/entities", role: "admin" },
   { path: "/admin/entities/{id}", role: "admin" },
+  { path: "/admin/funds/fund-i/calls/new", role: "admin" },
+  { path: "/admin/funds/fund-i/distributions/new", role: "admin" },
+  { path: "/admin/funds/fund-i/valuations", role: "admin", note: "the CSV import's upload form" },
+  { path: "/admin/funds/fund-i/payment-instructions", role: "admin" },
+  { path: "/admin/ledger/{id}", role: "admin", note: "a published call's page (payments per entity)" },
+  { path: "/admin/ledger/{id}/change", role: "admin", note: "a draft's form (a published entry's: 303 to its page)" },
   { path: "/lp/capital-account", role: "investor" },
+  { path: "/lp/capital-account/ledger", role: "investor", note: "?entity= and ?fund= filter: the caller's entities only (else the unknown id's 404)" },
+  { path: "/lp/capital-account/ledger.csv", role: "investor", note: "the same filters; formula-safe cells" },
   { path: "/lp/notices/{id}", role: "investor", note: "a published entry's notice: only a member of an entity it concerns reads it (an admin is none)" },
   { path: "/api/fund-access/requests", role: "admin" },
   { path: "/api/fund-documents/{key}", role: "admin", note: "fund list by key (fund-i / fund-ii)" },

@@ -17,7 +17,9 @@ import { RATE_LIMITS } from "../app/modules/http/rate-limit.server";
 import { MUTATIONS, mutationKey, READS } from "./endpoints";
 import { bodyLimitFor } from "../server/app";
 import { formBody, jsonBody, registrationTokenFor, startMailCatcher, startServer, Tally, type AppServer, type HttpAnswer, type Section } from "./harness";
+import { nextTotpCode } from "../tests/support/totp";
 import {
+  CAPITAL_FUND,
   capitalReadId,
   EVIL_ORIGIN,
   HEADER_RULES,
@@ -161,6 +163,7 @@ async function check(full: boolean, server: AppServer, t: Tally, mail: Mail, pro
       .replace("{id}", capitalReadId(p, ids.capital) ?? (p.startsWith("/api/fund-documents") ? fundDocId : docId))
       .replace("{userId}", ids.capital.viewerId)
       .replace("{batchId}", madeUpBatchId())
+      .replace("{slug}", CAPITAL_FUND)
       .replace("{token}", "made-up-token")
       .replace("{key}", "fund-ii");
   const cookieFor = { anonymous: "", investor: investor.cookie, admin } as const;
@@ -177,7 +180,7 @@ async function check(full: boolean, server: AppServer, t: Tally, mail: Mail, pro
     add({ route, method: "GET", path: p, cookie: cookieFor[read.role], expect: [200] });
     if (read.role === "anonymous") continue;
     // JSON guards (401/403) rather than page redirects: the API and the admin's CSV/TSV exports.
-    const api = p.startsWith("/api/") || /^\/admin\/.*\.(csv|tsv)$/.test(p);
+    const api = p.startsWith("/api/") || /^\/(admin|lp)\/.*\.(csv|tsv)$/.test(p);
     add({ method: "GET", path: p, expect: api ? [401] : [302] });
     // An investor holds no fund access: the fund endpoints answer them as anyone without it (401).
     const fundApi = p.startsWith("/api/fund-documents/");
@@ -206,6 +209,10 @@ async function check(full: boolean, server: AppServer, t: Tally, mail: Mail, pro
   add({ method: "GET", path: "/admin/funds/no-such-fund", cookie: admin, expect: [404] });
   add({ method: "DELETE", path: `/api/capital-calls/${unknownId}`, cookie: admin, expect: [404] });
   add({ method: "POST", path: `/api/capital-calls/${unknownId}/publish`, cookie: admin, expect: [404] });
+  // The ledger pages and a fund's forms: an unknown entry or fund; the investor's ledger filtered by an entity not theirs.
+  for (const p of [`/admin/ledger/${unknownId}`, `/admin/ledger/${unknownId}/change`, "/admin/funds/no-such-fund/calls/new", "/admin/funds/no-such-fund/valuations"]) add({ method: "GET", path: p, cookie: admin, expect: [404] });
+  add({ method: "POST", path: `/admin/ledger/${unknownId}`, cookie: admin, body: formBody({ intent: "publish" }), expect: [404] });
+  for (const p of ["/lp/capital-account/ledger", "/lp/capital-account/ledger.csv"]) add({ method: "GET", path: `${p}?entity=${unknownId}`, cookie: investor.cookie, expect: [404] });
   for (const p of ["/no-such-page", "/api/no-such-endpoint", "/lp/no-such-page", "/assets/no-such-file.js", "/favicon.ico"]) {
     add({ method: "GET", path: p, expect: [404] });
   }
@@ -282,7 +289,9 @@ async function check(full: boolean, server: AppServer, t: Tally, mail: Mail, pro
   add({ method: "POST", path: "/newsletter", body: formBody({ email: "x@example.com", filler: big }), framing: "chunked", expect: [413] });
 
   // ── the right role's own answer to every mutation (2xx / 3xx) ──
-  for (const target of mutationTargets(ids)) {
+  // The payment instructions form takes a fresh two-factor code (a step the admin has not used; sent within it).
+  const paymentCode = (await nextTotpCode(portal.adminEmail)).code;
+  for (const target of mutationTargets({ ...ids, paymentCode })) {
     if (target.routePath === "/lp/reset-password") target.build = () => formBody({ token: resetToken, password: "a-new-password-456" });
     add({
       route: target.route,

@@ -400,7 +400,19 @@ function scanDom(html: string | null): [number, string[]] {
   return [(window as unknown as { __xss?: number }).__xss ?? 0, found];
 }
 
-export type Visit = { path: string; cookie: string; html?: string };
+/** A page to load; `post`: the answer to this form post instead (the browser's navigation is sent as it). */
+export type Visit = {
+  path: string;
+  cookie: string;
+  html?: string;
+  post?: { headers: Record<string, string>; body: Buffer };
+  /** Scan the raw HTML only (a page whose components another visit's page runs live). */
+  rawOnly?: boolean;
+  /** Load it live with CSP bypassed only (escaping alone; what CSP would add is tried on the other pages). */
+  bypassOnly?: boolean;
+  /** Text the live page must show (else it is listed in `blank`: the visit proved nothing). */
+  expectText?: string;
+};
 
 /**
  * Chromium with JavaScript on. Each visit's raw HTML (when given) is parsed,
@@ -417,6 +429,8 @@ export async function browsePages(server: AppServer, visits: Visit[], plant?: { 
   const findings: string[] = [];
   let executed = 0;
   let loads = 0;
+  const unhydrated = new Set<string>();
+  const notShown = new Set<string>();
   try {
     const blank = await browser.newPage();
     for (const visit of visits) {
@@ -439,16 +453,31 @@ export async function browsePages(server: AppServer, visits: Visit[], plant?: { 
             await route.fulfill({ response, body: (await response.text()).replace("</body>", `${plant.html}</body>`) });
           });
         }
-        for (const { path } of visits.filter((v) => v.cookie === cookie)) {
+        for (const { path, post, expectText } of visits.filter((v) => v.cookie === cookie && !v.rawOnly && (bypassCSP || !v.bypassOnly))) {
+          // A form's answer: the navigation goes out as the form's POST (same origin), the page renders what it answers.
+          const url = `${server.url}${path}`;
+          if (post) {
+            await page.route(url, (route) =>
+              route.request().isNavigationRequest()
+                ? route.continue({ method: "POST", headers: { ...route.request().headers(), ...post.headers, origin: server.url }, postData: post.body })
+                : route.continue(),
+            );
+          }
           // Exports download instead of loading: goto throws, and there is no page to scan (the tab still
           // shows the page before).
-          const loaded = await page.goto(`${server.url}${path}`, { waitUntil: "load" }).then(
+          const loaded = await page.goto(url, { waitUntil: "load" }).then(
             () => true,
             () => false,
           );
+          if (post) await page.unroute(url);
           loads += 1;
           if (!loaded) continue;
-          await page.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 2_000 }).catch(() => null);
+          const hydrated = await page.waitForSelector("html[data-hydrated]", { state: "attached", timeout: 2_000 }).then(
+            () => true,
+            () => false,
+          );
+          if (!hydrated) unhydrated.add(path);
+          if (expectText && !(await page.evaluate((text) => document.body.innerText.includes(text), expectText).catch(() => false))) notShown.add(path);
           const [count, live] = await page.evaluate(scanDom, null).catch(() => [0, [] as string[]] as const);
           executed += count;
           for (const f of live) findings.push(`in the live DOM of ${path}${bypassCSP ? " (CSP bypassed)" : ""}: ${f}`);
@@ -459,5 +488,5 @@ export async function browsePages(server: AppServer, visits: Visit[], plant?: { 
   } finally {
     await browser.close();
   }
-  return { loads, executed, findings };
+  return { loads, executed, findings, unhydrated: [...unhydrated], blank: [...notShown] };
 }

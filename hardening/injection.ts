@@ -12,12 +12,24 @@
  * JavaScript on (as served, and with CSP bypassed so escaping alone is
  * tested) and scanned as raw HTML; formula payloads in the CSV/TSV exports.
  *
+ * Capital accounts (issue 24): the JSON endpoints' and the entity, ledger
+ * (lines.{n}.*, dates, a payment) and fund pages' fields, the valuations
+ * import's CSV cells (entity names, ids, fund, date, NAV; confirmed, so a row
+ * a payload got through would be written) and the payment instructions'
+ * fields and code (a payload saved with a fresh code is stored as typed); ids
+ * and slugs in their paths and the investor ledger's filters. XSS through a
+ * draft's line descriptions and entity names (its page, its change form), the
+ * valuations preview of a file naming hostile entities (the upload's answer,
+ * loaded as the browser posts it), and the investor's ledger and its CSV
+ * (formula entity names neutralized).
+ *
  * HARDENING_PLANT=1 plants a fault under each check (a changed and a deleted
  * row, a real sign-in, a 500, a mis-stored value, a valid address among the
  * CR/LF ones, an injected mail header, a stranger's link in a mail body, a
  * response head with an extra header,
  * an unescaped payload in a page's HTML and in the browser, an HTML page among
- * the exports, a loose and a missing formula cell, a wrong health path).
+ * the exports, a loose and a missing formula cell, a loose cell in the ledger
+ * export, payment instructions stored otherwise, a wrong health path).
  */
 import { formStampWith } from "../app/modules/pitches/form-stamp.server";
 import {
@@ -37,7 +49,8 @@ import {
 } from "./harness";
 import { bodyOf, browsePages, clientHeaders, drainOutbox, headerNames, mailHeaders, multipart, parseCsv, PASSWORD, rawHead } from "./hostile-helpers";
 import { send, setUpFixture, unique, uploadParts, type Fixture, type Visit } from "./hostile-helpers";
-import { CAPITAL_DATES, callBody } from "./web-helpers";
+import { nextTotpCode } from "../tests/support/totp";
+import { CAPITAL_DATES, CAPITAL_FUND, callBody, ledgerFormFields, PAYMENT_DETAILS } from "./web-helpers";
 
 const PLANT = process.env.HARDENING_PLANT === "1";
 
@@ -72,6 +85,8 @@ type Spec = {
   shape?: (v: Values) => unknown;
   /** Where a valid payload in `field` is stored (a column matched exactly); checked like the fields of `table`. */
   stored?: { field: string; table: string; column: string };
+  /** A body of its own made from the values (the valuations import's CSV file). */
+  build?: (v: Values) => { headers: Record<string, string>; body: string | Buffer };
 };
 
 const mail = () => `inj-${unique()}@example.com`;
@@ -83,7 +98,7 @@ const SIGNUP = (fundId: string) => () => ({ name: "Ada", email: mail(), fundId, 
 const UPLOAD = (fundId?: string) => () => ({ title: `t-${unique()}`, description: `d-${unique()}`, category: fundId ? "fund_documents" : "reports", ...(fundId ? { fundId } : {}), filename: "r.pdf" });
 const ok2xx = (a: HttpAnswer) => a.status >= 200 && a.status < 300;
 
-function sqlSpecs(fx: Fixture, victims: string[]): Spec[] {
+function sqlSpecs(fx: Fixture, victims: string[], changeDraftId = ""): Spec[] {
   // Any session cookie is evidence: for the admin (two-factor on) a password that passed would set the code step's challenge cookie.
   const session = (a: HttpAnswer) => (a.headers["set-cookie"] ?? []).some((c) => c.startsWith(`${fx.sessionCookie}=`) && !/^[^=]+=;/.test(c) && !/max-age=0/i.test(c));
   const login = (path: string, email: string, kind: Kind): Spec => ({ method: "POST", path, kind, base: () => ({ email, password: "wrong-password-0" }), fields: ["email", "password"], evidence: session });
@@ -150,7 +165,7 @@ function sqlSpecs(fx: Fixture, victims: string[]): Spec[] {
     intent("revoke-fund-access", "requestId"),
     intent("resend-fund-access-link", "requestId"),
     intent("delete-fund-document", "documentId"),
-    ...capitalSpecs(fx),
+    ...capitalSpecs(fx, changeDraftId),
   ];
 }
 
@@ -160,7 +175,7 @@ function sqlSpecs(fx: Fixture, victims: string[]): Spec[] {
  * amounts, dates, ids). Each base is valid, so only the payload can refuse it;
  * names and descriptions are valid text and must be stored as typed.
  */
-function capitalSpecs(fx: Fixture): Spec[] {
+function capitalSpecs(fx: Fixture, changeDraftId: string): Spec[] {
   const c = fx.capital;
   const d = CAPITAL_DATES;
   const line = (v: Values) => [{ type: v.type, amount: v.amount, description: v.description }];
@@ -213,6 +228,76 @@ function capitalSpecs(fx: Fixture): Spec[] {
     form(`/admin/entities/${c.formEntityId}`, "remove-member", { userId: "x", name: "Someone" }, ["userId", "name"]),
     form(`/admin/entities/${c.formEntityId}`, "add-commitment", { fund: "fund-ii", amount: "1000.00", acceptedOn: d.accepted }, ["fund", "amount", "acceptedOn"]),
     form(`/admin/entities/${c.formEntityId}`, "raise-commitment", { commitmentId: c.formCommitmentId, amount: "9000000.00", effectiveOn: d.raised }, ["commitmentId", "amount", "effectiveOn"]),
+    // The ledger pages' forms (their fields as posted: lines.{n}.*): a new call (every field), a new distribution and a
+    // draft's change (the fields of their own, and the description, stored as typed); a payment from the entry's page.
+    // The page forms of issue 24's pages post as the page does with JavaScript (`….data`: the action alone, no page
+    // drawn around a refusal; a fifth of the time of a plain post, which the hostile-input section sends).
+    ...ledgerSpecs(c, changeDraftId),
+    form(`/admin/ledger/${c.publishedCallId}.data`, "record-payment", { entityId: c.entityId, amount: "1.00", receivedOn: d.paid }, ["entityId", "amount", "receivedOn"]),
+    // The valuations import, confirmed (it writes when every row is good): a payload in the cells the database is asked
+    // about (the entity's id and name) or that pick the fund must refuse its row, so all.
+    {
+      method: "POST",
+      path: `/admin/funds/${CAPITAL_FUND}/valuations.data`,
+      kind: "multipart",
+      admin: true,
+      base: () => ({ entity_id: c.entityId, entity: c.entityName, fund: CAPITAL_FUND, date: d.valued, nav: "1000.00" }),
+      fields: ["entity_id", "entity", "fund"],
+      build: (v) => {
+        const csv = `entity_id,entity,fund,date,nav\r\n${[v.entity_id, v.entity, v.fund, v.date, v.nav].map((cell) => csvQuoted(cell ?? "")).join(",")}\r\n`;
+        return multipart([{ name: "intent", value: "valuations" }, { name: "step", value: "confirm" }, { name: "csv", value: csv }, { name: "expected", value: "1" }]);
+      },
+      evidence: (a) => a.status < 400,
+    },
+    // The payment instructions (stored as JSON in one column): a free-text and a checked detail (no code: refused on it
+    // after they are read, so no code attempt is spent), and codes with good details (each a wrong code: 7 of the admin's
+    // 10 an hour). Payloads saved with a fresh code are stored as typed: paymentInstructionsStored.
+    {
+      method: "POST",
+      path: `/admin/funds/${CAPITAL_FUND}/payment-instructions.data`,
+      kind: "form",
+      admin: true,
+      base: () => ({ intent: "payment-instructions", ...PAYMENT_DETAILS, code: "" }),
+      fields: ["beneficiary", "account"],
+      evidence: (a) => a.status < 400,
+    },
+    {
+      method: "POST",
+      path: `/admin/funds/${CAPITAL_FUND}/payment-instructions.data`,
+      kind: "form",
+      admin: true,
+      base: () => ({ intent: "payment-instructions", ...PAYMENT_DETAILS, code: "" }),
+      fields: ["code"],
+      evidence: (a) => a.status < 400,
+    },
+  ];
+}
+
+/** An export (CSV/TSV): its cells are checked, it is not a page. */
+const isExport = (path: string) => /\.(csv|tsv)(\?|$)/.test(path);
+
+/** A CSV cell, quoted (RFC 4180) when it must be. */
+const csvQuoted = (cell: string) => (/[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell);
+
+/** The ledger forms' specs: a new call (every field), a new distribution and a draft's change (theirs, and the description). */
+function ledgerSpecs(c: Fixture["capital"], changeDraftId: string): Spec[] {
+  const description = { field: "lines.0.description", table: "ledger_lines", column: "description" };
+  const spec = (path: string, kind: "call" | "distribution", correctionOf: string, fields: string[]): Spec => ({
+    method: "POST",
+    path,
+    kind: "form",
+    admin: true,
+    base: () => ({
+      ...ledgerFormFields(kind, "preview", [{ type: kind === "call" ? "investment" : "return_of_capital", amount: "1000.00", description: `Form line ${unique()}` }]),
+      ...(correctionOf ? { correctionOf } : {}),
+    }),
+    fields,
+    stored: description,
+  });
+  return [
+    spec(`/admin/funds/${CAPITAL_FUND}/calls/new.data`, "call", c.publishedCallId, ["noticeDate", "correctionOf", "lines.0.type", "lines.0.amount", "lines.0.description"]),
+    spec(`/admin/funds/${CAPITAL_FUND}/distributions/new.data`, "distribution", c.publishedDistributionId, ["paymentDate", "lines.0.description"]),
+    ...(changeDraftId ? [spec(`/admin/ledger/${changeDraftId}/change.data`, "call", "", ["lines.0.description"])] : []),
   ];
 }
 
@@ -295,6 +380,11 @@ async function sqlPart(fx: Fixture, tally: Tally) {
   }
   if (PLANT) writeDb(fx, "create table planted (x)");
   const before = snapshot(fx);
+  // A draft the change form redrafts again and again (made after the snapshot: its rows are the spec's to change).
+  const draft = await send(fx.server, "POST", "/api/capital-calls", jsonBody(callBody()), fx.adminCookie);
+  const changeDraftId = draft.status === 201 ? (JSON.parse(draft.text) as { id: string }).id : "";
+  // First (before the code field's payloads spend the admin's code attempts): payloads saved as payment instructions.
+  const instructions = await paymentInstructionsStored(fx);
   const attempts: Attempt[] = [];
   let fiveXx = 0;
   const evidence: string[] = [];
@@ -302,11 +392,11 @@ async function sqlPart(fx: Fixture, tally: Tally) {
     if (!answer || answer.status >= 500) fiveXx += 1;
     if (injected) evidence.push(label);
   };
-  for (const spec of sqlSpecs(fx, victims)) {
+  for (const spec of sqlSpecs(fx, victims, changeDraftId)) {
     for (const field of spec.fields) {
       for (const payload of field === "email" ? [...SQL, ...SQL_EMAILS] : SQL) {
         const values = { ...spec.base(), [field]: payload };
-        const body = spec.shape ? jsonBody(spec.shape(values)) : bodyOf(spec.kind, values, spec.fileField);
+        const body = spec.build ? spec.build(values) : spec.shape ? jsonBody(spec.shape(values)) : bodyOf(spec.kind, values, spec.fileField);
         const answer = await send(fx.server, spec.method, spec.path, body, spec.admin ? fx.adminCookie : "").catch(() => null);
         attempts.push({ spec, field, payload, values, answer });
         await tried(`${spec.method} ${spec.path} ${field}=${payload}`, answer, !!answer && !!spec.evidence?.(answer));
@@ -348,28 +438,34 @@ async function sqlPart(fx: Fixture, tally: Tally) {
       ...[`/api/commitments/${p}`, `/api/capital-calls/${p}`, `/api/distributions/${p}`, `/admin/entities/${p}`, `/admin/funds/${p}`].map((path): [string, string, string] => ["GET", path, admin]),
       ...[`/api/capital-calls/${p}`, `/api/distributions/${p}`, `/api/entities/${fx.capital.entityId}/members/${p}`].map((path): [string, string, string] => ["DELETE", path, admin]),
       ...[`/api/capital-calls/${p}/publish`, `/api/distributions/${p}/publish`].map((path): [string, string, string] => ["POST", path, admin]),
+      // The ledger pages and a fund's forms (an entry id, a slug), the investor's ledger filters (an entity id, a slug).
+      ["GET", `/admin/ledger/${p}/change`, admin],
+      ...[`/admin/ledger/${p}`, `/admin/funds/${p}/distributions/new`].map((path): [string, string, string] => ["POST", path, admin]),
+      ["GET", `/lp/capital-account/ledger.csv?entity=${p}`, investor],
       // The mailed links: the token in the query is the only authority.
       ...[`/unsubscribe/documents?token=${p}`, `/unsubscribe/newsletter?token=${p}`, `/newsletter/confirm?token=${p}`, `/lp/register/confirm?token=${p}`].map(
         (path): [string, string, string] => ["POST", path, ""],
       ),
+    ];
+    const prefixed: Array<[string, ReturnType<typeof bodyOf>]> = [
+      ["/admin/documents/bulk/", bodyOf("form", { intent: "publish", expected: "1" })],
+      ["/unsubscribe/", bodyOf("form", { "List-Unsubscribe": "One-Click" })],
+      ["/admin/ledger/", bodyOf("form", { intent: "publish" })],
+      ["/admin/funds/", bodyOf("form", ledgerFormFields("distribution", "preview"))],
+      ["/newsletter/confirm", bodyOf("form", {})],
+      ["/lp/register/confirm", bodyOf("form", { password: PASSWORD })],
     ];
     const bodyFor = (method: string, path: string) =>
       method === "PATCH"
         ? bodyOf("json", { status: "approved" })
         : method === "PUT"
           ? bodyOf("json", { referenceCode: "LRV-0001" })
-          : path.startsWith("/admin/documents/bulk/")
-            ? bodyOf("form", { intent: "publish", expected: "1" })
-            : path.startsWith("/unsubscribe/")
-              ? bodyOf("form", { "List-Unsubscribe": "One-Click" })
-              : path.startsWith("/newsletter/confirm")
-                ? bodyOf("form", {})
-                : path.startsWith("/lp/register/confirm")
-                  ? bodyOf("form", { password: PASSWORD })
-                  : null;
+          : (prefixed.find(([prefix]) => path.startsWith(prefix))?.[1] ?? null);
     for (const [method, path, cookie] of ids) {
       const answer = await send(fx.server, method, path, bodyFor(method, path), cookie).catch(() => null);
-      await tried(`${method} ${path}`, answer, !!answer && ok2xx(answer));
+      // A page's form post answers a redirect when it acted (a slug or id that matched).
+      const acted = !!answer && (ok2xx(answer) || (method === "POST" && /^\/admin\/(ledger|funds)\//.test(path) && answer.status < 400));
+      await tried(`${method} ${path}`, answer, acted);
     }
     for (const fund of ["fund-i", "fund-ii"]) {
       const answer = await request(fx.server.url, "GET", `/${fund}/documents?token=${p}`, { headers: clientHeaders(fx.server) }).catch(() => null);
@@ -390,7 +486,7 @@ async function sqlPart(fx: Fixture, tally: Tally) {
   const shrunk = [...before.counts].filter(([t, n]) => (after.counts.get(t) ?? -1) < n).map(([t]) => t);
   const changed = [...before.rows].filter(([k, v]) => after.rows.get(k) !== v).map(([k]) => k.split("|")[0]!.split(" from ")[1] + " " + k.split("|")[1]);
   const stored = storedCheck(fx, attempts);
-  tally.info("SQL: payloads × fields tried (bodies)", `${attempts.length} (${SQL.length} payloads, ${sqlSpecs(fx, victims).length} endpoints)`);
+  tally.info("SQL: payloads × fields tried (bodies)", `${attempts.length} (${SQL.length} payloads, ${sqlSpecs(fx, victims, changeDraftId).length} endpoints)`);
   tally.info("SQL: payloads in query parameters and path ids", queries);
   tally.count("SQL: 5xx answers", fiveXx);
   tally.count("SQL: tables dropped or shrunk", shrunk.length, 0, shrunk.join(", "));
@@ -398,6 +494,23 @@ async function sqlPart(fx: Fixture, tally: Tally) {
   tally.count("SQL: injected (sign-in, token or id accepted, export rows changed)", evidence.length, 0, evidence.slice(0, 3).join(" | "));
   for (const e of evidence.slice(0, 5)) tally.note(`SQL evidence: ${e}`);
   tally.check(`SQL: valid payloads stored verbatim (${stored.checked - stored.wrong.length}/${stored.checked})`, stored.checked > 0 && stored.wrong.length === 0, stored.wrong.slice(0, 3).join("; "));
+  tally.check("SQL: payloads saved as payment instructions (with a fresh code) stored as typed", instructions.ok, instructions.detail);
+}
+
+/**
+ * The payment instructions form with SQL payloads in its free-text fields and a fresh two-factor code of the
+ * admin's: saved (303), and stored as typed in the fund's payment_instructions JSON.
+ */
+async function paymentInstructionsStored(fx: Fixture): Promise<{ ok: boolean; detail: string }> {
+  const typed = { beneficiary: SQL[0]!, bankName: SQL[2]!, bankAddress: SQL[4]!, reference: SQL[8]! };
+  const { code } = await nextTotpCode(fx.adminEmail);
+  const answer = await send(fx.server, "POST", `/admin/funds/${CAPITAL_FUND}/payment-instructions`, bodyOf("form", { ...PAYMENT_DETAILS, ...typed, intent: "payment-instructions", code }), fx.adminCookie);
+  const db = openDatabase(fx.server);
+  const column = (db.prepare("select payment_instructions as v from funds where slug = ?").get(CAPITAL_FUND) as { v: string | null } | undefined)?.v ?? "{}";
+  db.close();
+  const saved = JSON.parse(column) as Record<string, unknown>;
+  const wrong = Object.entries(typed).filter(([key, value]) => saved[key] !== (PLANT ? `${value}!` : value));
+  return { ok: answer.status === 303 && wrong.length === 0, detail: `${answer.status}; stored otherwise: ${wrong.map(([key]) => `${key} = ${JSON.stringify(saved[key])}`).join(", ") || "none"}` };
 }
 
 /** A planted write (HARDENING_PLANT) straight into the server's database. */
@@ -682,7 +795,19 @@ async function storeXss(fx: Fixture) {
   const capital = await hostileEntities(fx, names, (path, body, cookie = "") => send(fx.server, "POST", path, body, cookie).catch(() => null));
   tried += names.length;
   stored += capital.stored;
-  return { stored, tried, investorCookie, users: ours, docId: docs[0]!.id, capital };
+  // A Fund II draft with a line per payload (its description), split over those entities: its page and its change form.
+  const lines = names.slice(0, 20).map((description) => ({ type: "investment", amount: "100.00", description }));
+  const draft = await store(lines.length, send(fx.server, "POST", "/api/capital-calls", jsonBody({ ...callBody(), fund: "fund-ii", lines }), fx.adminCookie));
+  const draftId = draft?.status === 201 ? (JSON.parse(draft.text) as { id: string }).id : "none";
+  // The valuations import's preview of a file naming those entities (resolved: their names) and payloads as typed (not resolved).
+  const rows = [...names.map((name) => [name, "fund-ii", CAPITAL_DATES.valued, "1000.00"]), ...XSS.map((x) => [x, x, x, x])];
+  const csv = ["entity,fund,date,nav", ...rows.map((r) => r.map(csvQuoted).join(","))].join("\r\n");
+  const preview = multipart([
+    { name: "intent", value: "valuations" },
+    { name: "step", value: "preview" },
+    { name: "file", value: Buffer.from(csv), filename: `${XSS[1]}.csv`, contentType: "text/csv" },
+  ]);
+  return { stored, tried, investorCookie, users: ours, docId: docs[0]!.id, capital, draftId, preview };
 }
 
 async function xssPart(fx: Fixture, tally: Tally) {
@@ -690,7 +815,7 @@ async function xssPart(fx: Fixture, tally: Tally) {
   const lists = ["lp-users", "rejected-lp-users", "fund-ii-requests", "newsletter"];
   const fundDocs = JSON.parse((await adminGet(fx, "/api/fund-documents/fund-ii"))?.text ?? "[]") as Array<{ id: string }>;
   const requests = JSON.parse((await adminGet(fx, "/api/fund-access/requests"))?.text ?? "[]") as Array<{ id: string }>;
-  const pages: Array<{ path: string; cookie: string }> = [
+  const pages: Array<Omit<Visit, "html">> = [
     ...[
       "/admin/dashboard",
       "/admin/investors",
@@ -703,7 +828,14 @@ async function xssPart(fx: Fixture, tally: Tally) {
     ].map((path) => ({ path, cookie: fx.adminCookie })),
     { path: `/admin/documents/${s.docId}/access`, cookie: fx.adminCookie },
     ...["/admin/entities", `/admin/entities/${s.capital.entityIds[0] ?? "none"}`, "/admin/funds/fund-ii"].map((path) => ({ path, cookie: fx.adminCookie })),
-    ...["/lp/capital-account", `/lp/notices/${s.capital.callId || "none"}`].map((path) => ({ path, cookie: fx.investorCookie })),
+    // A draft's page (its lines' descriptions, its entities' names) and its change form (the descriptions as field values: raw HTML only).
+    { path: `/admin/ledger/${s.draftId}`, cookie: fx.adminCookie, expectText: XSS[0]!, bypassOnly: true },
+    { path: `/admin/ledger/${s.draftId}/change`, cookie: fx.adminCookie, rawOnly: true },
+    // The valuations preview: the answer to the upload's post (what a browser gets, with or without JavaScript).
+    { path: "/admin/funds/fund-ii/valuations", cookie: fx.adminCookie, post: s.preview, expectText: XSS[0]!, bypassOnly: true },
+    ...["/lp/capital-account", `/lp/notices/${s.capital.callId || "none"}`, "/lp/capital-account/ledger.csv"].map((path) => ({ path, cookie: fx.investorCookie })),
+    // The full ledger: the same table as the capital account's latest transactions (raw HTML only).
+    { path: "/lp/capital-account/ledger", cookie: fx.investorCookie, rawOnly: true },
     { path: "/lp/dashboard", cookie: s.investorCookie },
     { path: "/fund-ii/documents", cookie: fx.adminCookie },
     { path: "/fund-i/documents", cookie: fx.adminCookie },
@@ -719,13 +851,17 @@ async function xssPart(fx: Fixture, tally: Tally) {
   const visits: Visit[] = [];
   const literal: string[] = [];
   const shown: string[] = [];
-  for (const { path, cookie } of pages) {
-    const answer = await request(fx.server.url, "GET", path, { headers: { cookie } });
-    if (path.includes("/email-lists/") || (PLANT && path === "/fund-i/documents")) {
+  let ledgerCells: string[] = [];
+  for (const { path, cookie, post, rawOnly, bypassOnly, expectText } of pages) {
+    const answer = post
+      ? await request(fx.server.url, "POST", path, { headers: { ...clientHeaders(fx.server, cookie), ...post.headers }, body: post.body })
+      : await request(fx.server.url, "GET", path, { headers: { cookie } });
+    if (path === "/lp/capital-account/ledger.csv") ledgerCells = parseCsv(answer.text.replace(/^\uFEFF/, ""));
+    if (isExport(path) || (PLANT && path === "/fund-i/documents")) {
       if (!/^text\/(csv|tab-separated-values)/.test(String(answer.headers["content-type"])) || answer.headers["x-content-type-options"] !== "nosniff") badExports += 1;
       cells.push(...(path.endsWith(".csv") ? parseCsv(answer.text.replace(/^\uFEFF/, "")) : answer.text.split("\n").flatMap((l) => l.split("\t"))));
     }
-    if (path.includes("/email-lists/")) {
+    if (isExport(path)) {
       visits.push({ path, cookie });
       continue;
     }
@@ -734,7 +870,7 @@ async function xssPart(fx: Fixture, tally: Tally) {
     const outsideScripts = html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "");
     for (const x of XSS) if (x.includes("<") && outsideScripts.includes(x)) literal.push(`as typed in ${path}: ${x}`);
     if (XSS.some((x) => html.includes(escaped(x)))) shown.push(path);
-    visits.push({ path, cookie, html });
+    visits.push({ path, cookie, html, ...(post ? { post } : {}), ...(rawOnly ? { rawOnly } : {}), ...(bypassOnly ? { bypassOnly } : {}), ...(expectText ? { expectText } : {}) });
   }
   const seen = await browsePages(fx.server, visits, PLANT ? { path: "/lp/dashboard", html: XSS[1]! } : undefined);
   if (PLANT) cells.push("=1+1");
@@ -742,16 +878,33 @@ async function xssPart(fx: Fixture, tally: Tally) {
   const formulas = PLANT ? [...FORMULAS, "=PLANTED(1)"] : FORMULAS;
   const neutralized = formulas.filter((f) => cells.includes(`'${f}`)).length;
   tally.info("XSS: payloads × stored fields tried (accepted)", `${s.tried} (${s.stored})`);
-  tally.info("XSS: pages loaded in Chromium (CSP on / bypassed)", `${seen.loads} (${pages.length - 8} pages + 8 exports, ×2)`);
-  const htmlPages = pages.filter((p) => !p.path.includes("/email-lists/")).map((p) => p.path);
+  const exports = pages.filter((p) => isExport(p.path)).length;
+  const raw = pages.filter((p) => p.rawOnly).length;
+  const once = pages.filter((p) => p.bypassOnly).length;
+  tally.info(
+    "XSS: pages loaded in Chromium (CSP on / bypassed)",
+    `${seen.loads} (${pages.length - exports} pages + ${exports} exports ×2; ${once} of them with CSP bypassed only, ${raw} as raw HTML only)`,
+  );
+  const htmlPages = pages.filter((p) => !isExport(p.path)).map((p) => p.path);
   const blank = htmlPages.filter((p) => !shown.includes(p) || (PLANT && p === "/fund-i/documents"));
   tally.check(`XSS: pages showing stored payloads, escaped (${htmlPages.length - blank.length}/${htmlPages.length})`, blank.length === 0, `none shown on ${blank.join(", ")}`);
   tally.count("XSS: executed (window.__xss + dialogs)", seen.executed);
+  tally.count("XSS: pages that did not show their stored payloads in Chromium (the ledger draft, the valuations preview)", seen.blank.length, 0, seen.blank.join(", "));
+  tally.info("XSS: pages not hydrated within 2 s (info)", seen.unhydrated.join(", ") || "none");
   const findings = [...literal, ...seen.findings];
   tally.count("XSS: injected (payload unescaped in raw HTML or live DOM)", findings.length, 0, findings.slice(0, 2).join(" | "));
   tally.count("CSV/TSV: exports not served as text with nosniff", badExports);
   tally.count("CSV/TSV: cells a spreadsheet would run as a formula", loose.length, 0, loose.slice(0, 3).join(" | "));
   tally.check(`CSV/TSV: formula payloads found neutralized (${neutralized}/${formulas.length})`, neutralized === formulas.length, `only ${neutralized}`);
+  // The investor's ledger export (issue 24 §8): the hostile entities' names are its Entity cells.
+  if (PLANT) ledgerCells.push("@PLANTED(1)");
+  const ledgerLoose = ledgerCells.filter((c) => /^[=+\-@\t\r]/.test(c));
+  const ledgerNeutralized = FORMULAS.filter((f) => ledgerCells.includes(`'${f}`)).length;
+  tally.check(
+    `CSV: the capital ledger export's formula entity names neutralized (${ledgerNeutralized}/${FORMULAS.length}), none loose`,
+    ledgerNeutralized === FORMULAS.length && ledgerLoose.length === 0,
+    `${ledgerNeutralized} neutralized; loose: ${ledgerLoose.slice(0, 3).join(" | ") || "none"}`,
+  );
   for (const note of findings.slice(0, 4)) tally.note(note);
 }
 

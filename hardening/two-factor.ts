@@ -249,7 +249,7 @@ type Probe = {
  */
 function sweepList(ids: Parameters<typeof mutationTargets>[0], docId: string, fundDocId: string): Probe[] {
   const probes: Probe[] = [];
-  const isJson = (p: string) => p.startsWith("/api/") || /^\/admin\/.*\.(csv|tsv)$/.test(p);
+  const isJson = (p: string) => p.startsWith("/api/") || /^\/(admin|lp)\/.*\.(csv|tsv)$/.test(p);
   const isFund = (p: string) => p.startsWith("/api/fund-documents/") || p === "/fund-i/documents" || p === "/fund-ii/documents";
   const reads = [...READS.filter((r) => r.role !== "anonymous").map((r) => r.path), "/fund-i/documents", "/fund-ii/documents"];
   for (const raw of reads) {

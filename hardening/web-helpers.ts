@@ -6,7 +6,7 @@
  */
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { samplePdf } from "../tests/helpers/sample-files";
-import { ACCOUNT_MUTATIONS, MUTATIONS, mutationKey, type BodyKind, type Mutation, type Role } from "./endpoints";
+import { ACCOUNT_MUTATIONS, LEDGER_FORM_INTENTS, MUTATIONS, mutationKey, type BodyKind, type Mutation, type Role } from "./endpoints";
 import {
   confirmRegistration,
   cookiesFrom,
@@ -268,11 +268,17 @@ export type CapitalIds = {
   draftCallId: string;
   deleteCallId: string;
   publishedCallId: string;
+  /** The ledger pages' own drafts: one the entry page publishes, one it deletes, one the change form redrafts. */
+  formDraftCallId: string;
+  formDeleteCallId: string;
+  changeCallId: string;
   draftDistributionId: string;
   deleteDistributionId: string;
   publishedDistributionId: string;
 };
 
+/** The fund of the capital records' commitments: `{slug}` in MUTATIONS. */
+export const CAPITAL_FUND = "fund-i";
 export const CAPITAL_DATES = { accepted: "2024-01-15", notice: "2024-03-01", due: "2024-03-29", paid: "2024-03-20", distributed: "2024-06-28", raised: "2024-06-30", valued: "2024-06-30" };
 export const callBody = (extra: Record<string, unknown> = {}) => ({
   fund: "fund-i",
@@ -293,6 +299,49 @@ export const distributionBody = (extra: Record<string, unknown> = {}) => ({
   ],
   ...extra,
 });
+
+/**
+ * A ledger form's fields as the page posts them: the dates, two lines
+ * (lines.{n}.type / amount / description, and recallable for a distribution's
+ * return of capital), the intent.
+ */
+export function ledgerFormFields(kind: "call" | "distribution", intent: string, lines: Array<{ type?: string; amount: string; description?: string }> = []): Record<string, string> {
+  const given = lines.length
+    ? lines
+    : kind === "call"
+      ? [
+          { type: "investment", amount: "8000.00", description: "Hardening form line" },
+          { type: "management_fee", amount: "500.00" },
+        ]
+      : [
+          { type: "return_of_capital", amount: "1500.00", description: "Hardening form line" },
+          { type: "income", amount: "250.00" },
+        ];
+  const fields: Record<string, string> = kind === "call" ? { noticeDate: CAPITAL_DATES.notice, dueDate: CAPITAL_DATES.due } : { paymentDate: CAPITAL_DATES.distributed };
+  given.forEach((line, n) => {
+    fields[`lines.${n}.type`] = line.type ?? (kind === "call" ? "investment" : "return_of_capital");
+    fields[`lines.${n}.amount`] = line.amount;
+    if (line.description !== undefined) fields[`lines.${n}.description`] = line.description;
+    if (kind === "distribution" && n === 0) fields[`lines.${n}.recallable`] = "on";
+  });
+  return { intent, ...fields };
+}
+
+/** A valuations CSV of the capital fund at CAPITAL_DATES.valued: a header and one row per [entity id, nav]. */
+export function valuationsCsv(rows: Array<[string, string]>, fund = CAPITAL_FUND): string {
+  return ["entity_id,fund,date,nav", ...rows.map(([id, nav]) => `${id},${fund},${CAPITAL_DATES.valued},${nav}`), ""].join("\n");
+}
+
+/** Payment instructions the form takes (a valid IBAN and BIC; the code apart). */
+export const PAYMENT_DETAILS = {
+  beneficiary: "Lumen Ridge Fund I LP",
+  bankName: "Hardening Bank AG",
+  bankAddress: "Bahnhofstrasse 1, 8001 Zurich",
+  account: "CH93 0076 2011 6238 5295 7",
+  swift: "UBSWCHZH80A",
+  routing: "",
+  reference: "Capital call, entity name",
+};
 
 let raises = 0;
 /** An amount above every earlier raise in this process (a raise must be higher than the amount in force). */
@@ -342,6 +391,9 @@ export async function capitalRecords(
     draftCallId: await draft("capital-calls"),
     deleteCallId: await draft("capital-calls"),
     publishedCallId: await published("capital-calls"),
+    formDraftCallId: await draft("capital-calls"),
+    formDeleteCallId: await draft("capital-calls"),
+    changeCallId: await draft("capital-calls"),
     draftDistributionId: await draft("distributions"),
     deleteDistributionId: await draft("distributions"),
     publishedDistributionId: await published("distributions"),
@@ -356,6 +408,8 @@ export function capitalReadId(path: string, c: CapitalIds): string | undefined {
     "/api/distributions/{id}": c.publishedDistributionId,
     "/admin/entities/{id}": c.entityId,
     "/lp/notices/{id}": c.publishedCallId,
+    "/admin/ledger/{id}": c.publishedCallId,
+    "/admin/ledger/{id}/change": c.changeCallId,
   };
   return ids[path];
 }
@@ -390,6 +444,12 @@ export type Ids = {
   registrationConfirmToken?: string;
   /** Entities, commitments, drafts and published entries (Portal.capital, capitalRecords). */
   capital: CapitalIds;
+  /**
+   * A fresh two-factor code of the admin's (a step not used yet: tests/support/totp.ts nextTotpCode) for the
+   * payment instructions form; without it the form gets a made-up code (refused, and it counts against the
+   * admin's code attempts: only sweeps that never reach the action may go without).
+   */
+  paymentCode?: string;
 };
 
 export type Target = {
@@ -510,6 +570,18 @@ export function mutationTargets(ids: Ids): Target[] {
     "POST /admin/entities/{id} add-commitment": () => formBody({ intent: "add-commitment", fund: "fund-ii", amount: "250000.00", acceptedOn: CAPITAL_DATES.accepted }),
     "POST /admin/entities/{id} raise-commitment": () =>
       formBody({ intent: "raise-commitment", commitmentId: c.formCommitmentId, amount: raisedAmount(), effectiveOn: CAPITAL_DATES.raised }),
+    // The ledger forms, as the page posts them (two lines; Remove drops the first; preview drafts, or redrafts the change's draft).
+    ...Object.fromEntries(
+      (["/admin/funds/{slug}/calls/new", "/admin/funds/{slug}/distributions/new", "/admin/ledger/{id}/change"] as const).flatMap((path) =>
+        LEDGER_FORM_INTENTS.map((intent) => [`POST ${path} ${intent}`, () => formBody(ledgerFormFields(path.includes("/distributions/") ? "distribution" : "call", intent))]),
+      ),
+    ),
+    "POST /admin/ledger/{id} publish": () => formBody({ intent: "publish" }),
+    "POST /admin/ledger/{id} delete-draft": () => formBody({ intent: "delete-draft" }),
+    "POST /admin/ledger/{id} record-payment": () => formBody({ intent: "record-payment", entityId: c.entityId, amount: "1.00", receivedOn: CAPITAL_DATES.paid }),
+    // The import's confirm (it writes): the previewed text of one valuation of the JSON's entity.
+    "POST /admin/funds/{slug}/valuations valuations": () => multipartBody({ intent: "valuations", step: "confirm", csv: valuationsCsv([[c.entityId, "1100000.00"]]), expected: "1", fileName: "navs.csv" }),
+    "POST /admin/funds/{slug}/payment-instructions payment-instructions": () => formBody({ ...PAYMENT_DETAILS, intent: "payment-instructions", code: ids.paymentCode ?? "000000" }),
   };
   const quick: Record<string, () => Body> = {
     "POST /api/auth/register": () => jsonBody({ email: email("reg"), password: "short", name: "New Investor" }),
@@ -517,6 +589,8 @@ export function mutationTargets(ids: Ids): Target[] {
     "POST /lp/login": () => formBody({ email: ids.adminEmail, password: "" }),
     "POST /admin/login": () => formBody({ email: ids.adminEmail, password: "" }),
     "POST /lp/register": () => formBody({ email: email("reg-form"), password: "short", name: "Form Investor" }),
+    // No code: refused on its field before any code is checked (a wrong one counts against the admin).
+    "POST /admin/funds/{slug}/payment-instructions payment-instructions": () => formBody({ ...PAYMENT_DETAILS, intent: "payment-instructions", code: "" }),
   };
   const idFor: Record<string, string> = {
     "/api/auth/users/{id}/status": ids.userId,
@@ -536,6 +610,11 @@ export function mutationTargets(ids: Ids): Target[] {
     "/api/distributions/{id}/publish": c.draftDistributionId,
     "/api/distributions/{id}": c.deleteDistributionId,
     "/admin/entities/{id}": c.formEntityId,
+    "/admin/ledger/{id}/change": c.changeCallId,
+    // The entry page: each intent its own entry (mutationKey first).
+    "POST /admin/ledger/{id} publish": c.formDraftCallId,
+    "POST /admin/ledger/{id} delete-draft": c.formDeleteCallId,
+    "POST /admin/ledger/{id} record-payment": c.publishedCallId,
   };
   /** The second id of a path (`{userId}`): the viewer the DELETE removes. */
   const userIdFor: Record<string, string> = { "/api/entities/{id}/members/{userId}": c.viewerId };
@@ -552,7 +631,7 @@ export function mutationTargets(ids: Ids): Target[] {
       const key = mutationKey(m, intent);
       const build = builders[key];
       if (!build) throw new Error(`no request body for ${key}: add it to hardening/web-helpers.ts mutationTargets`);
-      const id = idFor[m.path];
+      const id = idFor[key] ?? idFor[m.path];
       if (m.path.includes("{id}") && !id) throw new Error(`no id for ${m.path}`);
       const userId = userIdFor[m.path];
       if (m.path.includes("{userId}") && !userId) throw new Error(`no user id for ${m.path}`);
@@ -566,6 +645,7 @@ export function mutationTargets(ids: Ids): Target[] {
           .replace("{id}", id ?? "")
           .replace("{userId}", userId ?? "")
           .replace("{batchId}", batchId)
+          .replace("{slug}", CAPITAL_FUND)
           .replace("{token}", encodeURIComponent(token ?? "")),
         routePath: m.path,
         route: key,
