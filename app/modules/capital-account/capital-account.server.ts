@@ -6,7 +6,7 @@ import type { LpUser } from "../auth/session.server";
 import { capitalMetrics, type IrrNote } from "../capital/metrics";
 import { parseSignedAmount, sumByCurrency, toDecimalString } from "../capital/money";
 import { listFunds, type Fund } from "../funds/funds.server";
-import type { LedgerEntryRead } from "../ledger/ledger.server";
+import { entryHead, type LedgerEntryRead } from "../ledger/ledger.server";
 
 /**
  * The investor's capital account (issue 24 §8, DESIGN.md §10): for each
@@ -310,27 +310,8 @@ export function noticeFor(user: Pick<LpUser, "id">, id: string, db: Reader = get
     entity.parts.push(part);
     byEntity.set(part.entityId, entity);
   }
-  const dates = entry.kind === "call" ? { noticeDate: entry.date, dueDate: entry.dueDate ?? entry.date } : { paymentDate: entry.date };
   return {
-    entry: {
-      id: entry.id,
-      kind: entry.kind,
-      fund: fund.slug,
-      currency: fund.currency,
-      status: entry.status,
-      number: entry.number,
-      reference: entry.number === null ? null : ledgerReference(entry.kind, entry.number),
-      date: entry.date,
-      ...dates,
-      correctionOf: entry.correctionOf,
-      total: money(lines.reduce((sum, l) => sum + BigInt(l.amountMinor), 0n)),
-      lines: lines.map((l) => ({
-        type: l.type,
-        amount: money(l.amountMinor),
-        ...(l.description ? { description: l.description } : {}),
-        ...(entry.kind === "distribution" ? { recallable: l.recallable } : {}),
-      })),
-    },
+    entry: entryHead(entry, fund, lines),
     fund: { slug: fund.slug, name: fund.name, currency: fund.currency, paymentInstructions: fund.paymentInstructions },
     shares: [...byEntity].map(([entityId, share]) => {
       const due = share.parts.reduce((sum, p) => sum + BigInt(p.amountMinor), 0n);

@@ -236,6 +236,34 @@ function findEntry(id: string, db: Pick<Db, "select">, kind?: LedgerKind): Entry
   return entry;
 }
 
+/**
+ * An entry's own fields as they are read (the admin's JSON and pages, an investor's notice): its
+ * fund, status, number and reference, its dates by kind, its total and its lines.
+ */
+export function entryHead(entry: Entry, fund: Pick<Fund, "slug" | "currency">, lines: (typeof ledgerLines.$inferSelect)[]) {
+  const money = (minor: number | bigint) => toDecimalString(BigInt(minor), fund.currency);
+  const dates = entry.kind === "call" ? { noticeDate: entry.date, dueDate: entry.dueDate ?? entry.date } : { paymentDate: entry.date };
+  return {
+    id: entry.id,
+    kind: entry.kind,
+    fund: fund.slug,
+    currency: fund.currency,
+    status: entry.status,
+    number: entry.number,
+    reference: entry.number === null ? null : ledgerReference(entry.kind, entry.number),
+    date: entry.date,
+    ...dates,
+    correctionOf: entry.correctionOf,
+    total: money(lines.reduce((sum, l) => sum + BigInt(l.amountMinor), 0n)),
+    lines: lines.map((l) => ({
+      type: l.type,
+      amount: money(l.amountMinor),
+      ...(l.description ? { description: l.description } : {}),
+      ...(entry.kind === "distribution" ? { recallable: l.recallable } : {}),
+    })),
+  };
+}
+
 /** An entry as read: its lines, and each entity's share of each line. */
 export function readEntry(id: string, db: Pick<Db, "select"> = getDb(), kind?: LedgerKind): LedgerEntryRead {
   const entry = findEntry(id, db, kind);
@@ -256,27 +284,9 @@ export function readEntry(id: string, db: Pick<Db, "select"> = getDb(), kind?: L
     byEntity.set(share.entityId, entity);
   }
   const typeAt = new Map(lines.map((l) => [l.position, l.type]));
-  const dates =
-    entry.kind === "call" ? { noticeDate: entry.date, dueDate: entry.dueDate ?? entry.date } : { paymentDate: entry.date };
   const shortNotice = entry.kind === "call" && businessDaysBetween(entry.date, entry.dueDate ?? entry.date) < CALL_NOTICE_BUSINESS_DAYS;
   return {
-    id: entry.id,
-    kind: entry.kind,
-    fund: fund.slug,
-    currency: fund.currency,
-    status: entry.status,
-    number: entry.number,
-    reference: entry.number === null ? null : ledgerReference(entry.kind, entry.number),
-    date: entry.date,
-    ...dates,
-    correctionOf: entry.correctionOf,
-    total: money(lines.reduce((sum, l) => sum + BigInt(l.amountMinor), 0n)),
-    lines: lines.map((l) => ({
-      type: l.type,
-      amount: money(l.amountMinor),
-      ...(l.description ? { description: l.description } : {}),
-      ...(entry.kind === "distribution" ? { recallable: l.recallable } : {}),
-    })),
+    ...entryHead(entry, fund, lines),
     allocations: [...byEntity].map(([entityId, { name, parts }]) => ({
       entityId,
       entityName: name,
