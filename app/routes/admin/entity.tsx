@@ -1,5 +1,4 @@
-import { ArrowLeft } from "lucide-react";
-import { Link } from "react-router";
+import { BackLink } from "~/components/kit/back-link";
 import type { Route } from "./+types/entity";
 import { PageSection } from "~/components/kit/page-section";
 import { Badge, DataTable, OneLine, RowMenu, type DataColumn } from "~/components/kit/data-table";
@@ -209,10 +208,7 @@ export default function EntityPage({ loaderData, params }: Route.ComponentProps)
   ];
   return (
     <>
-      <Link to={LIST} className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
-        <ArrowLeft aria-hidden="true" className="size-4" />
-        {c.detail.back}
-      </Link>
+      <BackLink to={LIST}>{c.detail.back}</BackLink>
       <h1 className="mt-3 text-2xl font-bold tracking-tight sm:text-3xl">{entity.name}</h1>
       <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-600 dark:text-slate-300">
         <div className="flex gap-1.5">

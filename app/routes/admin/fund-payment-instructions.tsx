@@ -1,5 +1,5 @@
-import { ArrowLeft, TriangleAlert } from "lucide-react";
-import { Link } from "react-router";
+import { TriangleAlert } from "lucide-react";
+import { BackLink } from "~/components/kit/back-link";
 import type { Route } from "./+types/fund-payment-instructions";
 import { PaymentDetails } from "~/components/capital/payment-details";
 import { ErrorList, Field, StatusButton } from "~/components/kit/fields";
@@ -125,10 +125,7 @@ export default function FundPaymentInstructions({ loaderData }: Route.ComponentP
   const action = `${ADMIN_PATHS.funds}/${fund.slug}/payment-instructions`;
   return (
     <>
-      <Link to={`${ADMIN_PATHS.funds}/${fund.slug}`} className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
-        <ArrowLeft aria-hidden="true" className="size-4" />
-        {c.back(fund.name)}
-      </Link>
+      <BackLink to={`${ADMIN_PATHS.funds}/${fund.slug}`}>{c.back(fund.name)}</BackLink>
       <h1 className="mt-3 text-2xl font-bold tracking-tight sm:text-3xl">{c.title}</h1>
       <p className="mt-2 max-w-3xl text-sm text-slate-600 dark:text-slate-300">{c.intro(fund.name)}</p>
       <div className="mt-6 grid gap-6 lg:grid-cols-2 lg:items-start">

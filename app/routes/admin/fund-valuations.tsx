@@ -1,6 +1,7 @@
-import { ArrowLeft, TriangleAlert } from "lucide-react";
+import { TriangleAlert } from "lucide-react";
+import { BackLink } from "~/components/kit/back-link";
 import { useState, type ChangeEvent, type FormEvent } from "react";
-import { Link, type FetcherWithComponents } from "react-router";
+import type { FetcherWithComponents } from "react-router";
 import type { Route } from "./+types/fund-valuations";
 import { FigureList } from "~/components/capital/figures";
 import type { DataColumn } from "~/components/kit/data-table";
@@ -152,10 +153,7 @@ export default function FundValuations({ loaderData }: Route.ComponentProps) {
   const step = busy ? fetcher.formData?.get("step") : null;
   return (
     <>
-      <Link to={`${ADMIN_PATHS.funds}/${fund.slug}`} className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
-        <ArrowLeft aria-hidden="true" className="size-4" />
-        {c.back(fund.name)}
-      </Link>
+      <BackLink to={`${ADMIN_PATHS.funds}/${fund.slug}`}>{c.back(fund.name)}</BackLink>
       <h1 className="mt-3 text-2xl font-bold tracking-tight sm:text-3xl">{c.title}</h1>
       <p className="mt-2 max-w-3xl text-sm text-slate-600 dark:text-slate-300">{c.intro(fund.name)}</p>
       <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start">

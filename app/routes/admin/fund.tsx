@@ -1,4 +1,5 @@
-import { ArrowLeft, Landmark, Plus, Upload } from "lucide-react";
+import { Landmark, Plus, Upload } from "lucide-react";
+import { BackLink } from "~/components/kit/back-link";
 import { Link } from "react-router";
 import type { Route } from "./+types/fund";
 import { PageSection } from "~/components/kit/page-section";
@@ -113,10 +114,7 @@ export default function FundPage({ loaderData }: Route.ComponentProps) {
   const { name, slug, page, entityCount, figures, commitments, entries, valuations } = loaderData;
   return (
     <>
-      <Link to={LIST} className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
-        <ArrowLeft aria-hidden="true" className="size-4" />
-        {c.detail.back}
-      </Link>
+      <BackLink to={LIST}>{c.detail.back}</BackLink>
       <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{name}</h1>
         <Link to={`${LIST}/${slug}/payment-instructions`} className={buttonClass("secondary")}>

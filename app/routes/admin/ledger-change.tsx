@@ -1,5 +1,4 @@
-import { ArrowLeft } from "lucide-react";
-import { Link } from "react-router";
+import { BackLink } from "~/components/kit/back-link";
 import type { Route } from "./+types/ledger-change";
 import { LedgerForm } from "~/components/capital/ledger-form";
 import { fundsCopy, ledgerLineLabels } from "~/content/capital";
@@ -68,10 +67,7 @@ export default function ChangeLedgerDraftPage({ loaderData }: Route.ComponentPro
   const back = ledgerEntryPath(id);
   return (
     <>
-      <Link to={back} className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
-        <ArrowLeft aria-hidden="true" className="size-4" />
-        {c.form.backToDraft}
-      </Link>
+      <BackLink to={back}>{c.form.backToDraft}</BackLink>
       <h1 id="ledger-form-title" className="mt-3 text-2xl font-bold tracking-tight sm:text-3xl">
         {c.form.changeTitle[kind]}
       </h1>

@@ -1,4 +1,5 @@
-import { ArrowLeft, ChevronDown, Info, Pencil, Send, Trash2, TriangleAlert } from "lucide-react";
+import { ChevronDown, Info, Pencil, Send, Trash2, TriangleAlert } from "lucide-react";
+import { BackLink } from "~/components/kit/back-link";
 import { useEffect, useRef, type ReactNode } from "react";
 import { Link } from "react-router";
 import type { Route } from "./+types/ledger-entry";
@@ -316,10 +317,7 @@ export default function LedgerEntryPage({ loaderData }: Route.ComponentProps) {
   );
   return (
     <>
-      <Link to={fundPath} className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
-        <ArrowLeft aria-hidden="true" className="size-4" />
-        {fund.name}
-      </Link>
+      <BackLink to={fundPath}>{fund.name}</BackLink>
       <div className="mt-3 flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
           <p className="text-sm font-medium text-slate-600 dark:text-slate-300">

@@ -1,4 +1,5 @@
-import { ArrowLeft, Info } from "lucide-react";
+import { Info } from "lucide-react";
+import { BackLink } from "~/components/kit/back-link";
 import { Link } from "react-router";
 import type { Route } from "./+types/ledger-new";
 import { emptyLine, LedgerForm, type LedgerKind } from "~/components/capital/ledger-form";
@@ -94,10 +95,7 @@ export default function NewLedgerEntryPage({ loaderData }: Route.ComponentProps)
   const fundPath = `${ADMIN_PATHS.funds}/${fund.slug}`;
   return (
     <>
-      <Link to={fundPath} className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 underline-offset-4 hover:underline dark:text-brand-300">
-        <ArrowLeft aria-hidden="true" className="size-4" />
-        {c.form.back(fund.name)}
-      </Link>
+      <BackLink to={fundPath}>{c.form.back(fund.name)}</BackLink>
       <h1 id="ledger-form-title" className="mt-3 text-2xl font-bold tracking-tight sm:text-3xl">
         {c.form.title[kind]}
       </h1>
