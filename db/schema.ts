@@ -729,3 +729,137 @@ export const valuations = sqliteTable(
     index("valuations_fund_date_idx").on(t.fundId, t.date, t.navMinor),
   ],
 );
+
+/**
+ * A quarter's profit and loss per entity in a fund, from the fund
+ * administrator (issue 25 §1, decision 041), in minor units of the fund's
+ * currency, signed as they move NAV: fees, expenses, losses and a carry accrual
+ * negative; income and gains positive. One import is one fund and one quarter
+ * ('2026-Q3'); a later import of the same quarter (a restatement) replaces its rows.
+ */
+export const pnlRows = sqliteTable(
+  "pnl_rows",
+  {
+    fundId: text("fund_id")
+      .notNull()
+      .references(() => funds.id, { onDelete: "restrict" }),
+    quarter: text("quarter").notNull(),
+    entityId: text("entity_id")
+      .notNull()
+      .references(() => entities.id, { onDelete: "restrict" }),
+    managementFeesMinor: integer("management_fees_minor").notNull(),
+    partnershipExpensesMinor: integer("partnership_expenses_minor").notNull(),
+    otherIncomeMinor: integer("other_income_minor").notNull(),
+    realizedGainMinor: integer("realized_gain_minor").notNull(),
+    unrealizedGainChangeMinor: integer("unrealized_gain_change_minor").notNull(),
+    carriedInterestChangeMinor: integer("carried_interest_change_minor").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.fundId, t.quarter, t.entityId] }), index("pnl_rows_entity_idx").on(t.entityId, t.fundId, t.quarter)],
+);
+
+/**
+ * A fund's published quarter, one row per version (issue 25 §2). `published`:
+ * the quarter is closed, nothing may be dated inside it; `reopened`: a
+ * restatement is under way (dates inside it are allowed again until the next
+ * version is published); `superseded`: a later version replaced it, and its
+ * statements stay readable. `differences` (JSON) lists what a restatement changed.
+ */
+export const statementQuarters = sqliteTable(
+  "statement_quarters",
+  {
+    id: id(),
+    fundId: text("fund_id")
+      .notNull()
+      .references(() => funds.id, { onDelete: "restrict" }),
+    quarter: text("quarter").notNull(),
+    version: integer("version").notNull(),
+    status: text("status", { enum: ["published", "reopened", "superseded"] }).notNull(),
+    differences: text("differences"),
+    publishedBy: text("published_by").references(() => lpUsers.id, { onDelete: "set null" }),
+    publishedAt: integer("published_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [uniqueIndex("statement_quarters_version_idx").on(t.fundId, t.quarter, t.version), index("statement_quarters_status_idx").on(t.fundId, t.status, t.quarter)],
+);
+
+/**
+ * One entity's capital account statement for a published quarter version: its
+ * figures frozen at publishing (JSON, amounts as decimal strings), and the PDF
+ * document once the background job has made it. One per version and entity.
+ */
+export const statements = sqliteTable(
+  "statements",
+  {
+    id: id(),
+    quarterId: text("quarter_id")
+      .notNull()
+      .references(() => statementQuarters.id, { onDelete: "restrict" }),
+    entityId: text("entity_id")
+      .notNull()
+      .references(() => entities.id, { onDelete: "restrict" }),
+    figures: text("figures").notNull(),
+    documentId: text("document_id").references(() => documents.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("statements_quarter_entity_idx").on(t.quarterId, t.entityId), index("statements_entity_idx").on(t.entityId, t.quarterId)],
+);
+
+/** A published call's or distribution's notice PDF per entity (issue 25 §3). */
+export const noticeDocuments = sqliteTable(
+  "notice_documents",
+  {
+    entryId: text("entry_id")
+      .notNull()
+      .references(() => ledgerEntries.id, { onDelete: "restrict" }),
+    entityId: text("entity_id")
+      .notNull()
+      .references(() => entities.id, { onDelete: "restrict" }),
+    documentId: text("document_id")
+      .notNull()
+      .references(() => documents.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.entryId, t.entityId] })],
+);
+
+/**
+ * Background PDF jobs (issue 25 §2–3): a quarter's statements or an entry's
+ * notices. The items are derived (statements without a document; entities of
+ * the entry without a notice document), so a restart resumes where it stopped
+ * and the unique keys above make each PDF once.
+ */
+export const pdfJobs = sqliteTable(
+  "pdf_jobs",
+  {
+    id: id(),
+    kind: text("kind", { enum: ["statements", "notices"] }).notNull(),
+    /** statement_quarters.id or ledger_entries.id */
+    refId: text("ref_id").notNull(),
+    total: integer("total").notNull(),
+    status: text("status", { enum: ["running", "finished"] }).notNull().default("running"),
+    createdAt: createdAt(),
+    finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("pdf_jobs_ref_idx").on(t.kind, t.refId), index("pdf_jobs_status_idx").on(t.status)],
+);
+
+/** An item a PDF job could not make, and why; it is not tried again by that job. */
+export const pdfJobFailures = sqliteTable(
+  "pdf_job_failures",
+  {
+    jobId: text("job_id")
+      .notNull()
+      .references(() => pdfJobs.id, { onDelete: "cascade" }),
+    entityId: text("entity_id").notNull(),
+    message: text("message").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.entityId] })],
+);
+
+/** The firm's settings (key → JSON value), e.g. whether statements are watermarked. */
+export const firmSettings = sqliteTable("firm_settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
