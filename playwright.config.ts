@@ -80,10 +80,12 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   projects: [
+    // The HTTP-only project first: its long serial spec (the authorization matrix, one worker for
+    // about a minute) then runs beside the browser tests instead of alone at the end of the run.
+    { name: "api", testMatch: API_SPECS },
     { name: "js", testIgnore: API_SPECS, use: { javaScriptEnabled: true } },
     // Only the tests tagged @no-js: those whose behaviour can differ without JavaScript (decision 034).
     { name: "no-js", testIgnore: API_SPECS, grep: /@no-js/, use: { javaScriptEnabled: false } },
-    { name: "api", testMatch: API_SPECS },
   ],
   webServer: [
     {
