@@ -43,7 +43,7 @@
  * How the server is started: bench/proc.ts (serverArgs), in one place.
  *
  * Flags: --no-build (reuse build-bench/ when it exists), --strict (exit 1 when
- * a budget fails), --only=pages|files|admin|lighthouse|activity|watermark|pitches|capital (one part), --duration=S (one
+ * a budget fails), --only=pages|files|admin|lighthouse|activity|watermark|pitches|capital|statements (one part), --duration=S (one
  * round of page load per server), --warmup=S, --rounds=N (page load rounds,
  * alternating ours/bare), --connections=N (page load, for quick trials), --runs=N (sequential
  * downloads per server), --concurrency=N (downloads at once), --requests=N
@@ -67,6 +67,7 @@ import { benchFiles, type Check } from "./files";
 import { benchLighthouse, LIGHTHOUSE_PAGES } from "./lighthouse";
 import { benchPitches } from "./pitches";
 import { benchCapital } from "./capital";
+import { benchStatements } from "./statements";
 import { benchWatermark } from "./watermark";
 import { kb, mb, num, passFail, ratio, table } from "./format";
 import { ClientBuild, isPortalChunk, pageScripts, reactRouterBaseline, type Baseline, type InlineScript } from "./page-js";
@@ -82,7 +83,7 @@ const BUILD_DIR_NAME = process.env.BENCH_BUILD_DIR || "build-bench";
 const BUILD_DIR = path.join(ROOT, BUILD_DIR_NAME);
 const HOST = "127.0.0.1";
 /** The ports, from --ports=N: pages N, N+1; documents N+2, N+3; admin N+4, N+5; Lighthouse N+6 (Chromium N+7, SMTP catcher N+11); activity N+8; watermark N+9; pitches N+10. */
-type Ports = { ours: number; base: number; filesOurs: number; filesBase: number; admin: [number, number]; lighthouse: number; lighthouseMail: number; activity: number; watermark: number; pitches: number; capital: number };
+type Ports = { ours: number; base: number; filesOurs: number; filesBase: number; admin: [number, number]; lighthouse: number; lighthouseMail: number; activity: number; watermark: number; pitches: number; capital: number; statements: number };
 function portsFrom(first: number): Ports {
   return {
     ours: first,
@@ -96,6 +97,7 @@ function portsFrom(first: number): Ports {
     watermark: first + 9,
     pitches: first + 10,
     capital: first + 12,
+    statements: first + 13,
   };
 }
 
@@ -108,8 +110,8 @@ const BUDGET = {
   pageJsRatio: 1.15,
 };
 
-type Part = "pages" | "files" | "admin" | "lighthouse" | "activity" | "watermark" | "pitches" | "capital";
-const PARTS: readonly Part[] = ["pages", "files", "admin", "lighthouse", "activity", "watermark", "pitches", "capital"];
+type Part = "pages" | "files" | "admin" | "lighthouse" | "activity" | "watermark" | "pitches" | "capital" | "statements";
+const PARTS: readonly Part[] = ["pages", "files", "admin", "lighthouse", "activity", "watermark", "pitches", "capital", "statements"];
 type Options = {
   build: boolean;
   strict: boolean;
@@ -160,7 +162,7 @@ function parseOptions(argv: string[]): Options {
       opts.only = part;
     } else if (name === "--help" || name === "-h") {
       console.log(
-        "usage: npm run bench -- [--no-build] [--strict] [--only=pages|files|admin|lighthouse|activity|watermark|pitches|capital] [--duration=5] [--warmup=2] [--rounds=3] [--connections=50] [--runs=9] [--concurrency=8] [--requests=15] [--lighthouse-runs=3] [--pages=/,/team] [--ports=3400]",
+        "usage: npm run bench -- [--no-build] [--strict] [--only=pages|files|admin|lighthouse|activity|watermark|pitches|capital|statements] [--duration=5] [--warmup=2] [--rounds=3] [--connections=50] [--runs=9] [--concurrency=8] [--requests=15] [--lighthouse-runs=3] [--pages=/,/team] [--ports=3400]",
       );
       process.exit(0);
     } else fatal(`unknown option ${arg} (try --help)`);
@@ -880,39 +882,22 @@ async function main() {
       runs: opts.lighthouseRuns,
     });
   }
-  let activity: PartResult | null = null;
-  if (parts.includes("activity")) {
-    const workDir = path.join(tempDir, "activity");
+  // The parts that each run their own server on a port of their own, in this order.
+  const runDir = tempDir;
+  const partContext = (part: string, port: number) => {
+    const workDir = path.join(runDir, part);
     fs.mkdirSync(workDir);
-    activity = await benchActivity({
-      root: ROOT,
-      host: HOST,
-      port: opts.ports.activity,
-      workDir,
-      serverEnv,
-      children,
-      progress,
-      requests: opts.requests,
-    });
-  }
-  let watermark: PartResult | null = null;
-  if (parts.includes("watermark")) {
-    const workDir = path.join(tempDir, "watermark");
-    fs.mkdirSync(workDir);
-    watermark = await benchWatermark({ root: ROOT, host: HOST, port: opts.ports.watermark, workDir, serverEnv, children, progress });
-  }
-  let pitches: PartResult | null = null;
-  if (parts.includes("pitches")) {
-    const workDir = path.join(tempDir, "pitches");
-    fs.mkdirSync(workDir);
-    pitches = await benchPitches({ root: ROOT, host: HOST, port: opts.ports.pitches, workDir, serverEnv, children, progress, requests: opts.requests });
-  }
-  let capital: PartResult | null = null;
-  if (parts.includes("capital")) {
-    const workDir = path.join(tempDir, "capital");
-    fs.mkdirSync(workDir);
-    capital = await benchCapital({ root: ROOT, host: HOST, port: opts.ports.capital, workDir, serverEnv, children, progress, requests: opts.requests });
-  }
+    return { root: ROOT, host: HOST, port, workDir, serverEnv, children, progress, requests: opts.requests };
+  };
+  const serverParts: { part: Part; run: () => Promise<PartResult> }[] = [
+    { part: "activity", run: () => benchActivity(partContext("activity", opts.ports.activity)) },
+    { part: "watermark", run: () => benchWatermark(partContext("watermark", opts.ports.watermark)) },
+    { part: "pitches", run: () => benchPitches(partContext("pitches", opts.ports.pitches)) },
+    { part: "capital", run: () => benchCapital(partContext("capital", opts.ports.capital)) },
+    { part: "statements", run: () => benchStatements(partContext("statements", opts.ports.statements)) },
+  ];
+  const later = new Map<Part, PartResult>();
+  for (const { part, run } of serverParts) if (parts.includes(part)) later.set(part, await run());
   const loadAvgAfter = os.loadavg();
 
   await cleanup();
@@ -920,7 +905,7 @@ async function main() {
 
   // ─── report ───────────────────────────────────────────────────────────────
 
-  const checks: Check[] = [...(pages?.checks ?? []), ...(files?.checks ?? []), ...(admin?.checks ?? []), ...(lighthouseResult?.checks ?? []), ...(activity?.checks ?? []), ...(watermark?.checks ?? []), ...(pitches?.checks ?? []), ...(capital?.checks ?? [])];
+  const checks: Check[] = [...(pages?.checks ?? []), ...(files?.checks ?? []), ...(admin?.checks ?? []), ...(lighthouseResult?.checks ?? []), ...[...later.values()].flatMap((r) => r.checks)];
   const out: string[] = [];
   const cpuCount = os.cpus().length;
   const fmtLoad = (l: number[]) => l.map((x) => x.toFixed(2)).join(" ");
@@ -933,10 +918,7 @@ async function main() {
   if (files) out.push(...files.lines);
   if (admin) out.push(...admin.lines);
   if (lighthouseResult) out.push(...lighthouseResult.lines);
-  if (activity) out.push(...activity.lines);
-  if (watermark) out.push(...watermark.lines);
-  if (pitches) out.push(...pitches.lines);
-  if (capital) out.push(...capital.lines);
+  for (const result of later.values()) out.push(...result.lines);
 
   // Budgets.
   out.push("");
@@ -964,10 +946,7 @@ async function main() {
     ...(files ? { files: files.summary } : {}),
     ...(admin ? { admin: admin.summary } : {}),
     ...(lighthouseResult ? { lighthouse: lighthouseResult.summary } : {}),
-    ...(activity ? { activity: activity.summary } : {}),
-    ...(watermark ? { watermark: watermark.summary } : {}),
-    ...(pitches ? { pitches: pitches.summary } : {}),
-    ...(capital ? { capital: capital.summary } : {}),
+    ...Object.fromEntries([...later].map(([part, result]) => [part, result.summary])),
     budgetsFailed: failed.map((c) => c.name),
     pass: failed.length === 0,
     seconds: Math.round(totalSeconds),
