@@ -17,6 +17,8 @@ const SERVER_ENTRIES = {
   "db-backup": "scripts/db-backup.ts",
   "db-restore": "scripts/db-restore.ts",
   seed: "scripts/seed.ts",
+  // The PDF worker thread (decision 041): modules/pdf/pdf.server.ts starts build/server/pdf-worker.js.
+  "pdf-worker": "app/modules/pdf/worker.ts",
 };
 
 /**
