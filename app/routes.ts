@@ -46,6 +46,9 @@ export default [
     route("lp/capital-account/ledger", "routes/lp/capital-ledger.tsx"),
     route("lp/capital-account/ledger.csv", "routes/lp/capital-ledger-export.ts"),
     route("lp/notices/:id", "routes/lp/notice.tsx"),
+    // The investor's quarterly statements (issue 25): the list and one statement's page (printable).
+    route("lp/statements", "routes/lp/statements.tsx"),
+    route("lp/statements/:id", "routes/lp/statement.tsx"),
     route("lp/account", "routes/lp/account.tsx"),
   ]),
   // Admin workspace: the layout guards its whole subtree (admins only) and holds the navigation.
@@ -68,6 +71,8 @@ export default [
     route("admin/funds/:slug", "routes/admin/fund.tsx"),
     // A fund's valuations import (CSV, a preview, then all or nothing) and its payment instructions (a fresh two-factor code).
     route("admin/funds/:slug/valuations", "routes/admin/fund-valuations.tsx"),
+    // A fund's quarterly statements (issue 25): the P&L import and its tie-out preview, publishing and restating, the watermark setting.
+    route("admin/funds/:slug/statements", "routes/admin/fund-statements.tsx"),
     route("admin/funds/:slug/payment-instructions", "routes/admin/fund-payment-instructions.tsx"),
     // A call's or a distribution's form (one module, both kinds), and an entry's page (draft preview, publishing, payments) and a draft's change.
     route("admin/funds/:slug/calls/new", "routes/admin/ledger-new.tsx", { id: "admin-call-new" }),
@@ -125,7 +130,11 @@ export default [
     route("distributions/:id", "routes/api/ledger-entry.ts", { id: "api-distribution" }),
     route("distributions/:id/publish", "routes/api/ledger-publish.ts", { id: "api-distribution-publish" }),
     route("valuations", "routes/api/valuations.ts"),
+    route("statements/import", "routes/api/statements-import.ts"),
     route("lp/capital-account", "routes/api/lp-capital-account.ts"),
+    route("statements/publish", "routes/api/statements-publish.ts"),
+    route("statements/jobs/:jobId", "routes/api/statements-job.ts"),
+    route("lp/statements", "routes/api/lp-statements.ts"),
     route("fund-access/register", "routes/api/fund-access/register.ts"),
     route("fund-access/validate-token", "routes/api/fund-access/validate-token.ts"),
     route("fund-access/requests", "routes/api/fund-access/requests.ts"),

@@ -15,6 +15,7 @@ import { getDb } from "../app/modules/db/connection.server";
 import { AUDIENCE_BODY_BYTES } from "../app/modules/documents/constants";
 import { PITCH_DECK_MAX_BYTES } from "../app/modules/pitches/constants";
 import { VALUATIONS_BODY_BYTES, VALUATIONS_FORM_BYTES, VALUATIONS_PAGE_PATH } from "../app/modules/valuations/constants";
+import { STATEMENTS_PAGE_PATH } from "../app/modules/statements/constants";
 import { PageCache, negotiateEncoding, type CachedPage } from "./page-cache";
 import { clientAddress, fromTrustedProxy, isCrossOriginRequest, isTrustedProxy, loggablePath, securityHeaders, setSecurityHeaders, type TrustedProxies } from "./security";
 
@@ -42,9 +43,20 @@ const UPLOAD_PATHS = new Map<string, number>([
   ["/api/pitch", PITCH_BODY_LIMIT],
 ]);
 
+/**
+ * The capital accounts' import pages (issue 24 §7, issue 25): a file, or the previewed text sent back
+ * to confirm: 8 MB and the form.
+ */
+const IMPORT_PAGES: readonly (readonly [RegExp, number])[] = [
+  [VALUATIONS_PAGE_PATH, VALUATIONS_FORM_BYTES],
+  [STATEMENTS_PAGE_PATH, VALUATIONS_FORM_BYTES],
+];
+
+const isMultipart = (contentType: string | undefined) => (contentType ?? "").toLowerCase().startsWith("multipart/form-data");
+
 /** An upload: a multipart body to an upload path (the only requests allowed a long body and the long timeout). */
 export function isUpload(pathname: string, contentType: string | undefined): boolean {
-  return (contentType ?? "").toLowerCase().startsWith("multipart/form-data") && UPLOAD_PATHS.has(pathname);
+  return isMultipart(contentType) && UPLOAD_PATHS.has(pathname);
 }
 
 /**
@@ -53,16 +65,15 @@ export function isUpload(pathname: string, contentType: string | undefined): boo
  * also takes plain form posts, which never need more).
  */
 export function bodyLimitFor(pathname: string, contentType: string | undefined): number {
-  if (isUpload(pathname, contentType)) return UPLOAD_PATHS.get(pathname)!;
+  if (isUpload(pathname, contentType) && UPLOAD_PATHS.has(pathname)) return UPLOAD_PATHS.get(pathname)!;
   if (IMPORT_PATHS.has(pathname)) return IMPORT_BODY_LIMIT;
-  // The valuations import page: its file, or the previewed text sent back to confirm.
-  if (VALUATIONS_PAGE_PATH.test(pathname)) return VALUATIONS_FORM_BYTES;
+  for (const [page, limit] of IMPORT_PAGES) if (page.test(pathname)) return limit;
   return AUDIENCE_PATHS.test(pathname) ? AUDIENCE_BODY_BYTES : DEFAULT_BODY_LIMIT;
 }
 
 /** The capital accounts' imports (valuations; issue 24 §9): JSON or CSV bodies up to 8 MB. */
 export const IMPORT_BODY_LIMIT = VALUATIONS_BODY_BYTES;
-const IMPORT_PATHS = new Set(["/api/valuations"]);
+const IMPORT_PATHS = new Set(["/api/valuations", "/api/statements/import"]);
 
 /**
  * How long a request other than an upload may take to send its body, from its

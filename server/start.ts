@@ -8,6 +8,8 @@ import { backfillPitchDueTimes } from "../app/modules/pitches/pitches.server";
 import { startPitchSummary } from "../app/modules/pitch-summary/summary.server";
 import { startCallReminders } from "../app/modules/ledger/reminders.server";
 import { flushMailer, startMailWorker } from "../app/modules/mail/mail.server";
+import { closePdfWorker } from "../app/modules/pdf/pdf.server";
+import { flushPdfJobs, startPdfJobs } from "../app/modules/pdf-jobs/runner.server";
 import { startNewsletterPurge } from "../app/modules/newsletter/purge.server";
 import { resealSecrets } from "../app/modules/two-factor/two-factor.server";
 import { startRegistrationPurge } from "../app/modules/lp-users/registration-purge.server";
@@ -23,7 +25,8 @@ export type StartOptions = Pick<AppOptions, "build" | "mode" | "serveStatic">;
  * Start the site: parse the environment (stop with a clear message when it is
  * bad), apply migrations (and bring stored two-factor values to their current
  * form), start the mail worker (and the weekly document
- * digest's and the daily pitch summary's checks), serve, and drain on SIGTERM.
+ * digest's and the daily pitch summary's checks) and the PDF job runner,
+ * serve, and drain on SIGTERM.
  * The production entry (server/main.ts) and the dev server (server/index.ts)
  * differ only in the build and the static files they pass.
  */
@@ -82,6 +85,8 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
   const stopDigest = startDocumentDigest();
   const stopPitchSummary = startPitchSummary();
   const stopCallReminders = startCallReminders();
+  // Statement and notice PDFs (issue 25): resumes the jobs a stop left running, one PDF at a time in a worker thread.
+  const stopPdfJobs = startPdfJobs();
 
   let ready = false;
   // Timeouts (a short one for bodies other than uploads) and the per-client connection cap: server/app.ts.
@@ -105,12 +110,17 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
     stopDigest();
     stopPitchSummary();
     stopCallReminders();
+    stopPdfJobs();
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
     force.unref();
     server.close(() => {
       // The refusals of the current minute, still counted in memory (decision 030).
       flushAuditFloods();
-      void flushMailer()
+      // The PDF in hand is finished and recorded (the next start resumes the rest), then the worker thread ends.
+      void flushPdfJobs()
+        .then(() => closePdfWorker())
+        .catch(() => {})
+        .then(() => flushMailer())
         .catch(() => {})
         .finally(() => {
           closeDb();

@@ -105,6 +105,12 @@ export const auditEventWords = {
   "distribution.published": "Published a distribution",
   "valuation.imported": "Imported valuations",
   "fund.payment_instructions_changed": "Changed a fund's payment instructions",
+  "statements.published": "Published a quarter's statements",
+  "statements.reopened": "Reopened a quarter for a restatement",
+  "statements.pdf_job_finished": "Finished a PDF job",
+  "firm_setting.changed": "Changed a firm setting",
+  "statements.pnl_imported": "Imported a quarter's P&L",
+  "history.imported": "Imported a fund's history",
 } as const;
 
 /** Field messages of the activity filters. */

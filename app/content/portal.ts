@@ -100,7 +100,7 @@ export const portalCopy = {
 /** The investor portal's navigation (the workspace frame). */
 export const lpNavCopy = {
   label: "Investor portal",
-  pages: { home: "Home", capital: "Capital account", account: "Account" },
+  pages: { home: "Home", capital: "Capital account", statements: "Statements", account: "Account" },
 } as const;
 
 export const lpDashboardCopy = {

@@ -2,8 +2,11 @@ import { CircleAlert, CircleCheck, TriangleAlert } from "lucide-react";
 import { kitCopy } from "~/content/kit";
 import { Badge, DataTable, type DataColumn } from "./data-table";
 
-/** A row of an import as its preview shows it: its line in the file and every reason it cannot be imported (none: ready). */
-export type ImportPreviewRow = { key: string; line: number; errors: readonly string[] };
+/**
+ * A row of an import as its preview shows it: its line in the file (null for a row the
+ * preview adds, e.g. an entity the file leaves out) and every reason it cannot be imported (none: ready).
+ */
+export type ImportPreviewRow = { key: string; line: number | null; errors: readonly string[] };
 
 const c = kitCopy.importPreview;
 
@@ -32,7 +35,7 @@ export function ImportPreview<Row extends ImportPreviewRow>({
   const withErrors = rows.filter((row) => row.errors.length > 0).length;
   const ready = rows.length - withErrors;
   const all: DataColumn<Row>[] = [
-    { key: "line", header: c.line, width: "w-16", className: "tabular-nums", cell: (row) => row.line.toLocaleString("en-US") },
+    { key: "line", header: c.line, width: "w-16", className: "tabular-nums", cell: (row) => (row.line === null ? "—" : row.line.toLocaleString("en-US")) },
     ...columns,
     {
       key: "outcome",

@@ -5,9 +5,11 @@ import { WorkspaceNavLink } from "../layout/workspace-frame";
  * The investor portal's pages, in the navigation's order; a section is current on its path, the
  * pages under it (the capital account's ledger) and the pages it lists elsewhere (its notices).
  */
-const LP_SECTIONS: readonly { page: "home" | "capital" | "account"; path: string; also?: readonly string[] }[] = [
+const LP_SECTIONS: readonly { page: "home" | "capital" | "statements" | "account"; path: string; also?: readonly string[] }[] = [
   { page: "home", path: "/lp/dashboard" },
   { page: "capital", path: "/lp/capital-account", also: ["/lp/notices/"] },
+  // The quarterly statements (issue 25): the list and each statement's page.
+  { page: "statements", path: "/lp/statements" },
   { page: "account", path: "/lp/account" },
 ];
 

@@ -89,6 +89,16 @@ export const AUDIT_EVENTS = [
   "valuation.imported",
   /** A fund's payment instructions (bank details) set or changed, with a fresh two-factor code; every admin is mailed. */
   "fund.payment_instructions_changed",
+  /** A fund's quarter published (statements frozen, its PDFs queued), reopened for a restatement; a PDF job finished (issue 25). */
+  "statements.published",
+  "statements.reopened",
+  "statements.pdf_job_finished",
+  /** A firm setting changed (e.g. the statements' watermark). */
+  "firm_setting.changed",
+  /** A fund's quarter of P&L rows imported from the fund administrator's CSV (issue 25), every row tied out. */
+  "statements.pnl_imported",
+  /** A fund's past calls, payments, distributions, valuations and P&L imported at once (issue 25 §5), without a mail. */
+  "history.imported",
 ] as const;
 
 export type AuditEventName = (typeof AUDIT_EVENTS)[number];
@@ -101,4 +111,4 @@ export function isAuditEvent(value: string): value is AuditEventName {
 }
 
 /** What an event can be about. */
-export type AuditTargetType = "user" | "document" | "fund_access_request" | "email_list" | "audit_trail" | "pitch" | "newsletter_subscriber" | "entity" | "commitment" | "ledger_entry" | "fund";
+export type AuditTargetType = "user" | "document" | "fund_access_request" | "email_list" | "audit_trail" | "pitch" | "newsletter_subscriber" | "entity" | "commitment" | "ledger_entry" | "fund" | "statement_quarter";

@@ -9,6 +9,7 @@ import { calendarDateSchema } from "../capital/calendar-date";
 import { parseAmount, toDecimalString } from "../capital/money";
 import { findFundBySlug, listFunds, type Fund } from "../funds/funds.server";
 import { AppError } from "../http/app-error";
+import { assertQuarterOpen } from "../statements/lock.server";
 
 /**
  * Commitments (issue 24 §3, DESIGN.md §10): one per entity and fund, an
@@ -120,6 +121,8 @@ export function createCommitment(admin: Pick<LpUser, "id" | "email">, input: Cre
       .where(and(eq(commitments.entityId, entity.id), eq(commitments.fundId, fund.id)))
       .get();
     if (existing) throw fieldError("fund", commitmentMessages.exists, "conflict");
+    // Nothing may be dated inside a published quarter (issue 25 §2): 409 unless it was reopened.
+    assertQuarterOpen(tx, fund.id, { acceptedOn: input.acceptedOn });
     const row = tx
       .insert(commitments)
       .values({ entityId: entity.id, fundId: fund.id, amountMinor: Number(amount), acceptedOn: input.acceptedOn })
@@ -163,6 +166,7 @@ export function raiseCommitment(admin: Pick<LpUser, "id" | "email">, id: string,
       .orderBy(desc(commitmentChanges.effectiveOn))
       .get();
     if (last && input.effectiveOn < last.effectiveOn) throw fieldError("effectiveOn", commitmentMessages.notLatest);
+    assertQuarterOpen(tx, row.fundId, { effectiveOn: input.effectiveOn });
     tx.update(commitments).set({ amountMinor: Number(amount) }).where(eq(commitments.id, id)).run();
     tx.insert(commitmentChanges).values({ commitmentId: id, amountMinor: Number(amount), effectiveOn: input.effectiveOn }).run();
     audit(tx, "commitment.raised", {

@@ -10,6 +10,8 @@ export type AppErrorCode =
   | "conflict"
   | "payload_too_large"
   | "unsupported_media_type"
+  /** Read and understood, and refused by a domain rule (a P&L import that does not tie out). */
+  | "unprocessable"
   | "method_not_allowed"
   | "rate_limited"
   | "insufficient_storage"
@@ -23,6 +25,7 @@ const STATUS: Record<AppErrorCode, number> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  unprocessable: 422,
   method_not_allowed: 405,
   rate_limited: 429,
   insufficient_storage: 507,

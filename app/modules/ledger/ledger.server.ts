@@ -16,6 +16,9 @@ import { findFundBySlug, listFunds, type Fund } from "../funds/funds.server";
 import { AppError, type FieldErrors } from "../http/app-error";
 import { kickMailer, queueMails } from "../mail/mail.server";
 import { businessDaysBetween, firmDay } from "../pitch-clock/clock.server";
+import { queuePdfJob } from "../pdf-jobs/jobs.server";
+import { kickPdfJobs } from "../pdf-jobs/kick.server";
+import { assertQuarterOpen } from "../statements/lock.server";
 
 /**
  * The fund ledger (issue 24 §4–5, DESIGN.md §10): capital calls and
@@ -151,6 +154,11 @@ function writeLines(tx: Tx, entry: Pick<Entry, "id" | "fundId" | "date">, lines:
   allocate(tx, entry, lines);
 }
 
+/** An entry's dates under their form fields (the closed-quarter rule's error shows at the date). */
+function dateFields(kind: LedgerKind, dates: { date: string; dueDate: string | null }): Record<string, string | null> {
+  return kind === "call" ? { noticeDate: dates.date, dueDate: dates.dueDate } : { paymentDate: dates.date };
+}
+
 function insertEntry(
   admin: Pick<LpUser, "id" | "email">,
   kind: LedgerKind,
@@ -161,6 +169,8 @@ function insertEntry(
   db: Db,
 ): string {
   return db.transaction((tx) => {
+    // Nothing may be dated inside a published quarter (issue 25 §2): 409 unless it was reopened.
+    assertQuarterOpen(tx, fund.id, dateFields(kind, dates));
     const entry = tx
       .insert(ledgerEntries)
       .values({ fundId: fund.id, kind, date: dates.date, dueDate: dates.dueDate, correctionOf, createdBy: admin.id })
@@ -212,6 +222,7 @@ export function redraftEntry(admin: Pick<LpUser, "id" | "email">, id: string, ch
     const dates = change.kind === "call" ? { date: change.input.noticeDate, dueDate: change.input.dueDate } : { date: change.input.paymentDate, dueDate: null };
     if (dates.dueDate !== null && dates.dueDate < dates.date) throw fieldError("dueDate", ledgerMessages.dueBeforeNotice);
     const correctionOf = checkCorrection(tx, fund, change.kind, change.input.correctionOf);
+    assertQuarterOpen(tx, fund.id, dateFields(change.kind, dates));
     tx.update(ledgerEntries).set({ date: dates.date, dueDate: dates.dueDate, correctionOf }).where(eq(ledgerEntries.id, id)).run();
     writeLines(tx, { id, fundId: entry.fundId, date: dates.date }, lines);
     audit(tx, change.kind === "call" ? "capital_call.redrafted" : "distribution.redrafted", {
@@ -332,6 +343,7 @@ export function publishEntry(admin: Pick<LpUser, "id" | "email">, id: string, ki
   const changed = db.transaction((tx) => {
     const entry = findEntry(id, tx, kind);
     if (entry.status === "published") return false;
+    assertQuarterOpen(tx, entry.fundId, [entry.date, entry.dueDate]);
     const lines = tx.select().from(ledgerLines).where(eq(ledgerLines.entryId, id)).orderBy(asc(ledgerLines.position)).all();
     allocate(
       tx,
@@ -372,9 +384,14 @@ export function publishEntry(admin: Pick<LpUser, "id" | "email">, id: string, ki
       target: { type: "ledger_entry", id, label: `${fund.name} · ${read.reference}` },
       details: { fund: fund.slug, number, total: read.total, entities: byEntity.size, mails: mails.length },
     });
+    // Each entity's notice PDF, made by the background job (issue 25 §3) once this commits.
+    queuePdfJob(tx, "notices", id, byEntity.size);
     return true;
   });
-  if (changed) kickMailer();
+  if (changed) {
+    kickMailer();
+    kickPdfJobs();
+  }
   return { status: "published", changed };
 }
 
@@ -446,6 +463,7 @@ export function recordPayment(admin: Pick<LpUser, "id" | "email">, id: string, i
     const balance = callBalances(id, tx).find((b) => b.entityId === input.entityId);
     if (!balance) throw fieldError("entityId", ledgerMessages.notCalled);
     if (amount.minor > balance.outstanding) throw fieldError("amount", ledgerMessages.overpaid(toDecimalString(balance.outstanding, fund.currency)));
+    assertQuarterOpen(tx, entry.fundId, { receivedOn: input.receivedOn });
     const row = tx
       .insert(callPayments)
       .values({ entryId: id, entityId: input.entityId, amountMinor: Number(amount.minor), receivedOn: input.receivedOn, createdBy: admin.id })

@@ -9,6 +9,7 @@ import { calendarDateSchema } from "../capital/calendar-date";
 import { parseSignedAmount, toDecimalString } from "../capital/money";
 import { findFundBySlug } from "../funds/funds.server";
 import { AppError, type FieldErrors } from "../http/app-error";
+import { assertQuarterOpen } from "../statements/lock.server";
 
 /**
  * Valuations (issue 24 §7): each entity's NAV in a fund at a date (a quarter
@@ -60,6 +61,8 @@ export function importValuations(admin: Pick<LpUser, "id" | "email">, input: Val
   const first = Object.values(fields)[0]?.[0];
   if (first) throw new AppError("bad_request", first, { fields });
   db.transaction((tx) => {
+    // Nothing may be dated inside a published quarter (issue 25 §2): 409 unless it was reopened.
+    assertQuarterOpen(tx, fund.id, { date: input.date });
     for (let i = 0; i < rows.length; i += 500) {
       tx.insert(valuations)
         .values(rows.slice(i, i + 500))

@@ -1,4 +1,4 @@
-import { Landmark, Plus, Upload } from "lucide-react";
+import { FileText, Landmark, Plus, Upload } from "lucide-react";
 import { BackLink } from "~/components/kit/back-link";
 import { Link } from "react-router";
 import type { Route } from "./+types/fund";
@@ -13,6 +13,9 @@ import { requireAdmin } from "~/modules/auth/guards.server";
 import { formatDecimal } from "~/modules/capital/money";
 import { adminDate } from "~/modules/dates/format";
 import { fundDetail } from "~/modules/fund-overview/fund-overview.server";
+import { findFundBySlug } from "~/modules/funds/funds.server";
+import { fundQuarters } from "~/modules/statements/reads.server";
+import { fundStatementsCopy as sc } from "~/content/statements";
 import { notFound } from "~/modules/http/not-found";
 import { pageMeta } from "~/modules/seo/meta";
 import { lastPageOf, LIST_PAGE_SIZE, pageHref, Pager } from "~/components/ui/pager";
@@ -61,7 +64,18 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       draft: e.status === "draft",
     })),
     valuations: detail.valuations.map((v) => ({ date: day(v.date), entities: v.entities.toLocaleString("en-US"), total: money(v.total) })),
+    latestStatements: latestQuarter(params.slug),
   };
+}
+
+/** The fund's newest quarter of statements (P&L imported or published) and its status, for the Statements section. */
+function latestQuarter(slug: string): string | null {
+  const fund = findFundBySlug(slug);
+  const latest = fund ? fundQuarters(fund)[0] : undefined;
+  if (!latest) return null;
+  const version = latest.versions[0];
+  const status = !version ? sc.quarters.status.none : version.status === "reopened" ? sc.quarters.status.reopened : sc.quarters.status.published(version.version);
+  return sc.fundSection.latest(latest.quarter, status);
 }
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: args.data?.name ?? c.notFound.title, description: c.intro, path: `${LIST}/${args.params.slug}`, noindex: true });
@@ -111,7 +125,7 @@ const valuationColumns: DataColumn<Loaded["valuations"][number]>[] = [
 ];
 
 export default function FundPage({ loaderData }: Route.ComponentProps) {
-  const { name, slug, page, entityCount, figures, commitments, entries, valuations } = loaderData;
+  const { name, slug, page, entityCount, figures, commitments, entries, valuations, latestStatements } = loaderData;
   return (
     <>
       <BackLink to={LIST}>{c.detail.back}</BackLink>
@@ -162,6 +176,21 @@ export default function FundPage({ loaderData }: Route.ComponentProps) {
         }
       >
         {valuations.length ? <DataTable label={c.detail.valuations} rows={valuations} rowKey={(v) => v.date} columns={valuationColumns} /> : <p className="text-sm text-slate-600 dark:text-slate-300">{c.detail.noValuations}</p>}
+      </PageSection>
+      <PageSection
+        id="statements"
+        title={sc.fundSection.title}
+        intro={sc.fundSection.intro}
+        actions={
+          <Link to={`${LIST}/${slug}/statements`} className={buttonClass("secondary")}>
+            <FileText aria-hidden="true" className="size-4" />
+            {sc.fundLink}
+          </Link>
+        }
+      >
+        <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="fund-statements-latest">
+          {latestStatements ?? sc.fundSection.none}
+        </p>
       </PageSection>
     </>
   );

@@ -19,6 +19,9 @@ import { holdingKey, latestTransactions, ledgerQuerySchema } from "~/modules/cap
 import { formatDecimal, formatMoney } from "~/modules/capital/money";
 import { notFound } from "~/modules/http/not-found";
 import { pageMeta } from "~/modules/seo/meta";
+import { lpStatements } from "~/modules/statements/reads.server";
+import { LP_STATEMENTS_PATH, statementPath } from "~/components/statements/paths";
+import { lpStatementsCopy as sc } from "~/content/statements";
 import { ledgerRowView, portalDay as day } from "./ledger-view.server";
 
 const PATH = "/lp/capital-account";
@@ -57,7 +60,10 @@ function chartView(entityName: string, account: FundAccount): ChartView | null {
   };
 }
 
-function fundView(entityName: string, account: FundAccount) {
+/** A holding's latest statement (its newest quarter's latest version), if one is published. */
+type LatestStatement = { href: string; quarter: string };
+
+function fundView(entityName: string, account: FundAccount, statement: LatestStatement | null) {
   const money = (amount: string) => formatDecimal(amount, account.fund.currency);
   const figures: Figure[] = [
     { label: c.figures.commitment, value: money(account.commitment), testId: "figure-commitment" },
@@ -83,6 +89,7 @@ function fundView(entityName: string, account: FundAccount) {
     multiples,
     irrNote: account.irrNote ? (c.irrNotes[account.irrNote] ?? null) : null,
     chart: chartView(entityName, account),
+    statement,
   };
 }
 
@@ -122,11 +129,21 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (query.data.entity && !chosen) missing();
   // Each holding's valuation date, from the accounts already read: a transaction after it is marked.
   const valuedOn = new Map(accounts.flatMap((entity) => entity.funds.flatMap((f) => (f.asOf ? [[holdingKey(entity.id, f.fund.slug), f.asOf] as const] : []))));
+  // Each holding's latest statement: the list is newest quarter first, so a holding's first row is its latest.
+  const statements = chosen ? lpStatements(user).filter((s) => s.entityId === chosen.id) : [];
+  const latestOf = new Map<string, LatestStatement>();
+  for (const s of statements) if (!latestOf.has(s.fund.slug)) latestOf.set(s.fund.slug, { href: statementPath(s.id), quarter: s.quarter });
   return {
     combined: combinedByCurrency(accounts).map(combinedView),
     tabs: accounts.length > 1 ? accounts.map((entity) => ({ id: entity.id, name: entity.name })) : [],
     entity: chosen
-      ? { id: chosen.id, name: chosen.name, role: c.role[chosen.role] ?? chosen.role, funds: chosen.funds.map((account) => fundView(chosen.name, account)) }
+      ? {
+          id: chosen.id,
+          name: chosen.name,
+          role: c.role[chosen.role] ?? chosen.role,
+          statements: statements.length > 0,
+          funds: chosen.funds.map((account) => fundView(chosen.name, account, latestOf.get(account.fund.slug) ?? null)),
+        }
       : null,
     transactions: latestTransactions(user, LATEST).map((row) => ledgerRowView(row, valuedOn)),
   };
@@ -152,9 +169,16 @@ function Holding({ fund }: { fund: NonNullable<Loaded["entity"]>["funds"][number
   const headingId = `fund-${fund.fund.slug}`;
   return (
     <section aria-labelledby={headingId} className="mt-6" data-testid="capital-fund">
-      <h3 id={headingId} className="text-base font-semibold tracking-wide text-slate-700 uppercase dark:text-slate-200">
-        {fund.fund.name}
-      </h3>
+      <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
+        <h3 id={headingId} className="text-base font-semibold tracking-wide text-slate-700 uppercase dark:text-slate-200">
+          {fund.fund.name}
+        </h3>
+        {fund.statement ? (
+          <Link to={fund.statement.href} className="notice-link text-sm font-medium" aria-label={sc.links.latestLabel(fund.statement.quarter, fund.fund.name)} data-testid="holding-statement">
+            {sc.links.latest(fund.statement.quarter)}
+          </Link>
+        ) : null}
+      </div>
       <FigureGrid figures={fund.figures} />
       <FigureGrid figures={fund.multiples} className="mt-3" />
       {fund.irrNote ? <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{fund.irrNote}</p> : null}
@@ -182,9 +206,16 @@ export default function CapitalAccount({ loaderData }: Route.ComponentProps) {
               {entity.name}
             </h2>
             <Badge tone="neutral">{entity.role}</Badge>
-            <Link to={`${LEDGER}?entity=${encodeURIComponent(entity.id)}`} className="notice-link ml-auto text-sm font-medium">
-              {lp.entityLedger}
-            </Link>
+            <span className="ml-auto flex flex-wrap gap-x-4 gap-y-1">
+              {entity.statements ? (
+                <Link to={`${LP_STATEMENTS_PATH}?entity=${encodeURIComponent(entity.id)}`} className="notice-link text-sm font-medium">
+                  {sc.links.all}
+                </Link>
+              ) : null}
+              <Link to={`${LEDGER}?entity=${encodeURIComponent(entity.id)}`} className="notice-link text-sm font-medium">
+                {lp.entityLedger}
+              </Link>
+            </span>
           </div>
           {entity.funds.map((fund) => (
             <Holding key={fund.fund.slug} fund={fund} />

@@ -1,4 +1,4 @@
-import { ArrowLeft } from "lucide-react";
+import { ArrowLeft, Download } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/notice";
 import { DataTable, type DataColumn } from "~/components/kit/data-table";
@@ -13,9 +13,13 @@ import { paymentInstructionLines, readPaymentInstructions } from "~/modules/fund
 import { adminDate } from "~/modules/dates/format";
 import { notFound } from "~/modules/http/not-found";
 import { pageMeta } from "~/modules/seo/meta";
+import { noticeDocumentId } from "~/modules/statements/reads.server";
+import { documentDownloadPath } from "~/components/statements/paths";
+import { lpStatementsCopy as sc } from "~/content/statements";
 
 const BACK = "/lp/capital-account";
 const day = (date: string) => adminDate(new Date(`${date}T12:00:00Z`));
+const pdfOf = (documentId: string | null) => (documentId ? documentDownloadPath(documentId) : null);
 const paymentLinesOf = (column: string | null) => {
   const saved = readPaymentInstructions(column);
   return saved ? paymentInstructionLines(saved) : null;
@@ -49,6 +53,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     shares: notice.shares.map((share) => ({
       entityId: share.entityId,
       entityName: share.entityName,
+      // The entity's notice PDF, once the background job has made it (a document addressed to the entity).
+      pdf: pdfOf(noticeDocumentId(user, params.id, share.entityId)),
       figures: [
         { label: c.amount, value: money(share.amount), testId: "notice-amount" },
         ...(entry.kind === "call"
@@ -84,9 +90,17 @@ export default function NoticePage({ loaderData }: Route.ComponentProps) {
       {correction ? <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">{c.correction}</p> : null}
       {shares.map((share) => (
         <section key={share.entityId} aria-labelledby={`share-${share.entityId}`} className="mt-8" data-testid="notice-share">
-          <h2 id={`share-${share.entityId}`} className="text-lg font-semibold">
-            {share.entityName}
-          </h2>
+          <div className="flex flex-wrap items-baseline gap-x-5 gap-y-1">
+            <h2 id={`share-${share.entityId}`} className="text-lg font-semibold">
+              {share.entityName}
+            </h2>
+            {share.pdf ? (
+              <a href={share.pdf} download className="notice-link inline-flex items-center gap-1.5 text-sm font-medium" aria-label={sc.links.noticePdfLabel(share.entityName)} data-testid="notice-pdf">
+                <Download aria-hidden="true" className="size-4" />
+                {sc.links.noticePdf}
+              </a>
+            ) : null}
+          </div>
           <FigureList figures={share.figures} />
           <h3 className="mt-4 text-base font-semibold">{c.breakdown}</h3>
           <div className="max-w-xl">
