@@ -74,6 +74,8 @@ export default [
     // A fund's quarterly statements (issue 25): the P&L import and its tie-out preview, publishing and restating, the watermark setting.
     route("admin/funds/:slug/statements", "routes/admin/fund-statements.tsx"),
     route("admin/funds/:slug/payment-instructions", "routes/admin/fund-payment-instructions.tsx"),
+    // A fund's history (issue 25 §5): past calls, payments, distributions, valuations and P&L from CSV, previewed, then all or nothing, no mail.
+    route("admin/funds/:slug/import", "routes/admin/fund-import.tsx"),
     // A call's or a distribution's form (one module, both kinds), and an entry's page (draft preview, publishing, payments) and a draft's change.
     route("admin/funds/:slug/calls/new", "routes/admin/ledger-new.tsx", { id: "admin-call-new" }),
     route("admin/funds/:slug/distributions/new", "routes/admin/ledger-new.tsx", { id: "admin-distribution-new" }),

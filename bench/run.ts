@@ -43,7 +43,7 @@
  * How the server is started: bench/proc.ts (serverArgs), in one place.
  *
  * Flags: --no-build (reuse build-bench/ when it exists), --strict (exit 1 when
- * a budget fails), --only=pages|files|admin|lighthouse|activity|watermark|pitches|capital|statements (one part), --duration=S (one
+ * a budget fails), --only=pages|files|admin|lighthouse|activity|watermark|pitches|capital|statements|history (one part), --duration=S (one
  * round of page load per server), --warmup=S, --rounds=N (page load rounds,
  * alternating ours/bare), --connections=N (page load, for quick trials), --runs=N (sequential
  * downloads per server), --concurrency=N (downloads at once), --requests=N
@@ -68,6 +68,7 @@ import { benchLighthouse, LIGHTHOUSE_PAGES } from "./lighthouse";
 import { benchPitches } from "./pitches";
 import { benchCapital } from "./capital";
 import { benchStatements } from "./statements";
+import { benchHistoryImport } from "./history-import";
 import { benchWatermark } from "./watermark";
 import { kb, mb, num, passFail, ratio, table } from "./format";
 import { ClientBuild, isPortalChunk, pageScripts, reactRouterBaseline, type Baseline, type InlineScript } from "./page-js";
@@ -83,7 +84,7 @@ const BUILD_DIR_NAME = process.env.BENCH_BUILD_DIR || "build-bench";
 const BUILD_DIR = path.join(ROOT, BUILD_DIR_NAME);
 const HOST = "127.0.0.1";
 /** The ports, from --ports=N: pages N, N+1; documents N+2, N+3; admin N+4, N+5; Lighthouse N+6 (Chromium N+7, SMTP catcher N+11); activity N+8; watermark N+9; pitches N+10. */
-type Ports = { ours: number; base: number; filesOurs: number; filesBase: number; admin: [number, number]; lighthouse: number; lighthouseMail: number; activity: number; watermark: number; pitches: number; capital: number; statements: number };
+type Ports = { ours: number; base: number; filesOurs: number; filesBase: number; admin: [number, number]; lighthouse: number; lighthouseMail: number; activity: number; watermark: number; pitches: number; capital: number; statements: number; history: number };
 function portsFrom(first: number): Ports {
   return {
     ours: first,
@@ -98,6 +99,7 @@ function portsFrom(first: number): Ports {
     pitches: first + 10,
     capital: first + 12,
     statements: first + 13,
+    history: first + 14,
   };
 }
 
@@ -110,8 +112,8 @@ const BUDGET = {
   pageJsRatio: 1.15,
 };
 
-type Part = "pages" | "files" | "admin" | "lighthouse" | "activity" | "watermark" | "pitches" | "capital" | "statements";
-const PARTS: readonly Part[] = ["pages", "files", "admin", "lighthouse", "activity", "watermark", "pitches", "capital", "statements"];
+type Part = "pages" | "files" | "admin" | "lighthouse" | "activity" | "watermark" | "pitches" | "capital" | "statements" | "history";
+const PARTS: readonly Part[] = ["pages", "files", "admin", "lighthouse", "activity", "watermark", "pitches", "capital", "statements", "history"];
 type Options = {
   build: boolean;
   strict: boolean;
@@ -162,7 +164,7 @@ function parseOptions(argv: string[]): Options {
       opts.only = part;
     } else if (name === "--help" || name === "-h") {
       console.log(
-        "usage: npm run bench -- [--no-build] [--strict] [--only=pages|files|admin|lighthouse|activity|watermark|pitches|capital|statements] [--duration=5] [--warmup=2] [--rounds=3] [--connections=50] [--runs=9] [--concurrency=8] [--requests=15] [--lighthouse-runs=3] [--pages=/,/team] [--ports=3400]",
+        "usage: npm run bench -- [--no-build] [--strict] [--only=pages|files|admin|lighthouse|activity|watermark|pitches|capital|statements|history] [--duration=5] [--warmup=2] [--rounds=3] [--connections=50] [--runs=9] [--concurrency=8] [--requests=15] [--lighthouse-runs=3] [--pages=/,/team] [--ports=3400]",
       );
       process.exit(0);
     } else fatal(`unknown option ${arg} (try --help)`);
@@ -895,6 +897,7 @@ async function main() {
     { part: "pitches", run: () => benchPitches(partContext("pitches", opts.ports.pitches)) },
     { part: "capital", run: () => benchCapital(partContext("capital", opts.ports.capital)) },
     { part: "statements", run: () => benchStatements(partContext("statements", opts.ports.statements)) },
+    { part: "history", run: () => benchHistoryImport(partContext("history", opts.ports.history)) },
   ];
   const later = new Map<Part, PartResult>();
   for (const { part, run } of serverParts) if (parts.includes(part)) later.set(part, await run());

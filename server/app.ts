@@ -15,6 +15,7 @@ import { getDb } from "../app/modules/db/connection.server";
 import { AUDIENCE_BODY_BYTES } from "../app/modules/documents/constants";
 import { PITCH_DECK_MAX_BYTES } from "../app/modules/pitches/constants";
 import { VALUATIONS_BODY_BYTES, VALUATIONS_FORM_BYTES, VALUATIONS_PAGE_PATH } from "../app/modules/valuations/constants";
+import { HISTORY_PAGE_BODY_BYTES, HISTORY_PAGE_PATH } from "../app/modules/history-import/constants";
 import { STATEMENTS_PAGE_PATH } from "../app/modules/statements/constants";
 import { PageCache, negotiateEncoding, type CachedPage } from "./page-cache";
 import { clientAddress, fromTrustedProxy, isCrossOriginRequest, isTrustedProxy, loggablePath, securityHeaders, setSecurityHeaders, type TrustedProxies } from "./security";
@@ -45,18 +46,20 @@ const UPLOAD_PATHS = new Map<string, number>([
 
 /**
  * The capital accounts' import pages (issue 24 §7, issue 25): a file, or the previewed text sent back
- * to confirm: 8 MB and the form.
+ * to confirm. The valuations and the P&L: 8 MB and the form; a fund's history: two files, 32 MB together,
+ * sent as a multipart upload (with an upload's long timeout).
  */
 const IMPORT_PAGES: readonly (readonly [RegExp, number])[] = [
   [VALUATIONS_PAGE_PATH, VALUATIONS_FORM_BYTES],
   [STATEMENTS_PAGE_PATH, VALUATIONS_FORM_BYTES],
+  [HISTORY_PAGE_PATH, HISTORY_PAGE_BODY_BYTES],
 ];
 
 const isMultipart = (contentType: string | undefined) => (contentType ?? "").toLowerCase().startsWith("multipart/form-data");
 
 /** An upload: a multipart body to an upload path (the only requests allowed a long body and the long timeout). */
 export function isUpload(pathname: string, contentType: string | undefined): boolean {
-  return isMultipart(contentType) && UPLOAD_PATHS.has(pathname);
+  return isMultipart(contentType) && (UPLOAD_PATHS.has(pathname) || HISTORY_PAGE_PATH.test(pathname));
 }
 
 /**

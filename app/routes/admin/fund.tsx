@@ -1,4 +1,4 @@
-import { FileText, Landmark, Plus, Upload } from "lucide-react";
+import { FileText, History, Landmark, Plus, Upload } from "lucide-react";
 import { BackLink } from "~/components/kit/back-link";
 import { Link } from "react-router";
 import type { Route } from "./+types/fund";
@@ -16,6 +16,7 @@ import { fundDetail } from "~/modules/fund-overview/fund-overview.server";
 import { findFundBySlug } from "~/modules/funds/funds.server";
 import { fundQuarters } from "~/modules/statements/reads.server";
 import { fundStatementsCopy as sc } from "~/content/statements";
+import { historyImportCopy } from "~/content/history-import";
 import { notFound } from "~/modules/http/not-found";
 import { pageMeta } from "~/modules/seo/meta";
 import { lastPageOf, LIST_PAGE_SIZE, pageHref, Pager } from "~/components/ui/pager";
@@ -131,10 +132,16 @@ export default function FundPage({ loaderData }: Route.ComponentProps) {
       <BackLink to={LIST}>{c.detail.back}</BackLink>
       <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{name}</h1>
-        <Link to={`${LIST}/${slug}/payment-instructions`} className={buttonClass("secondary")}>
-          <Landmark aria-hidden="true" className="size-4" />
-          {lc.fund.paymentInstructions}
-        </Link>
+        <div className="flex flex-wrap gap-2">
+          <Link to={`${LIST}/${slug}/import`} className={buttonClass("secondary")}>
+            <History aria-hidden="true" className="size-4" />
+            {historyImportCopy.title}
+          </Link>
+          <Link to={`${LIST}/${slug}/payment-instructions`} className={buttonClass("secondary")}>
+            <Landmark aria-hidden="true" className="size-4" />
+            {lc.fund.paymentInstructions}
+          </Link>
+        </div>
       </div>
       <FigureList figures={figures} />
       <PageSection
