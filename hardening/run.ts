@@ -45,6 +45,7 @@ const SECTIONS: Array<{ name: string; alone?: boolean; load: () => Promise<Secti
   { name: "newsletter", load: async () => (await import("./newsletter")).section }, // ~7 s
   { name: "spam-trap", load: async () => (await import("./spam-trap")).section }, // ~6 s
   { name: "capital-accounts", load: async () => (await import("./capital-accounts")).section }, // ~5 s
+  { name: "statements", load: async () => (await import("./statements")).section },
   { name: "load", alone: true, load: async () => (await import("./load")).section },
 ];
 const SIDE_BY_SIDE = 3;

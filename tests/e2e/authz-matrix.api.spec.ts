@@ -586,6 +586,7 @@ const rows: Row[] = [
   ...pitchRows(),
   ...referenceCodeAndBulkRows(),
   ...capitalRows(),
+  ...statementRows(),
 ];
 
 /**
@@ -698,6 +699,69 @@ function capitalRows(): Row[] {
       label: "/admin/funds/fund-ii/valuations (a file with wrong columns)",
       multipart: () => ({ intent: "valuations", step: "preview", file: { name: "navs.csv", mimeType: "text/csv", buffer: Buffer.from("name,amount\nA,1\n") } }),
       expect: { ...adminPage, admin: 400 },
+    },
+  ];
+}
+
+/**
+ * Quarterly statements and the history import (issue 25): admins import a
+ * quarter's P&L, publish and restate it and import a fund's history; an
+ * investor reads the statements of their entities (the matrix's investor has
+ * none), and any other statement is the unknown id's 404.
+ */
+function statementRows(): Row[] {
+  const adminOnlyApi = { anonymous: 401, pending: 401, rejected: 401, investor: 403 } as const;
+  const adminPage = { anonymous: to("/admin/login"), pending: to("/admin/login"), rejected: to("/admin/login"), investor: to("/admin/login") };
+  const investorPage = { anonymous: to("/lp/login"), pending: to("/lp/login"), rejected: to("/lp/login") };
+  const notFoundPage = (title: string) => (answer: Answer) => {
+    if (answer.status === 404) expect(answer.body.toString("utf8"), "the not-found page").toContain(title);
+  };
+  const wrongColumns = { name: "pnl.csv", mimeType: "text/csv", buffer: Buffer.from("name,amount\nA,1\n") };
+  return [
+    ...["statements", "import"].flatMap((page): Row[] => [
+      { method: "GET", path: `/admin/funds/fund-ii/${page}`, expect: { ...adminPage, admin: 200 } },
+      { method: "GET", path: `/admin/funds/no-such-fund/${page}`, expect: { ...adminPage, admin: 404 }, check: notFoundPage("Fund not found") },
+    ]),
+    {
+      method: "POST",
+      path: "/admin/funds/fund-ii/statements",
+      label: "/admin/funds/fund-ii/statements (a P&L file with wrong columns)",
+      multipart: () => ({ intent: "statements-import", step: "preview", file: wrongColumns }),
+      expect: { ...adminPage, admin: 400 },
+    },
+    {
+      method: "POST",
+      path: "/admin/funds/fund-ii/statements",
+      label: "/admin/funds/fund-ii/statements (publish a quarter that is not one)",
+      multipart: () => ({ intent: "publish-quarter", quarter: "2026-Q9" }),
+      expect: { ...adminPage, admin: 400 },
+    },
+    {
+      method: "POST",
+      path: "/admin/funds/fund-ii/import",
+      label: "/admin/funds/fund-ii/import (a history file with wrong columns)",
+      multipart: () => ({ intent: "history-import", step: "preview", history: { ...wrongColumns, name: "history.csv" } }),
+      expect: { ...adminPage, admin: 400 },
+    },
+    { method: "GET", path: "/lp/statements", expect: { ...investorPage, investor: 200, admin: 200 } },
+    { method: "GET", path: `/lp/statements?entity=${unknownId}`, label: "/lp/statements?entity={unknown id}", expect: { ...investorPage, investor: 404, admin: 404 } },
+    { method: "GET", path: `/lp/statements/${unknownId}`, label: "/lp/statements/{unknown id}", expect: { ...investorPage, investor: 404, admin: 404 }, check: notFoundPage("Statement not found") },
+    {
+      method: "POST",
+      path: "/api/statements/import?fund=fund-ii",
+      label: "/api/statements/import (a file with wrong columns)",
+      multipart: () => ({ file: wrongColumns }),
+      expect: { ...adminOnlyApi, admin: 400 },
+    },
+    { method: "POST", path: "/api/statements/publish", data: { fund: "fund-ii", quarter: "2026-Q9" }, expect: { ...adminOnlyApi, admin: 400 } },
+    { method: "GET", path: `/api/statements/jobs/${unknownId}`, label: "/api/statements/jobs/{unknown id}", expect: { ...adminOnlyApi, admin: 404 } },
+    {
+      method: "GET",
+      path: "/api/lp/statements",
+      expect: { ...adminOnlyApi, investor: 200, admin: 200 },
+      check: (answer, role) => {
+        if (role === "investor") expect(JSON.parse(answer.body.toString("utf8")), "an investor who is a member of no entity has no statements").toEqual([]);
+      },
     },
   ];
 }

@@ -1,13 +1,14 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { APIRequestContext, APIResponse, BrowserContext, Page, TestInfo } from "@playwright/test";
 import { HtmlValidate } from "html-validate";
 import { ADMIN_SECTIONS } from "../../app/modules/admin/paths";
 import { setStatusViaApi, userIdByEmail } from "./helpers/accounts";
 import { axeViolations } from "./helpers/axe";
 import { sampleDocument, useSessionCookie, type LpCategoryValue } from "./helpers/document-ui";
-import { adminSession, approvedInvestorSession, newApiContext, uploadDocument, type Session } from "./helpers/documents";
+import { adminSession, approvedInvestorSession, newApiContext, uploadDocument, withDb, type Session } from "./helpers/documents";
 import { expect, test } from "./helpers/fixtures";
 import { insertPitchRow } from "./helpers/pitches";
+import { statementFixture } from "../helpers/pdf-docs";
 import { pendingInvestor } from "./helpers/portal";
 
 /**
@@ -95,6 +96,8 @@ function workspaceData(testInfo: TestInfo): Promise<Workspace> {
       "/admin/funds/fund-ii/distributions/new",
       "/admin/funds/fund-ii/valuations",
       "/admin/funds/fund-ii/payment-instructions",
+      "/admin/funds/fund-ii/statements",
+      "/admin/funds/fund-ii/import",
       `/admin/ledger/${capital.callId}`,
       `/admin/ledger/${capital.draftId}`,
       `/admin/ledger/${capital.draftId}/change`,
@@ -104,7 +107,7 @@ function workspaceData(testInfo: TestInfo): Promise<Workspace> {
       cookies: { admin: admin.cookie, investor: investor.cookie },
       pages: [
         ...adminPaths.map((path): WorkspacePage => ({ path, role: "admin" })),
-        ...["/lp/dashboard", "/lp/account", "/lp/capital-account", "/lp/capital-account/ledger", `/lp/notices/${capital.callId}`].map((path): WorkspacePage => ({ path, role: "investor" })),
+        ...["/lp/dashboard", "/lp/account", "/lp/capital-account", "/lp/capital-account/ledger", `/lp/notices/${capital.callId}`, "/lp/statements", `/lp/statements/${capital.statementId}`].map((path): WorkspacePage => ({ path, role: "investor" })),
       ],
     };
   })();
@@ -123,7 +126,7 @@ async function answered<T>(response: Promise<APIResponse>, status: number): Prom
  * it paid in full and a valuation. The run's server is shared: the call's other shares go to whatever
  * Fund II commitments other workers made; this entity's share is read from the answer.
  */
-async function capitalData(admin: Session, investor: Session, viewerEmail: string): Promise<{ entityId: string; callId: string; draftId: string }> {
+async function capitalData(admin: Session, investor: Session, viewerEmail: string): Promise<{ entityId: string; callId: string; draftId: string; statementId: string }> {
   const tag = randomBytes(3).toString("hex");
   const members = [
     { userId: await userIdByEmail(admin.context, "", investor.email), role: "owner" },
@@ -158,7 +161,28 @@ async function capitalData(admin: Session, investor: Session, viewerEmail: strin
     }),
     201,
   );
-  return { entityId: entity.id, callId: call.id, draftId: draft.id };
+  return { entityId: entity.id, callId: call.id, draftId: draft.id, statementId: insertStatement(entity.id, `Meyer Family Trust ${tag}`) };
+}
+
+/**
+ * A published statement of the entity (a restated one: its page shows the most), put straight into the
+ * database: publishing one through the API needs every Fund II entity of the shared server to tie out.
+ * Its quarter, 2015-Q1, is one no other spec dates anything in (a published quarter refuses such dates).
+ */
+function insertStatement(entityId: string, entityName: string): string {
+  const quarterId = randomUUID();
+  const statementId = randomUUID();
+  const doc = statementFixture({ entity: { id: entityId, name: entityName }, quarter: "2015-Q1", periodEnd: "2015-03-31", version: 2, restated: true, differences: [{ row: "endingNav", previous: "1950000.00", current: "1950479.75" }] });
+  withDb(
+    (db) => {
+      const fundId = (db.prepare("select id from funds where slug = 'fund-ii'").get() as { id: string }).id;
+      db.prepare("insert or ignore into statement_quarters (id, fund_id, quarter, version, status, published_at) values (?, ?, '2015-Q1', 2, 'published', ?)").run(quarterId, fundId, Date.now());
+      const quarter = db.prepare("select id from statement_quarters where fund_id = ? and quarter = '2015-Q1' and version = 2").get(fundId) as { id: string };
+      db.prepare("insert into statements (id, quarter_id, entity_id, figures) values (?, ?, ?, ?)").run(statementId, quarter.id, entityId, JSON.stringify(doc));
+    },
+    { write: true },
+  );
+  return statementId;
 }
 
 async function setStatus(admin: Session, email: string, status: "approved" | "rejected") {
