@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Db } from "~/modules/db/connection.server";
-import { entities, entityMembers, funds, noticeDocuments, pnlRows, statementQuarters, statements } from "../../../db/schema";
+import { entities, funds, noticeDocuments, pnlRows, statementQuarters, statements } from "../../../db/schema";
 import type { LpUser } from "../auth/session.server";
+import { memberEntityIds } from "../entities/entities.server";
 import { now } from "../config/clock.server";
 import type { Fund } from "../funds/funds.server";
 import { pdfJobFor, progressOf } from "../pdf-jobs/jobs.server";
@@ -108,23 +109,13 @@ export type LpStatementRow = {
   restated: boolean;
 };
 
-/** The ids of the entities the reader is a member of. */
-function memberEntities(db: Reader, userId: string): string[] {
-  return db
-    .select({ id: entityMembers.entityId })
-    .from(entityMembers)
-    .where(eq(entityMembers.userId, userId))
-    .all()
-    .map((row) => row.id);
-}
-
 /**
  * The reader's statements: the latest version of each entity × fund ×
  * quarter, only for the entities they are a member of (an admin is a reader
  * like any other here: their own entities, usually none). Newest quarter first.
  */
 export function lpStatements(user: Pick<LpUser, "id">, db: Reader = getDb()): LpStatementRow[] {
-  const mine = memberEntities(db, user.id);
+  const mine = memberEntityIds(user.id, db);
   if (!mine.length) return [];
   const rows = db
     .select({
@@ -164,14 +155,9 @@ export function lpStatements(user: Pick<LpUser, "id">, db: Reader = getDb()): Lp
   return latest;
 }
 
-/** Whether `user` may read the entity's statements and notices: a member of it, or an admin. */
+/** Whether `user` may read the entity's statements and notices: a member of it (the entities module's one rule), or an admin. */
 function mayReadEntity(db: Reader, user: Reader2, entityId: string): boolean {
-  if (user.isAdmin) return true;
-  return !!db
-    .select({ one: sql`1` })
-    .from(entityMembers)
-    .where(and(eq(entityMembers.entityId, entityId), eq(entityMembers.userId, user.id)))
-    .get();
+  return user.isAdmin || memberEntityIds(user.id, db).includes(entityId);
 }
 
 export type LpStatement = {
