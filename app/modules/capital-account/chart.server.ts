@@ -1,6 +1,6 @@
 import { scaleLinear, scaleUtc } from "d3-scale";
 import { curveLinear, curveStepAfter, line } from "d3-shape";
-import { minorDigits, parseSignedAmount } from "../capital/money";
+import { formatMoney, minorDigits, parseSignedAmount } from "../capital/money";
 import type { FlowKind } from "./capital-account.server";
 
 /**
@@ -104,6 +104,28 @@ export function chartPoints(flows: readonly ChartFlow[], currency: string): Char
     }
   }
   return years;
+}
+
+/**
+ * What the chart's one-sentence summary (its text for those who cannot see
+ * it: the page's and the statement PDF's) says of the points: the first and
+ * last period, paid in and distributed by the last one's end, and the latest
+ * NAV with its period. Null when there is no point.
+ */
+export function chartSummaryFacts(points: readonly ChartPoint[], currency: string) {
+  const first = points[0];
+  const last = points[points.length - 1];
+  if (!first || !last) return null;
+  const money = (minor: bigint) => formatMoney(minor, currency);
+  const valued = points.findLast((p) => p.nav !== null);
+  return {
+    from: first.label,
+    to: last.label,
+    paidIn: money(last.paidIn),
+    distributed: money(last.distributed),
+    nav: valued ? money(valued.nav!) : null,
+    navPeriod: valued ? valued.label : null,
+  };
 }
 
 /** The chart's SVG data: path strings in a 100 × 100 box (y down), and the axes' ticks in percent. */

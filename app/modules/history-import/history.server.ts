@@ -10,8 +10,6 @@ import {
   DISTRIBUTION_LINE_TYPES,
   callPayments,
   callReminders,
-  commitments,
-  entities,
   ledgerAllocations,
   ledgerEntries,
   ledgerLines,
@@ -22,17 +20,19 @@ import { audit } from "../audit/audit.server";
 import type { LpUser } from "../auth/session.server";
 import { isCalendarDate } from "../capital/calendar-date";
 import { formatMoney, parseAmount, parseSignedAmount, toDecimalString, type ParsedAmount } from "../capital/money";
+import { committedEntities, knownElsewhere, nameKey, type CommittedEntity } from "../commitments/committed-entities.server";
 import { now } from "../config/clock.server";
 import type { Fund } from "../funds/funds.server";
 import { AppError } from "../http/app-error";
+import { cutCell, decodeCsvFile, isFormula, readCsvHeader } from "../http/csv-upload.server";
 import { reminderDays } from "../ledger/reminders.server";
 import { firmDay } from "../pitch-clock/clock.server";
-import { PNL_COLUMN_NAMES, PNL_COLUMNS } from "../statements/pnl-csv.server";
+import { PNL_COLUMN_NAMES, PNL_COLUMNS, PNL_HEADER, type PnlColumn } from "../statements/pnl-csv.server";
 import { assertQuarterOpen, closedQuarters } from "../statements/lock.server";
 import { isQuarter, quarterEnd, quarterOf } from "../statements/quarter";
 import type { PnlAmounts } from "../statements/types";
 import { HISTORY_EVENTS, MAX_HISTORY_PNL_ROWS, MAX_HISTORY_ROWS, type HistoryEvent } from "./constants";
-import { cutCell, decodeCsvBytes, isFormula, readCsvRows, readHeader, type HistoryFile } from "./csv.server";
+import { readCsvRows, type HistoryFile } from "./csv.server";
 
 /**
  * The history import (issue 25 §5): a fund's past calls, payments,
@@ -63,7 +63,7 @@ import { cutCell, decodeCsvBytes, isFormula, readCsvRows, readHeader, type Histo
 
 type Reader = Pick<Db, "select">;
 type Tx = Pick<Db, "select" | "insert" | "update" | "delete">;
-type Entity = { id: string; name: string; acceptedOn: string };
+type Entity = CommittedEntity;
 
 /** The most errors the preview lists (all are counted). */
 export const MAX_SHOWN_ERRORS = 500;
@@ -105,16 +105,6 @@ const HISTORY_NAMES: Record<HistoryColumn, string> = {
   type: "type",
   recallable: "recallable",
   amount: "amount",
-};
-
-type PnlColumn = "entity" | "entityId" | "entityName" | "fund" | "quarter" | keyof PnlAmounts;
-const PNL_HEADERS: Record<string, PnlColumn> = {
-  entity: "entity",
-  entity_id: "entityId",
-  entity_name: "entityName",
-  fund: "fund",
-  quarter: "quarter",
-  ...Object.fromEntries(PNL_COLUMNS.map(([name, key]) => [name, key])),
 };
 
 // ---------------------------------------------------------------------------
@@ -194,9 +184,6 @@ type PnlRow = {
   amounts: PnlAmounts | null;
   bad: boolean;
 };
-
-/** A name or reference as matched: NFC, spacing collapsed, case ignored (as the valuations import matches). */
-const nameKey = (name: string) => name.normalize("NFC").replace(/\s+/g, " ").trim().toLocaleLowerCase("en-US");
 
 class ErrorList {
   kept: HistoryRowError[] = [];
@@ -294,7 +281,7 @@ function entityCells(record: readonly string[], at: Record<"entity" | "entityId"
 }
 
 const HISTORY_COLUMNS = Object.values(HISTORY_HEADERS);
-const PNL_ALL_COLUMNS = Object.values(PNL_HEADERS);
+const PNL_ALL_COLUMNS = Object.values(PNL_HEADER.headers);
 
 async function readHistoryRows(text: string, fund: Fund, today: string, errors: ErrorList): Promise<HistoryRow[]> {
   const rows: HistoryRow[] = [];
@@ -306,7 +293,7 @@ async function readHistoryRows(text: string, fund: Fund, today: string, errors: 
   await readCsvRows(text, "history", {
     maxRows: MAX_HISTORY_ROWS,
     header: (cells) => {
-      columns = readHeader<HistoryColumn>("history", cells, {
+      columns = readCsvHeader<HistoryColumn>("history", cells, {
         headers: HISTORY_HEADERS,
         names: HISTORY_NAMES,
         required: [
@@ -412,18 +399,8 @@ async function readPnlRows(text: string, fund: Fund, today: string, errors: Erro
   await readCsvRows(text, "pnl", {
     maxRows: MAX_HISTORY_PNL_ROWS,
     header: (cells) => {
-      columns = readHeader<PnlColumn>("pnl", cells, {
-        headers: PNL_HEADERS,
-        names: PNL_COLUMN_NAMES,
-        required: [
-          { any: ["entity", "entityId", "entityName"], name: "entity (or entity_id)" },
-          { any: ["fund"], name: "fund" },
-          { any: ["quarter"], name: "quarter" },
-          ...PNL_COLUMNS.map(([name, key]) => ({ any: [key], name })),
-        ],
-        exclusive: [["entity", "entityId"], ["entity", "entityName"]],
-        columnsMessage: pnlCsvMessages.columns,
-      });
+      // The P&L import's header, where `entity` beside `entity_name` is refused too (as in the history file).
+      columns = readCsvHeader<PnlColumn>("pnl", cells, { ...PNL_HEADER, exclusive: [["entity", "entityId"], ["entity", "entityName"]] });
       at = indexesOf(columns, PNL_ALL_COLUMNS);
     },
     row: (record, line) => {
@@ -478,24 +455,6 @@ async function readPnlRows(text: string, fund: Fund, today: string, errors: Erro
 // ---------------------------------------------------------------------------
 // The entities
 
-/** The fund's entities with a commitment in it (and its acceptance date), by id and by name. */
-function committedEntities(fundId: string, db: Reader) {
-  const rows = db
-    .select({ id: entities.id, name: entities.name, acceptedOn: commitments.acceptedOn })
-    .from(commitments)
-    .innerJoin(entities, eq(entities.id, commitments.entityId))
-    .where(eq(commitments.fundId, fundId))
-    .all();
-  const byName = new Map<string, Entity[]>();
-  for (const row of rows) {
-    const key = nameKey(row.name);
-    const same = byName.get(key);
-    if (same) same.push(row);
-    else byName.set(key, [row]);
-  }
-  return { byId: new Map(rows.map((r) => [r.id, r])), byName };
-}
-
 /**
  * What each distinct entity key of the rows names: an entity of the fund, or
  * why not. By id (`entity_id`, or an `entity` cell that is an id), else by
@@ -532,22 +491,7 @@ function resolveEntities(keys: Iterable<string>, fundId: string, db: Reader): Ma
       pending.push([key, { id: either, name }]);
     }
   }
-  const knownIds = new Set<string>();
-  const knownNames = new Set<string>();
-  const ids = [...strayIds];
-  for (let i = 0; i < ids.length; i += 500) {
-    for (const row of db.select({ id: entities.id }).from(entities).where(inArray(entities.id, ids.slice(i, i + 500))).all()) knownIds.add(row.id);
-  }
-  const names = [...strayNames].filter(Boolean);
-  for (let i = 0; i < names.length; i += 500) {
-    const chunk = names.slice(i, i + 500);
-    for (const row of db
-      .select({ name: entities.name })
-      .from(entities)
-      .where(inArray(sql`${entities.name} collate nocase`, chunk))
-      .all())
-      knownNames.add(nameKey(row.name));
-  }
+  const { knownIds, knownNames } = knownElsewhere([...strayIds], [...strayNames].filter(Boolean), db);
   for (const [key, named] of pending) {
     if ((named.id && knownIds.has(named.id)) || (named.name && knownNames.has(nameKey(named.name)))) out.set(key, valuationMessages.notCommitted);
     else out.set(key, UUID.test(named.name || named.id) ? rowMessages.unknownEntityId : rowMessages.unknownEntityName);
@@ -919,7 +863,7 @@ function existingPnlRows(db: Reader, fundId: string, quarters: string[]): Map<st
 
 /** Read the uploaded files' bytes as text (400 on the file's field when one is not UTF-8 text). */
 export function decodeHistoryFiles(bytes: { history: Uint8Array; pnl: Uint8Array | null }): HistoryTexts {
-  return { history: decodeCsvBytes(bytes.history, "history"), pnl: bytes.pnl === null ? null : decodeCsvBytes(bytes.pnl, "pnl") };
+  return { history: decodeCsvFile(bytes.history, { field: "history" }), pnl: bytes.pnl === null ? null : decodeCsvFile(bytes.pnl, { field: "pnl" }) };
 }
 
 /** The preview of the files for `fund`: reads the database, writes nothing. */

@@ -3,10 +3,11 @@ import { readdir, readFile, rename, stat } from "node:fs/promises";
 import path from "node:path";
 import { historyImportMessages as m } from "~/content/history-import";
 import { AppError } from "../http/app-error";
+import { csvFileError } from "../http/csv-upload.server";
 import { parseMultipart } from "../storage/multipart.server";
 import { incomingDir, incomingPath, prepareIncoming, removeQuietly } from "../storage/storage.server";
 import { HISTORY_FILES_BYTES, HISTORY_FORM_BYTES, HISTORY_UPLOAD_TTL_MS } from "./constants";
-import { fileError, type HistoryFile } from "./csv.server";
+import type { HistoryFile } from "./csv.server";
 
 /**
  * The history import's uploads (issue 25 §5). A history of 2,000 entities
@@ -36,7 +37,7 @@ export type HistoryUpload = {
   hash: string;
 };
 
-const tooLarge = () => fileError("history", m.tooLarge(HISTORY_FILES_BYTES / 1024 / 1024), 413);
+const tooLarge = () => csvFileError("history", m.tooLarge(HISTORY_FILES_BYTES / 1024 / 1024), 413);
 
 /** The SHA-256 of the fund's id and the two files' bytes, as the confirm form carries it: a pair confirms on its own fund's page only. */
 function hashOf(fundId: string, bytes: { history: Uint8Array; pnl: Uint8Array | null }): string {
@@ -81,7 +82,7 @@ export async function receiveHistoryUpload(request: Request, fundId: string): Pr
     maxFileBytes: HISTORY_FILES_BYTES,
     maxBodyBytes: HISTORY_FORM_BYTES,
     tooLarge,
-    noBody: () => fileError("history", m.historyRequired),
+    noBody: () => csvFileError("history", m.historyRequired),
     limits: { files: 2, fields: 10, parts: 12 },
     filesLimit: () => new AppError("bad_request", m.tooManyFiles, { fields: { history: [m.tooManyFiles] } }),
     fieldNames: ["intent", "step", "_enhanced"],
@@ -112,7 +113,7 @@ export async function receiveHistoryUpload(request: Request, fundId: string): Pr
       }
     }
     const history = parts.history;
-    if (!history) throw fileError("history", m.historyRequired);
+    if (!history) throw csvFileError("history", m.historyRequired);
     if (history.size + (parts.pnl?.size ?? 0) > HISTORY_FILES_BYTES) throw tooLarge();
     const bytes = { history: await readFile(history.path), pnl: parts.pnl ? await readFile(parts.pnl.path) : null };
     await rename(history.path, storedPath(token, "history"));

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { requestMessages } from "~/content/validation";
 import { AppError, isAppError, type FieldErrors } from "./app-error";
+import { readBodyBytes } from "./body.server";
 import { logError } from "../logging/log.server";
 
 /** Largest JSON body the public JSON endpoints accept. */
@@ -30,36 +31,12 @@ export async function readJsonBody(request: Request, limit = MAX_JSON_BYTES): Pr
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw new AppError("payload_too_large", requestMessages.bodyTooLarge);
-  const buffer = await readLimited(request, limit);
+  const buffer = await readBodyBytes(request, limit, () => new AppError("payload_too_large", requestMessages.bodyTooLarge));
   try {
     return JSON.parse(new TextDecoder().decode(buffer));
   } catch {
     throw new AppError("bad_request", requestMessages.invalidJson);
   }
-}
-
-async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => {});
-      throw new AppError("payload_too_large", requestMessages.bodyTooLarge);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
 
 /** Validate a parsed JSON body with a zod schema; failures become a 400 with field messages. */

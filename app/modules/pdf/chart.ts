@@ -1,7 +1,7 @@
 import { statementPdfCopy as copy } from "~/content/pdf";
 import type { StoredChartPoint } from "../statements/types";
-import { chartGeometry, type ChartGeometry, type ChartPoint } from "../capital-account/chart.server";
-import { formatMoney, parseSignedAmount } from "../capital/money";
+import { chartGeometry, chartSummaryFacts, type ChartGeometry, type ChartPoint } from "../capital-account/chart.server";
+import { parseSignedAmount } from "../capital/money";
 import { COLOR, SIZE, put } from "./layout";
 import { FONT } from "./fonts";
 
@@ -115,20 +115,6 @@ export function drawChart(doc: PDFKit.PDFDocument, box: Box, input: { points: re
 
 /** The chart's alternative text: the page's one-sentence summary. */
 export function chartSummary(input: { points: readonly StoredChartPoint[]; currency: string; fund: string; entity: string }): string {
-  const points = chartPointsOf(input.points, input.currency);
-  if (!points.length) return copy.chart.empty;
-  const money = (minor: bigint) => formatMoney(minor, input.currency);
-  const first = points[0]!;
-  const last = points[points.length - 1]!;
-  const valued = points.findLast((p) => p.nav !== null);
-  return copy.chart.summary({
-    fund: input.fund,
-    entity: input.entity,
-    from: first.label,
-    to: last.label,
-    paidIn: money(last.paidIn),
-    distributed: money(last.distributed),
-    nav: valued ? money(valued.nav!) : null,
-    navPeriod: valued ? valued.label : null,
-  });
+  const facts = chartSummaryFacts(chartPointsOf(input.points, input.currency), input.currency);
+  return facts ? copy.chart.summary({ fund: input.fund, entity: input.entity, ...facts }) : copy.chart.empty;
 }

@@ -1,16 +1,18 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { pnlCsvMessages as m, tieOutMessages } from "~/content/statements-rules";
 import { valuationsCsvMessages as fileMessages } from "~/content/fund-operations";
 import { getDb, type Db } from "~/modules/db/connection.server";
-import { commitments, entities, pnlRows } from "../../../db/schema";
+import { pnlRows } from "../../../db/schema";
 import { audit } from "../audit/audit.server";
 import type { LpUser } from "../auth/session.server";
 import { formatMoney, parseSignedAmount, toDecimalString } from "../capital/money";
+import { committedEntities, entityRef, knownElsewhere, nameKey } from "../commitments/committed-entities.server";
 import type { Fund } from "../funds/funds.server";
 import { AppError } from "../http/app-error";
+import { cutCell, isFormula } from "../http/csv-upload.server";
 import { readFundHistories } from "./inputs.server";
 import { assertQuarterOpen } from "./lock.server";
-import { cutCell, FORMULA, PNL_COLUMN_NAMES, PNL_COLUMNS, readPnlCsv, type PnlColumn } from "./pnl-csv.server";
+import { PNL_COLUMN_NAMES, PNL_COLUMNS, readPnlCsv, type PnlColumn } from "./pnl-csv.server";
 import { isQuarter, quarterEnd } from "./quarter";
 import { commitmentInForce } from "./rollforward";
 import { tieOutRow, type TieOutRow } from "./tie-out.server";
@@ -74,40 +76,8 @@ export type PnlPreview = {
 };
 
 type Reader = Pick<Db, "select">;
-type Entity = { id: string; name: string };
 
-/** A name as matched: NFC, spacing collapsed, case ignored (as the valuations import matches). */
-const nameKey = (name: string) => name.normalize("NFC").replace(/\s+/g, " ").trim().toLocaleLowerCase("en-US");
 const EMPTY_CELLS = Object.fromEntries(PNL_KEYS.map((key) => [key, ""])) as Amounts;
-
-/** The fund's entities with a commitment in it, by id and by name. */
-function committedEntities(fundId: string, db: Reader) {
-  const rows = db.select({ id: entities.id, name: entities.name }).from(commitments).innerJoin(entities, eq(entities.id, commitments.entityId)).where(eq(commitments.fundId, fundId)).all();
-  const byName = new Map<string, Entity[]>();
-  for (const row of rows) {
-    const key = nameKey(row.name);
-    byName.set(key, [...(byName.get(key) ?? []), row]);
-  }
-  return { byId: new Map(rows.map((r) => [r.id, r])), byName };
-}
-
-/** Of these ids and names, the ones some entity (of any fund) has: to tell "no commitment" from "unknown". */
-function knownElsewhere(ids: string[], names: string[], db: Reader) {
-  const knownIds = new Set<string>();
-  const knownNames = new Set<string>();
-  for (let i = 0; i < ids.length; i += 500) {
-    for (const row of db.select({ id: entities.id }).from(entities).where(inArray(entities.id, ids.slice(i, i + 500))).all()) knownIds.add(row.id);
-  }
-  for (let i = 0; i < names.length; i += 500) {
-    for (const row of db
-      .select({ name: entities.name })
-      .from(entities)
-      .where(inArray(sql`${entities.name} collate nocase`, names.slice(i, i + 500)))
-      .all())
-      knownNames.add(nameKey(row.name));
-  }
-  return { knownIds, knownNames };
-}
 
 const MAX_STORED = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -154,7 +124,7 @@ export function previewPnlCsv(fund: Fund, text: string, db: Reader = getDb()): P
       errors.push(fileMessages.cells(row.cellCount, columns.length));
       return out;
     }
-    const formulas = new Set((Object.entries(cells) as [PnlColumn, string][]).filter(([, value]) => FORMULA.test(value) || FORMULA.test(value.trim())).map(([column]) => column));
+    const formulas = new Set((Object.entries(cells) as [PnlColumn, string][]).filter(([, value]) => isFormula(value)).map(([column]) => column));
     for (const column of formulas) errors.push(fileMessages.formula(PNL_COLUMN_NAMES[column]));
 
     // The entity: by id (and then the name, when given, must be its name), else by name.
@@ -163,12 +133,12 @@ export function previewPnlCsv(fund: Fund, text: string, db: Reader = getDb()): P
       else if (id) {
         const found = committed.byId.get(id);
         if (found) {
-          out.entity = found;
+          out.entity = entityRef(found);
           if (name && nameKey(name) !== nameKey(found.name)) errors.push(fileMessages.nameMismatch(found.name));
         } else errors.push(elsewhere.knownIds.has(id) ? m.notCommitted : fileMessages.unknownEntityId);
       } else {
         const candidates = committed.byName.get(nameKey(name)) ?? [];
-        if (candidates.length === 1) out.entity = candidates[0]!;
+        if (candidates.length === 1) out.entity = entityRef(candidates[0]!);
         else if (candidates.length > 1) errors.push(fileMessages.ambiguous(candidates.length));
         else errors.push(elsewhere.knownNames.has(nameKey(name)) || elsewhere.knownIds.has(name) ? m.notCommitted : fileMessages.unknownEntityName);
       }

@@ -1,14 +1,13 @@
-import { CsvError, parse } from "csv-parse/sync";
-import { eq, inArray, sql } from "drizzle-orm";
 import { valuationMessages } from "~/content/capital";
 import { valuationsCsvMessages as m } from "~/content/fund-operations";
 import { getDb, type Db } from "~/modules/db/connection.server";
-import { commitments, entities } from "../../../db/schema";
 import type { LpUser } from "../auth/session.server";
 import { isCalendarDate } from "../capital/calendar-date";
 import { parseSignedAmount, toDecimalString } from "../capital/money";
+import { committedEntities, entityRef, knownElsewhere, nameKey } from "../commitments/committed-entities.server";
 import type { Fund } from "../funds/funds.server";
 import { AppError } from "../http/app-error";
+import { cutCell, decodeCsvFile, isFormula, readCsvTable, type CsvTable } from "../http/csv-upload.server";
 import { VALUATIONS_BODY_BYTES } from "./constants";
 import { importValuations, MAX_VALUATIONS } from "./valuations.server";
 
@@ -33,20 +32,11 @@ import { importValuations, MAX_VALUATIONS } from "./valuations.server";
  * has no commitment in it.
  */
 
-/** The most characters a row may have (10,000 rows of it stay under the 8 MB file limit's order). */
-export const MAX_ROW_CHARS = 2048;
-/** The longest cell text shown back in the preview. */
-const SHOWN_CHARS = 80;
-
 /** The columns a file may name, by their header (lower case, spaces and hyphens as underscores). */
 const HEADERS: Record<string, Column> = { entity_id: "entityId", entity: "entityName", entity_name: "entityName", fund: "fund", date: "date", nav: "nav" };
 type Column = "entityId" | "entityName" | "fund" | "date" | "nav";
 /** A column's name in messages. */
 const COLUMN_NAMES: Record<Column, string> = { entityId: "entity_id", entityName: "entity", fund: "fund", date: "date", nav: "nav" };
-
-/** One row of the file as read: its line, its cells by column, or why it cannot be read as a row. */
-export type CsvRow = { line: number; cells: Partial<Record<Column, string>>; cellCount: number };
-export type CsvTable = { columns: Column[]; rows: CsvRow[] };
 
 /** A row of the preview: what it would save (its entity, date and NAV as a decimal string) or every reason it cannot. */
 export type ValuationsPreviewRow = {
@@ -73,32 +63,12 @@ export type ValuationsPreview = {
   total: string;
 };
 
-const cut = (text: string) => (text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS - 1)}…` : text);
-/** A name as matched: NFC, spacing collapsed, case ignored. */
-const nameKey = (name: string) => name.normalize("NFC").replace(/\s+/g, " ").trim().toLocaleLowerCase("en-US");
-/** What a spreadsheet would run as a formula (OWASP's CSV injection list), a negative number aside. */
-const FORMULA = /^(?:[=+@\t\r]|-(?![\d.]))/;
-
-function fileError(message: string, status: 400 | 413 = 400): AppError {
-  return new AppError(status === 413 ? "payload_too_large" : "bad_request", message, { fields: { file: [message] } });
-}
-
 /**
  * A file's bytes as text: at most VALUATIONS_BODY_BYTES, UTF-8 only (a BOM is
  * dropped by the parser), no NUL (a binary file). A 413 or 400 on `file`.
  */
 export function decodeValuationsFile(bytes: Uint8Array): string {
-  const mb = VALUATIONS_BODY_BYTES / 1024 / 1024;
-  if (bytes.byteLength > VALUATIONS_BODY_BYTES) throw fileError(m.tooLarge(mb), 413);
-  if (bytes.byteLength === 0) throw fileError(m.empty);
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    throw fileError(m.notUtf8);
-  }
-  if (text.includes("\u0000")) throw fileError(m.binary);
-  return text;
+  return decodeCsvFile(bytes, { field: "file", limit: VALUATIONS_BODY_BYTES });
 }
 
 /**
@@ -106,94 +76,22 @@ export function decodeValuationsFile(bytes: Uint8Array): string {
  * name each column once; a file with more than MAX_VALUATIONS rows is
  * refused as soon as the parser has read one row too many.
  */
-export function readValuationsCsv(text: string): CsvTable {
-  // A file's text is at most VALUATIONS_BODY_BYTES characters; a form may have turned each LF into CRLF.
-  if (text.length > VALUATIONS_BODY_BYTES + MAX_VALUATIONS + 2) throw fileError(m.tooLarge(VALUATIONS_BODY_BYTES / 1024 / 1024), 413);
-  // The header, MAX_VALUATIONS rows, and one more: reading stops there, so a huge file is refused at once.
-  const cap = MAX_VALUATIONS + 2;
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    // relax_quotes: a quote inside an unquoted cell (O"Brien, =HYPERLINK("…")) is that cell's text, for its row to answer.
-    records = parse(text, { bom: true, info: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, max_record_size: MAX_ROW_CHARS, to: cap }) as unknown as {
-      record: string[];
-      info: { lines: number };
-    }[];
-  } catch (error) {
-    if (error instanceof CsvError) {
-      const line = typeof error.lines === "number" ? error.lines : null;
-      throw fileError(error.code === "CSV_MAX_RECORD_SIZE" ? m.rowTooLong(line) : m.unreadable(line));
-    }
-    throw error;
-  }
-  // Rows of empty cells (",,,") count towards the cap too: a file that reaches it is refused, never cut short.
-  if (records.length >= cap) throw fileError(m.tooManyRows(MAX_VALUATIONS));
-  const [head, ...body] = records.filter(({ record }) => record.some((cell) => cell.trim() !== ""));
-  if (!head) throw fileError(m.empty);
-  const columns = readHeader(head.record);
-  const rows = body.map(({ record, info }) => ({
-    line: info.lines,
-    cellCount: record.length,
-    cells: Object.fromEntries(columns.flatMap((column, i) => (record[i] === undefined ? [] : [[column, record[i]]]))) as CsvRow["cells"],
-  }));
-  if (rows.length === 0) throw fileError(m.noRows);
-  if (rows.length > MAX_VALUATIONS) throw fileError(m.tooManyRows(MAX_VALUATIONS));
-  return { columns, rows };
-}
-
-function readHeader(cells: string[]): Column[] {
-  const seen = new Set<string>();
-  const twice = new Set<string>();
-  const unknown: string[] = [];
-  const columns = cells.map((cell) => {
-    const name = cell.trim().toLowerCase().replace(/[\s-]+/g, "_");
-    const column = Object.hasOwn(HEADERS, name) ? HEADERS[name]! : null;
-    if (!column) unknown.push(cut(cell.trim()) || "(empty)");
-    else if (seen.has(column)) twice.add(COLUMN_NAMES[column]);
-    if (column) seen.add(column);
-    return column;
+export function readValuationsCsv(text: string): CsvTable<Column> {
+  return readCsvTable(text, {
+    limitBytes: VALUATIONS_BODY_BYTES,
+    maxRows: MAX_VALUATIONS,
+    header: {
+      headers: HEADERS,
+      names: COLUMN_NAMES,
+      required: [
+        { any: ["entityId", "entityName"], name: "entity_id (or entity)" },
+        { any: ["fund"], name: "fund" },
+        { any: ["date"], name: "date" },
+        { any: ["nav"], name: "nav" },
+      ],
+      columnsMessage: m.columns,
+    },
   });
-  const missing = [!seen.has("entityId") && !seen.has("entityName") ? "entity_id (or entity)" : null, ...(["fund", "date", "nav"] as const).map((c) => (seen.has(c) ? null : c))].filter(
-    (x): x is string => x !== null,
-  );
-  if (missing.length || unknown.length || twice.size) throw fileError(m.columns({ missing, unknown, twice: [...twice] }));
-  return columns as Column[];
-}
-
-/** The fund's entities with a commitment in it, by id and by name. */
-function committedEntities(fundId: string, db: Pick<Db, "select">) {
-  const rows = db
-    .select({ id: entities.id, name: entities.name })
-    .from(commitments)
-    .innerJoin(entities, eq(entities.id, commitments.entityId))
-    .where(eq(commitments.fundId, fundId))
-    .all();
-  const byName = new Map<string, { id: string; name: string }[]>();
-  for (const row of rows) {
-    const key = nameKey(row.name);
-    const same = byName.get(key);
-    if (same) same.push(row);
-    else byName.set(key, [row]);
-  }
-  return { byId: new Map(rows.map((r) => [r.id, r])), byName };
-}
-
-/** Of these ids and names, the ones some entity (of any fund) has: to tell "no commitment" from "unknown". */
-function knownElsewhere(ids: string[], names: string[], db: Pick<Db, "select">) {
-  const knownIds = new Map<string, string>();
-  const knownNames = new Set<string>();
-  for (let i = 0; i < ids.length; i += 500) {
-    for (const row of db.select({ id: entities.id, name: entities.name }).from(entities).where(inArray(entities.id, ids.slice(i, i + 500))).all()) knownIds.set(row.id, row.name);
-  }
-  for (let i = 0; i < names.length; i += 500) {
-    const chunk = names.slice(i, i + 500);
-    for (const row of db
-      .select({ name: entities.name })
-      .from(entities)
-      .where(inArray(sql`${entities.name} collate nocase`, chunk))
-      .all())
-      knownNames.add(nameKey(row.name));
-  }
-  return { knownIds, knownNames };
 }
 
 /**
@@ -219,11 +117,11 @@ export function previewValuationsCsv(fund: Fund, text: string, db: Pick<Db, "sel
     const { id, name } = named[i]!;
     const out: ValuationsPreviewRow = {
       line: row.line,
-      entityText: cut(id || name),
+      entityText: cutCell(id || name),
       entity: null,
-      dateText: cut((cells.date ?? "").trim()),
+      dateText: cutCell((cells.date ?? "").trim()),
       date: null,
-      navText: cut((cells.nav ?? "").trim()),
+      navText: cutCell((cells.nav ?? "").trim()),
       nav: null,
       errors,
     };
@@ -232,7 +130,7 @@ export function previewValuationsCsv(fund: Fund, text: string, db: Pick<Db, "sel
       errors.push(m.cells(row.cellCount, columns.length));
       return out;
     }
-    const formulas = new Set((Object.entries(cells) as [Column, string][]).filter(([, value]) => FORMULA.test(value) || FORMULA.test(value.trim())).map(([column]) => column));
+    const formulas = new Set((Object.entries(cells) as [Column, string][]).filter(([, value]) => isFormula(value)).map(([column]) => column));
     for (const column of formulas) errors.push(m.formula(COLUMN_NAMES[column]));
 
     // The entity: by id (and then the name, when given, must be its name), else by name.
@@ -241,12 +139,12 @@ export function previewValuationsCsv(fund: Fund, text: string, db: Pick<Db, "sel
       else if (id) {
         const found = committed.byId.get(id);
         if (found) {
-          out.entity = found;
+          out.entity = entityRef(found);
           if (name && nameKey(name) !== nameKey(found.name)) errors.push(m.nameMismatch(found.name));
         } else errors.push(elsewhere.knownIds.has(id) ? valuationMessages.notCommitted : m.unknownEntityId);
       } else {
         const candidates = committed.byName.get(nameKey(name)) ?? [];
-        if (candidates.length === 1) out.entity = candidates[0]!;
+        if (candidates.length === 1) out.entity = entityRef(candidates[0]!);
         else if (candidates.length > 1) errors.push(m.ambiguous(candidates.length));
         else errors.push(elsewhere.knownNames.has(nameKey(name)) ? valuationMessages.notCommitted : m.unknownEntityName);
       }

@@ -1,13 +1,13 @@
 import { CircleAlert, CircleCheck, MailX, TriangleAlert } from "lucide-react";
-import { useEffect, useState, type ChangeEvent, type FormEvent } from "react";
+import { useEffect } from "react";
 import type { FetcherWithComponents } from "react-router";
 import type { Route } from "./+types/fund-import";
 import { BackLink } from "~/components/kit/back-link";
+import { CsvFormat } from "~/components/kit/csv-format";
+import { CsvUploadForm, ImportConfirm, ImportLayout, useImportForms } from "~/components/kit/csv-import";
 import { DataTable, type DataColumn } from "~/components/kit/data-table";
-import { ErrorList, FileField, StatusButton } from "~/components/kit/fields";
-import { useIntentForm } from "~/components/kit/intent-form";
+import { ErrorList, FileField } from "~/components/kit/fields";
 import { PageSection } from "~/components/kit/page-section";
-import { EnhancedForm } from "~/components/ui/enhanced-form";
 import { historyImportCopy as c, historyImportMessages } from "~/content/history-import";
 import { ADMIN_PATHS } from "~/modules/admin/paths";
 import { requireAdmin } from "~/modules/auth/guards.server";
@@ -102,99 +102,53 @@ const entryColumns: DataColumn<EntryRow>[] = [
 ];
 
 function UploadForm({ action, answer, busy, fetcher }: { action: string; answer: HistoryAnswer | undefined; busy: boolean; fetcher: Fetcher }) {
-  const [sizes, setSizes] = useState({ history: 0, pnl: 0 });
-  const tooLarge = sizes.history + sizes.pnl > HISTORY_FILES_BYTES;
   const errors = answer?.status === "error" ? answer.fields : undefined;
-  const historyErrors = tooLarge ? [historyImportMessages.tooLarge(MB)] : errors?.history;
-  const pick = (file: "history" | "pnl") => (event: ChangeEvent<HTMLInputElement>) => {
-    const size = event.currentTarget.files?.[0]?.size ?? 0;
-    setSizes((now) => ({ ...now, [file]: size }));
-  };
-  // With JavaScript, files over the limit are refused before they are sent.
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    if (tooLarge) event.preventDefault();
-  };
   return (
-    <EnhancedForm
+    <CsvUploadForm
       fetcher={fetcher}
       action={action}
-      encType="multipart/form-data"
-      onSubmit={submit}
-      aria-labelledby="upload-title"
-      className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+      intent={HISTORY_INTENT}
+      titleId="upload-title"
+      copy={c.upload}
+      limitBytes={HISTORY_FILES_BYTES}
+      busy={busy}
+      submitClassName="mt-5"
+      // A confirm that could not be read (an expired preview) says so here, with nothing else to show.
+      footer={answer?.preview ? null : <ErrorList id="import-error" errors={errors?.form} className="mt-3" />}
     >
-      <h2 id="upload-title" className="text-lg font-semibold">
-        {c.upload.title}
-      </h2>
-      <input type="hidden" name="intent" value={HISTORY_INTENT} />
-      <input type="hidden" name="step" value="preview" />
-      <FileField
-        id="history-file"
-        name="history"
-        className="mt-4"
-        label={c.upload.history}
-        hint={c.upload.historyHint(MB, MAX_HISTORY_ROWS)}
-        errors={historyErrors}
-        accept=".csv,text/csv"
-        required
-        onChange={pick("history")}
-      />
-      <FileField id="pnl-file" name="pnl" className="mt-4" label={c.upload.pnl} hint={c.upload.pnlHint(MAX_HISTORY_PNL_ROWS)} errors={errors?.pnl} accept=".csv,text/csv" onChange={pick("pnl")} />
-      <StatusButton className="mt-5" pending={busy} pendingLabel={c.upload.submitting}>
-        {c.upload.submit}
-      </StatusButton>
-      {/* A confirm that could not be read (an expired preview) says so here, with nothing else to show. */}
-      {answer?.preview ? null : <ErrorList id="import-error" errors={errors?.form} className="mt-3" />}
-    </EnhancedForm>
-  );
-}
-
-function FormatBody() {
-  return (
-    <>
-      <dl className="mt-3 space-y-2 text-sm">
-        {c.format.columns.map((column) => (
-          <div key={column.name}>
-            <dt className="font-mono text-xs font-semibold text-slate-900 dark:text-slate-100">{column.name}</dt>
-            <dd className="text-slate-600 dark:text-slate-300">{column.text}</dd>
-          </div>
-        ))}
-      </dl>
-      <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">{c.format.note}</p>
-      <h3 className="mt-4 text-sm font-semibold">{c.format.pnlTitle}</h3>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{c.format.pnlText}</p>
-      <details className="mt-4 text-sm">
-        <summary className="cursor-pointer font-medium text-brand-700 dark:text-brand-300">{c.format.exampleTitle}</summary>
-        <pre className="mt-2 overflow-x-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed text-slate-800 dark:bg-slate-950 dark:text-slate-200">{c.format.example}</pre>
-      </details>
-    </>
+      {({ tooLarge, pick }) => (
+        <>
+          <FileField
+            id="history-file"
+            name="history"
+            className="mt-4"
+            label={c.upload.history}
+            hint={c.upload.historyHint(MB, MAX_HISTORY_ROWS)}
+            errors={tooLarge ? [historyImportMessages.tooLarge(MB)] : errors?.history}
+            accept=".csv,text/csv"
+            required
+            onChange={pick}
+          />
+          <FileField id="pnl-file" name="pnl" className="mt-4" label={c.upload.pnl} hint={c.upload.pnlHint(MAX_HISTORY_PNL_ROWS)} errors={errors?.pnl} accept=".csv,text/csv" onChange={pick} />
+        </>
+      )}
+    </CsvUploadForm>
   );
 }
 
 /** The files' format beside the form; once a preview is shown, folded (a click opens it), so the preview follows the form. */
 function FileFormat({ folded }: { folded: boolean }) {
-  if (folded) {
-    return (
-      <details className="rounded-xl border border-slate-200 p-5 dark:border-slate-800">
-        <summary className="cursor-pointer text-base font-semibold">{c.format.folded}</summary>
-        <h2 className="mt-3 text-sm font-semibold">{c.format.title}</h2>
-        <FormatBody />
-      </details>
-    );
-  }
   return (
-    <section aria-labelledby="format-title" className="rounded-xl border border-slate-200 p-5 dark:border-slate-800">
-      <h2 id="format-title" className="text-base font-semibold">
-        {c.format.title}
-      </h2>
-      <FormatBody />
-    </section>
+    <CsvFormat title={c.format.title} columns={c.format.columns} exampleTitle={c.format.exampleTitle} example={c.format.example} folded={folded ? c.format.folded : undefined}>
+      <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">{c.format.note}</p>
+      <h3 className="mt-4 text-sm font-semibold">{c.format.pnlTitle}</h3>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{c.format.pnlText}</p>
+    </CsvFormat>
   );
 }
 
 function Preview({ answer, action, busy, fetcher }: { answer: HistoryAnswer; action: string; busy: boolean; fetcher: Fetcher }) {
   const preview = answer.preview!;
-  const formError = answer.fields?.form;
   const confirm = preview.ok ? answer.confirm : undefined;
   return (
     <PageSection id="preview" title={c.preview.title(answer.names ?? "")}>
@@ -243,37 +197,24 @@ function Preview({ answer, action, busy, fetcher }: { answer: HistoryAnswer; act
         </details>
       ) : null}
 
-      {confirm ? (
-        <EnhancedForm
-          fetcher={fetcher}
-          action={action}
-          aria-label={c.preview.confirm}
-          className="mt-6 flex flex-col gap-3 rounded-lg border border-slate-200 bg-slate-50 p-4 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800 dark:bg-slate-900"
-        >
-          <input type="hidden" name="intent" value={HISTORY_INTENT} />
-          <input type="hidden" name="step" value="confirm" />
-          <input type="hidden" name="upload" value={confirm.upload} />
-          <input type="hidden" name="hash" value={confirm.hash} />
-          <input type="hidden" name="signature" value={confirm.signature} />
-          <input type="hidden" name="names" value={answer.names ?? ""} />
-          <div className="text-sm text-slate-700 dark:text-slate-200">
-            <p className="font-medium">{c.preview.nothingSaved}</p>
-            <p className="mt-0.5 flex items-center gap-1.5 text-slate-600 dark:text-slate-300">
-              <MailX aria-hidden="true" className="size-4 shrink-0" />
-              {c.preview.noMail}
-            </p>
-          </div>
-          <StatusButton className="shrink-0" pending={busy} pendingLabel={c.preview.confirming}>
-            {c.preview.confirm}
-          </StatusButton>
-        </EnhancedForm>
-      ) : (
-        <p className="mt-6 flex items-start gap-2 rounded-lg border border-red-300 bg-red-50 p-4 text-sm font-medium text-red-900 dark:border-red-800 dark:bg-red-950/40 dark:text-red-100">
-          <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          {c.preview.fixAndRetry}
-        </p>
-      )}
-      <ErrorList id="preview-error" errors={formError} />
+      <ImportConfirm
+        fetcher={fetcher}
+        action={action}
+        intent={HISTORY_INTENT}
+        copy={c.preview}
+        label={c.preview.confirm}
+        busy={busy}
+        fields={confirm ? { upload: confirm.upload, hash: confirm.hash, signature: confirm.signature, names: answer.names ?? "" } : null}
+        errors={answer.fields?.form}
+      >
+        <div className="text-sm text-slate-700 dark:text-slate-200">
+          <p className="font-medium">{c.preview.nothingSaved}</p>
+          <p className="mt-0.5 flex items-center gap-1.5 text-slate-600 dark:text-slate-300">
+            <MailX aria-hidden="true" className="size-4 shrink-0" />
+            {c.preview.noMail}
+          </p>
+        </div>
+      </ImportConfirm>
     </PageSection>
   );
 }
@@ -281,9 +222,7 @@ function Preview({ answer, action, busy, fetcher }: { answer: HistoryAnswer; act
 export default function FundImport({ loaderData }: Route.ComponentProps) {
   const { fund } = loaderData;
   const action = `${ADMIN_PATHS.funds}/${fund.slug}/import`;
-  // Both forms answer through one fetcher: the page shows the latest answer, a preview or a refusal.
-  const { fetcher, answer, busy } = useIntentForm<HistoryAnswer>(HISTORY_INTENT);
-  const step = busy ? fetcher.formData?.get("step") : null;
+  const { fetcher, answer, previewing, confirming } = useImportForms<HistoryAnswer>(HISTORY_INTENT);
   // A preview the fetcher brings is shown below the form: bring it into view.
   useEffect(() => {
     if (fetcher.data?.preview) document.getElementById("history-preview")?.scrollIntoView({ block: "start" });
@@ -293,24 +232,18 @@ export default function FundImport({ loaderData }: Route.ComponentProps) {
       <BackLink to={`${ADMIN_PATHS.funds}/${fund.slug}`}>{c.back(fund.name)}</BackLink>
       <h1 className="mt-3 text-2xl font-bold tracking-tight sm:text-3xl">{c.title}</h1>
       <p className="mt-2 max-w-3xl text-sm text-slate-600 dark:text-slate-300">{c.intro(fund.name)}</p>
-      <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start">
-        <UploadForm action={action} answer={answer?.status === "error" && !answer.preview ? answer : undefined} busy={step === "preview"} fetcher={fetcher} />
-        {/* Beside the form on a wide screen; on a narrow one under the preview, once there is one. */}
-        <div className={answer?.preview ? "max-lg:hidden" : undefined}>
-          <FileFormat folded={!!answer?.preview} />
-        </div>
-      </div>
-      {answer?.preview ? (
-        <>
-          {/* Clear of the sticky header when scrolled to. */}
-          <div id="history-preview" className="scroll-mt-28">
-            <Preview answer={answer} action={action} busy={step === "confirm"} fetcher={fetcher} />
-          </div>
-          <div className="mt-8 lg:hidden">
-            <FileFormat folded />
-          </div>
-        </>
-      ) : null}
+      <ImportLayout
+        form={<UploadForm action={action} answer={answer?.status === "error" && !answer.preview ? answer : undefined} busy={previewing} fetcher={fetcher} />}
+        format={<FileFormat folded={!!answer?.preview} />}
+        preview={
+          answer?.preview ? (
+            // Clear of the sticky header when scrolled to.
+            <div id="history-preview" className="scroll-mt-28">
+              <Preview answer={answer} action={action} busy={confirming} fetcher={fetcher} />
+            </div>
+          ) : null
+        }
+      />
     </>
   );
 }

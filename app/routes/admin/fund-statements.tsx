@@ -1,9 +1,11 @@
-import { RefreshCw, RotateCcw, Send, TriangleAlert } from "lucide-react";
-import { useEffect, useState, type ChangeEvent, type FormEvent } from "react";
+import { RefreshCw, RotateCcw, Send } from "lucide-react";
+import { useEffect } from "react";
 import { Link, useRevalidator, type FetcherWithComponents } from "react-router";
 import type { Route } from "./+types/fund-statements";
 import { FigureList } from "~/components/capital/figures";
 import { BackLink } from "~/components/kit/back-link";
+import { CsvFormat } from "~/components/kit/csv-format";
+import { CsvUploadForm, ImportConfirm, ImportLayout, useImportForms } from "~/components/kit/csv-import";
 import { Badge, DataTable, RowMenu, type BadgeTone, type DataColumn } from "~/components/kit/data-table";
 import { CheckboxField, ErrorList, FileField, StatusButton } from "~/components/kit/fields";
 import { ImportPreview } from "~/components/kit/import-preview";
@@ -245,56 +247,38 @@ function Quarters({ quarters, running, action }: { quarters: Loaded["quarters"];
 }
 
 function UploadForm({ action, answer, busy, fetcher }: { action: string; answer: FundStatementsAnswer | undefined; busy: boolean; fetcher: Fetcher }) {
-  const [tooLarge, setTooLarge] = useState(false);
-  const errors = tooLarge ? [c.import.tooLarge(MB)] : answer?.fields?.file;
-  const pick = (event: ChangeEvent<HTMLInputElement>) => setTooLarge((event.currentTarget.files?.[0]?.size ?? 0) > STATEMENTS_FILE_BYTES);
-  // With JavaScript, a file over the limit is refused before it is sent.
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    if (tooLarge) event.preventDefault();
-  };
   return (
-    <EnhancedForm
+    <CsvUploadForm
       fetcher={fetcher}
       action={action}
-      encType="multipart/form-data"
-      onSubmit={submit}
-      aria-labelledby="import-title"
-      className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+      intent={STATEMENTS_IMPORT_INTENT}
+      titleId="import-title"
+      copy={c.import}
+      limitBytes={STATEMENTS_FILE_BYTES}
+      busy={busy}
     >
-      <h2 id="import-title" className="text-lg font-semibold">
-        {c.import.title}
-      </h2>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{c.import.intro}</p>
-      <input type="hidden" name="intent" value={STATEMENTS_IMPORT_INTENT} />
-      <input type="hidden" name="step" value="preview" />
-      <FileField id="pnl-file" name="file" className="mt-4" label={c.import.file} hint={c.import.hint(MB)} errors={errors} accept=".csv,text/csv" required onChange={pick} />
-      <StatusButton className="mt-4" pending={busy} pendingLabel={c.import.submitting}>
-        {c.import.submit}
-      </StatusButton>
-    </EnhancedForm>
+      {({ tooLarge, pick }) => (
+        <FileField
+          id="pnl-file"
+          name="file"
+          className="mt-4"
+          label={c.import.file}
+          hint={c.import.hint(MB)}
+          errors={tooLarge ? [c.import.tooLarge(MB)] : answer?.fields?.file}
+          accept=".csv,text/csv"
+          required
+          onChange={pick}
+        />
+      )}
+    </CsvUploadForm>
   );
 }
 
 function FileFormat({ fund }: { fund: string }) {
   return (
-    <section aria-labelledby="format-title" className="rounded-xl border border-slate-200 p-5 dark:border-slate-800">
-      <h2 id="format-title" className="text-base font-semibold">
-        {c.import.formatTitle}
-      </h2>
-      <dl className="mt-3 space-y-2 text-sm">
-        {c.import.format.map((column) => (
-          <div key={column.name}>
-            <dt className="font-mono text-xs font-semibold break-words text-slate-900 dark:text-slate-100">{column.name}</dt>
-            <dd className="text-slate-600 dark:text-slate-300">{column.text}</dd>
-          </div>
-        ))}
-      </dl>
+    <CsvFormat title={c.import.formatTitle} columns={c.import.format} exampleTitle={c.import.exampleTitle} example={c.import.example(fund)}>
       <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">{c.import.amountsNote}</p>
-      <details className="mt-4 text-sm">
-        <summary className="cursor-pointer font-medium text-brand-700 dark:text-brand-300">{c.import.exampleTitle}</summary>
-        <pre className="mt-2 overflow-x-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed text-slate-800 dark:bg-slate-950 dark:text-slate-200">{c.import.example(fund)}</pre>
-      </details>
-    </section>
+    </CsvFormat>
   );
 }
 
@@ -317,40 +301,28 @@ const previewColumns: DataColumn<PreviewRow>[] = [
 
 function Preview({ answer, action, busy, fetcher }: { answer: FundStatementsAnswer; action: string; busy: boolean; fetcher: Fetcher }) {
   const preview = answer.preview!;
-  const formError = answer.fields?.form;
   const confirmable = answer.csv !== undefined && preview.withErrors === 0 && preview.quarter !== null;
   return (
     <PageSection id="preview" title={c.preview.title(answer.fileName ?? "")} intro={c.preview.tieExplained}>
       {preview.figures.length ? <FigureList figures={preview.figures} className="mb-4" /> : null}
       <ImportPreview label={c.preview.caption} rows={preview.rows} columns={previewColumns} />
       {preview.moreErrors ? <p className="mt-2 text-sm font-medium text-red-800 dark:text-red-200">{c.preview.moreErrors(preview.moreErrors)}</p> : null}
-      {confirmable ? (
-        <EnhancedForm
-          fetcher={fetcher}
-          action={action}
-          encType="multipart/form-data"
-          aria-label={c.preview.confirm(preview.quarter!, preview.ready)}
-          className="mt-6 flex flex-col gap-3 rounded-lg border border-slate-200 bg-slate-50 p-4 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800 dark:bg-slate-900"
-        >
-          <input type="hidden" name="intent" value={STATEMENTS_IMPORT_INTENT} />
-          <input type="hidden" name="step" value="confirm" />
-          <input type="hidden" name="expected" value={preview.ready} />
-          <input type="hidden" name="fileName" value={answer.fileName ?? ""} />
-          <input type="hidden" name="csv" value={answer.csv} />
-          <p className="text-sm text-slate-700 dark:text-slate-200">
-            <span className="font-medium">{c.preview.nothingSaved}</span> {preview.replaces ? c.preview.replaces(preview.quarter!) : null}
-          </p>
-          <StatusButton className="shrink-0" pending={busy} pendingLabel={c.preview.confirming}>
-            {c.preview.confirm(preview.quarter!, preview.ready)}
-          </StatusButton>
-        </EnhancedForm>
-      ) : (
-        <p className="mt-6 flex items-start gap-2 rounded-lg border border-red-300 bg-red-50 p-4 text-sm font-medium text-red-900 dark:border-red-800 dark:bg-red-950/40 dark:text-red-100" data-testid="preview-refused">
-          <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          {c.preview.fixAndRetry}
+      <ImportConfirm
+        fetcher={fetcher}
+        action={action}
+        intent={STATEMENTS_IMPORT_INTENT}
+        copy={c.preview}
+        label={c.preview.confirm(preview.quarter!, preview.ready)}
+        busy={busy}
+        fields={confirmable ? { expected: preview.ready, fileName: answer.fileName ?? "", csv: answer.csv! } : null}
+        multipart
+        refusedTestId="preview-refused"
+        errors={answer.fields?.form}
+      >
+        <p className="text-sm text-slate-700 dark:text-slate-200">
+          <span className="font-medium">{c.preview.nothingSaved}</span> {preview.replaces ? c.preview.replaces(preview.quarter!) : null}
         </p>
-      )}
-      <ErrorList id="preview-error" errors={formError} />
+      </ImportConfirm>
     </PageSection>
   );
 }
@@ -378,9 +350,7 @@ function WatermarkForm({ action, on }: { action: string; on: boolean }) {
 export default function FundStatements({ loaderData }: Route.ComponentProps) {
   const { fund, quarters, running, watermark } = loaderData;
   const action = statementsPagePath(fund);
-  // The upload and the confirm answer through one fetcher: the page shows the latest answer, a preview or a refusal.
-  const { fetcher, answer, busy } = useIntentForm<FundStatementsAnswer>(STATEMENTS_IMPORT_INTENT);
-  const step = busy ? fetcher.formData?.get("step") : null;
+  const { fetcher, answer, previewing, confirming } = useImportForms<FundStatementsAnswer>(STATEMENTS_IMPORT_INTENT);
   // A confirmed import leaves no preview (the quarters above show it).
   const shown = answer?.preview && !(answer.step === "confirm" && answer.status === "success") ? answer : undefined;
   return (
@@ -389,21 +359,12 @@ export default function FundStatements({ loaderData }: Route.ComponentProps) {
       <h1 className="mt-3 text-2xl font-bold tracking-tight sm:text-3xl">{c.title}</h1>
       <p className="mt-2 max-w-3xl text-sm text-slate-600 dark:text-slate-300">{c.intro(fund.name)}</p>
       <Quarters quarters={quarters} running={running} action={action} />
-      <div className="mt-8 grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start">
-        <UploadForm action={action} answer={answer?.status === "error" && !answer.preview ? answer : undefined} busy={step === "preview"} fetcher={fetcher} />
-        {/* Beside the form on a wide screen; on a narrow one under the preview, once there is one. */}
-        <div className={shown ? "max-lg:hidden" : undefined}>
-          <FileFormat fund={fund.slug} />
-        </div>
-      </div>
-      {shown ? (
-        <>
-          <Preview answer={shown} action={action} busy={step === "confirm"} fetcher={fetcher} />
-          <div className="mt-8 lg:hidden">
-            <FileFormat fund={fund.slug} />
-          </div>
-        </>
-      ) : null}
+      <ImportLayout
+        className="mt-8"
+        form={<UploadForm action={action} answer={answer?.status === "error" && !answer.preview ? answer : undefined} busy={previewing} fetcher={fetcher} />}
+        format={<FileFormat fund={fund.slug} />}
+        preview={shown ? <Preview answer={shown} action={action} busy={confirming} fetcher={fetcher} /> : null}
+      />
       {answer?.step === "confirm" && answer.status === "error" && !answer.preview ? <ErrorList id="import-error" errors={answer.fields?.form} /> : null}
       <WatermarkForm action={action} on={watermark} />
     </>

@@ -14,7 +14,7 @@ import { capitalAccountCopy as c } from "~/content/capital";
 import { capitalLpCopy as lp, ledgerPageCopy } from "~/content/capital-lp";
 import { requireInvestor } from "~/modules/auth/guards.server";
 import { capitalAccountFor, combinedByCurrency, type CurrencyTotals, type FundAccount } from "~/modules/capital-account/capital-account.server";
-import { chartGeometry, chartPoints } from "~/modules/capital-account/chart.server";
+import { chartGeometry, chartPoints, chartSummaryFacts } from "~/modules/capital-account/chart.server";
 import { holdingKey, latestTransactions, ledgerQuerySchema } from "~/modules/capital-account/ledger.server";
 import { formatDecimal, formatMoney } from "~/modules/capital/money";
 import { notFound } from "~/modules/http/not-found";
@@ -38,23 +38,12 @@ const percent = (value: number | null) => (value === null ? c.notMeaningful : `$
 function chartView(entityName: string, account: FundAccount): ChartView | null {
   const { currency, name: fund } = account.fund;
   const points = chartPoints(account.flows, currency);
-  if (!points.length) return null;
+  const facts = chartSummaryFacts(points, currency);
+  if (!facts) return null;
   const money = (minor: bigint) => formatMoney(minor, currency);
-  const first = points[0]!;
-  const last = points[points.length - 1]!;
-  const valued = points.findLast((p) => p.nav !== null);
   return {
     shape: chartGeometry(points, currency),
-    summary: lp.chart.summary({
-      fund,
-      entity: entityName,
-      from: first.label,
-      to: last.label,
-      paidIn: money(last.paidIn),
-      distributed: money(last.distributed),
-      nav: valued ? money(valued.nav!) : null,
-      navPeriod: valued ? valued.label : null,
-    }),
+    summary: lp.chart.summary({ fund, entity: entityName, ...facts }),
     caption: lp.chart.tableCaption(fund, entityName),
     rows: points.map((p) => [p.label, money(p.paidIn), money(p.distributed), p.nav === null ? lp.chart.noNav : money(p.nav)]),
   };
