@@ -232,6 +232,9 @@ export const capitalAccountCopy = {
   transactionColumns: { date: "Date", kind: "Transaction", entity: "Entity", fund: "Fund", amount: "Amount", reference: "Reference" },
   kinds: { call: "Capital call", payment: "Payment received", distribution: "Distribution", valuation: "Valuation" } as Record<string, string>,
   afterValuation: "after the valuation",
+  /** A call's or distribution's notice PDF beside its reference, once made (issue 25 §3). */
+  noticePdf: "PDF",
+  noticePdfLabel: (reference: string, entity: string) => `${reference} notice of ${entity} (PDF)`,
   combined: "All entities and funds",
   combinedIntro: "Summed per currency; two currencies are never added.",
 };

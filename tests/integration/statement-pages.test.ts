@@ -234,6 +234,13 @@ describe("the investor's statements", () => {
     const notice = await load<Notice>(noticeLoader, `/lp/notices/${ids.call1}`, { id: ids.call1 }, cookies.viewer);
     expect(notice.shares.map((s) => s.entityName)).toEqual(["Atlas Holdings AG"]);
     expect(notice.shares[0]!.pdf).toMatch(/^\/api\/documents\/[\w-]+\/download$/);
+    // The capital account's transactions: the call's row links the same PDF; a payment's row (it names the call) does not.
+    type Row = { kind: string; reference: string; pdf: { href: string; label: string } | null };
+    const rows = (await load<{ transactions: Row[] }>(capitalLoader, `/lp/capital-account?entity=${ids.atlas}`, {}, cookies.viewer)).transactions;
+    const callRows = rows.filter((r) => r.kind.startsWith("Capital call") && r.reference === "Call 1");
+    expect(callRows.length).toBeGreaterThan(0);
+    for (const row of callRows) expect(row.pdf).toEqual({ href: notice.shares[0]!.pdf, label: "Call 1 notice of Atlas Holdings AG (PDF)" });
+    expect(rows.filter((r) => r.kind === "Payment received").every((r) => r.pdf === null)).toBe(true);
   });
 });
 

@@ -14,6 +14,8 @@ export type LedgerViewRow = {
   reference: string;
   /** The call's or distribution's id: the reference links to its notice. */
   notice: string | null;
+  /** Its notice PDF for the row's entity, once made (the investor's tables). */
+  pdf: { href: string; label: string } | null;
   /** '$25,000.00'. */
   amount: string;
   /** Dated after the holding's latest valuation (the multiples and IRR are as of that date). */
@@ -31,14 +33,22 @@ const columnsFor = (entryHref: (id: string) => string): DataColumn<LedgerViewRow
     header: c.transactionColumns.reference,
     width: "w-32",
     card: "badge",
-    cell: (t) =>
-      t.notice && t.reference ? (
-        <Link to={entryHref(t.notice)} className="notice-link">
-          {t.reference}
-        </Link>
-      ) : (
-        t.reference
-      ),
+    cell: (t) => (
+      <>
+        {t.notice && t.reference ? (
+          <Link to={entryHref(t.notice)} className="notice-link">
+            {t.reference}
+          </Link>
+        ) : (
+          t.reference
+        )}
+        {t.pdf ? (
+          <a href={t.pdf.href} download aria-label={t.pdf.label} className="notice-link ml-2 text-xs" data-testid="transaction-notice-pdf">
+            {c.noticePdf}
+          </a>
+        ) : null}
+      </>
+    ),
   },
   { key: "amount", header: c.transactionColumns.amount, width: "w-36", className: "tabular-nums", cell: (t) => t.amount },
 ];

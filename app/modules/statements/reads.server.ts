@@ -216,3 +216,23 @@ export function noticeDocumentId(user: Reader2, entryId: string, entityId: strin
       .get()?.documentId ?? null
   );
 }
+
+/** The key of an entry's notice for one entity in noticeDocumentIds's answer. */
+export const noticeKey = (entryId: string, entityId: string) => `${entryId}|${entityId}`;
+
+/**
+ * The notice PDFs made for these calls' and distributions' entities (one query): entry and entity →
+ * document id. The pairs come from the reader's own ledger rows (the capital account's tables), so
+ * they are already theirs to read.
+ */
+export function noticeDocumentIds(pairs: readonly { entryId: string; entityId: string }[], db: Reader = getDb()): Map<string, string> {
+  if (!pairs.length) return new Map();
+  const entryIds = [...new Set(pairs.map((p) => p.entryId))];
+  const entityIds = new Set(pairs.map((p) => p.entityId));
+  const rows = db
+    .select({ entryId: noticeDocuments.entryId, entityId: noticeDocuments.entityId, documentId: noticeDocuments.documentId })
+    .from(noticeDocuments)
+    .where(inArray(noticeDocuments.entryId, entryIds))
+    .all();
+  return new Map(rows.filter((row) => entityIds.has(row.entityId)).map((row) => [noticeKey(row.entryId, row.entityId), row.documentId]));
+}

@@ -22,7 +22,7 @@ import { pageMeta } from "~/modules/seo/meta";
 import { lpStatements } from "~/modules/statements/reads.server";
 import { LP_STATEMENTS_PATH, statementPath } from "~/components/statements/paths";
 import { lpStatementsCopy as sc } from "~/content/statements";
-import { ledgerRowView, portalDay as day } from "./ledger-view.server";
+import { ledgerRowViews, portalDay as day } from "./ledger-view.server";
 
 const PATH = "/lp/capital-account";
 const LEDGER = `${PATH}/ledger`;
@@ -134,7 +134,7 @@ export async function loader({ request }: Route.LoaderArgs) {
           funds: chosen.funds.map((account) => fundView(chosen.name, account, latestOf.get(account.fund.slug) ?? null)),
         }
       : null,
-    transactions: latestTransactions(user, LATEST).map((row) => ledgerRowView(row, valuedOn)),
+    transactions: ledgerRowViews(latestTransactions(user, LATEST), valuedOn),
   };
 }
 

@@ -13,7 +13,7 @@ import { latestValuationDates, ledgerPage, ledgerQuerySchema, resolveLedgerFilte
 import { isAppError } from "~/modules/http/app-error";
 import { notFound } from "~/modules/http/not-found";
 import { pageMeta } from "~/modules/seo/meta";
-import { ledgerRowView } from "./ledger-view.server";
+import { ledgerRowViews } from "./ledger-view.server";
 
 const BACK = "/lp/capital-account";
 const PAGE = `${BACK}/ledger`;
@@ -51,7 +51,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     entities: choices.entities,
     funds: choices.funds.map(({ slug, name }) => ({ slug, name })),
     selected: { entity: filters.entity?.id ?? "", fund: filters.fund?.slug ?? "" },
-    rows: result.rows.map((row) => ledgerRowView(row, valuedOn)),
+    rows: ledgerRowViews(result.rows, valuedOn),
     total: result.total,
     page: result.page,
   };
