@@ -19,10 +19,17 @@
  *     /api/lp/capital-account, /lp/capital-account and its .data, the full
  *     ledger, its .data and CSV, the shared call's notice, the document
  *     lists) must not name A's entity, its ids,
- *     A's entries or the document. The controls: A's same requests open, the
+ *     A's entries or the document. Statements (issue 25): 2024-Q4 of both
+ *     funds is published through the JSON routes (A's entity in each, B's in
+ *     Fund I) and its PDFs made; B requests A's statements (the page, its
+ *     .data, other spellings), their PDFs and the notice PDFs of A's call and
+ *     of A's share of the shared call through the documents routes, A's PDF
+ *     job and A's fund's restate, and reads B's own lists (GET
+ *     /api/lp/statements, /lp/statements and its .data): no word of A's. The
+ *     controls: A's same requests open, the
  *     admin reads the ids, B sees B's own; the comparison tells B's own notice
  *     from an unknown id's; B made a viewer of A's entity reads it all, and
- *     removed, at once nothing.
+ *     removed, at once nothing (its statement and the statement's PDF too).
  * (b) No change to a published call. The call's rows (ledger_entries,
  *     ledger_lines, ledger_allocations) are read from the SQLite file, then
  *     the admin tries every way to change it: the commitments in force on its
@@ -40,7 +47,7 @@ import { randomUUID } from "node:crypto";
 import { MIME, samplePdf } from "../tests/helpers/sample-files";
 import { formBody, jsonBody, multipart, openDatabase, startServer, Tally, unique, type AppServer, type HttpAnswer, type Part, type Section } from "./harness";
 import { LEDGER_FORM_INTENTS } from "./endpoints";
-import { changedTables, dbFingerprint, dbValue, headerValue, ledgerFormFields, Portal, type Body } from "./web-helpers";
+import { changedTables, csvBody, dbFingerprint, dbValue, headerValue, ledgerFormFields, pdfJobsSettled, PNL_HEADER, Portal, type Body } from "./web-helpers";
 
 /** HARDENING_PLANT=1: a read of B's own notice counted as one of A's ids, and a write to the published call's rows, to show the checks fail. */
 const PLANT = process.env.HARDENING_PLANT === "1";
@@ -63,7 +70,14 @@ const WATCHED_TABLES = [
   "document_recipients",
   "document_recipient_entities",
   "email_outbox",
+  "pnl_rows",
+  "statement_quarters",
+  "statements",
+  "notice_documents",
 ];
+
+/** The quarter whose statements the setup publishes (issue 25): nothing else is dated in it. */
+const QUARTER = "2024-Q4";
 
 /** An answer's text with the id the request named put back as `{id}` (a page echoes its own path: that tells nothing). */
 function withoutAsked(text: string, asked: string): string {
@@ -167,10 +181,39 @@ export const section: Section = {
       };
       const aDoc = await upload(docTitle, [alpha.id]);
       const everyoneDoc = await upload(`For everyone ${tag}`, "all");
+      // Statements (issue 25): 2024-Q4 of both funds published (every entity valued at its end, P&L rows that tie: no
+      // valuation at the quarter before, nothing called in it), A's statements in each and B's in Fund I, their PDFs made.
+      const statementsOf = async (fund: string, navs: Array<[string, string]>) => {
+        await admin("POST", "/api/valuations", jsonBody({ fund, date: "2024-12-31", values: navs.map(([entityId, nav]) => ({ entityId, nav })) }), 201);
+        const csv = [PNL_HEADER, ...navs.map(([entityId, nav]) => [entityId, fund, QUARTER, "-100.00", "0.00", "0.00", "0.00", (Number(nav) + 100).toFixed(2), "0.00"].join(","))].join("\n");
+        await admin("POST", `/api/statements/import?fund=${fund}&commit=1`, csvBody(csv), 201);
+        return String((await admin("POST", "/api/statements/publish", jsonBody({ fund, quarter: QUARTER }), 202)).jobId);
+      };
+      const aJob = await statementsOf("fund-ii", [[alpha.id, "2150000.00"]]);
+      await statementsOf("fund-i", [
+        [alpha.id, "160000.00"],
+        [beta.id, "480000.00"],
+      ]);
+      if (!(await pdfJobsSettled(server))) throw new Error("setup: the PDF jobs did not finish within 30 s");
+      type Listed = { id: string; entityId: string; fund: string; documentId: string | null };
+      const listed = async (cookie: string) => JSON.parse((await call("GET", "/api/lp/statements", cookie)).text) as Listed[];
+      const aStatements = await listed(a.cookie);
+      const aStatement = aStatements.find((x) => x.fund === "fund-ii")!;
+      const aStatementI = aStatements.find((x) => x.fund === "fund-i")!;
+      const bStatement = (await listed(b.cookie)).find((x) => x.entityId === beta.id)!;
+      const noticeDoc = (entry: string, entity: string) => dbValue<string>(server, "select document_id from notice_documents where entry_id = ? and entity_id = ?", entry, entity) ?? "";
+      const aNotice = noticeDoc(aCall, alpha.id);
+      const aSharedNotice = noticeDoc(shared, alpha.id);
+      if (!aStatement?.documentId || !aStatementI || !bStatement || !aNotice || !aSharedNotice) {
+        throw new Error(`setup: statements or notice PDFs missing: ${JSON.stringify({ aStatements, bStatement, aNotice, aSharedNotice })}`);
+      }
       ctx.progress(`setup done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 
       // What no answer to B may contain: A's entity (name, id), A's own entries and commitments, A's account.
-      const aNeedles = [alpha.name as string, alpha.id, aCall, aDraft, aDistribution, alphaFundI, alphaFundII, a.id, a.email, aDoc, docTitle];
+      const aNeedles = [
+        ...[alpha.name as string, alpha.id, aCall, aDraft, aDistribution, alphaFundI, alphaFundII, a.id, a.email, aDoc, docTitle],
+        ...[aStatement.id, aStatement.documentId, aStatementI.id, aStatementI.documentId ?? aStatementI.id, aNotice, aSharedNotice, aJob],
+      ];
       const namesA = (text: string) => aNeedles.filter((needle) => text.includes(needle));
 
       // ── (a) B with A's ids, each answer against an unknown id's ────────────────
@@ -186,6 +229,8 @@ export const section: Section = {
         body?: () => Body;
         headers?: Record<string, string>;
         control?: "owner" | "admin";
+        /** What the control's answer shows (default: A's entity's name or the id). */
+        shows?: string;
         adminOnly?: boolean;
       };
       const data = (p: string) => `${p}.data`;
@@ -206,6 +251,25 @@ export const section: Section = {
           { label: `HEAD /api/documents/{A's entity's}/${kind}`, method: "HEAD", path: (x) => `/api/documents/${x}/${kind}`, id: aDoc },
           { label: `Range /api/documents/{A's entity's}/${kind}`, method: "GET", path: (x) => `/api/documents/${x}/${kind}`, id: aDoc, headers: { range: "bytes=0-99" } },
         ]),
+        // A's statement (issue 25) as a page, its data and other spellings; its PDF, and the notice PDFs of A's call and of
+        // A's share of the shared call (documents addressed to A's entity alone).
+        { label: "GET /lp/statements/{A's}", method: "GET", path: (x) => `/lp/statements/${x}`, id: aStatement.id, control: "owner" },
+        { label: "GET /lp/statements/{A's}.data", method: "GET", path: (x) => data(`/lp/statements/${x}`), id: aStatement.id, control: "owner" },
+        { label: "GET /lp/statements/{A's}/ (trailing slash)", method: "GET", path: (x) => `/lp/statements/${x}/`, id: aStatement.id },
+        { label: "GET /lp/statements/{A's in capitals}", method: "GET", path: (x) => `/lp/statements/${x.toUpperCase()}`, id: aStatement.id },
+        { label: "HEAD /lp/statements/{A's}", method: "HEAD", path: (x) => `/lp/statements/${x}`, id: aStatement.id },
+        { label: "GET /lp/statements/{A's in the fund both hold}", method: "GET", path: (x) => `/lp/statements/${x}`, id: aStatementI.id, control: "owner" },
+        ...[
+          ["A's statement PDF", aStatement.documentId],
+          ["A's notice PDF", aNotice],
+          ["A's notice PDF of the shared call", aSharedNotice],
+        ].flatMap(([what, id]): Probe[] => [
+          { label: `GET /api/documents/{${what}}/download`, method: "GET", path: (x) => `/api/documents/${x}/download`, id: id!, control: "owner" },
+          { label: `GET /api/documents/{${what}}/view`, method: "GET", path: (x) => `/api/documents/${x}/view`, id: id! },
+          { label: `Range /api/documents/{${what}}/download`, method: "GET", path: (x) => `/api/documents/${x}/download`, id: id!, headers: { range: "bytes=0-99" } },
+        ]),
+        { label: "GET /api/statements/jobs/{A's quarter's}", method: "GET", path: (x) => `/api/statements/jobs/${x}`, id: aJob, control: "admin", shows: '"total":1', adminOnly: true },
+        { label: "POST /admin/funds/{A's fund}/statements restate-quarter", method: "POST", path: (x) => `/admin/funds/${x}/statements`, id: "fund-ii", body: () => formBody({ intent: "restate-quarter", quarter: QUARTER }), adminOnly: true },
         { label: "PATCH /api/documents/{A's entity's} (to everyone)", method: "PATCH", path: (x) => `/api/documents/${x}`, id: aDoc, body: () => jsonBody({ audience: "all" }), adminOnly: true },
         // The admin's routes: JSON reads, pages and their data, with A's ids.
         { label: "GET /api/commitments/{A's}", method: "GET", path: (x) => `/api/commitments/${x}`, id: alphaFundII, control: "admin", adminOnly: true },
@@ -260,8 +324,9 @@ export const section: Section = {
         if (probe.control) {
           const cookie = probe.control === "owner" ? a.cookie : portal.adminCookie;
           const control = await call(probe.method, probe.path(probe.id), cookie);
-          const file = probe.id === aDoc && control.text.startsWith("%PDF");
-          if (control.status !== 200 || (!file && !control.text.includes(alpha.name as string) && !control.text.includes(probe.id))) {
+          const file = control.text.startsWith("%PDF");
+          const shown = probe.shows ? control.text.includes(probe.shows) : control.text.includes(alpha.name as string) || control.text.includes(probe.id);
+          if (control.status !== 200 || (!file && !shown)) {
             controlsClosed.push(`${probe.label} as ${probe.control === "owner" ? "A" : "the admin"}: ${control.status}`);
           }
         }
@@ -284,6 +349,10 @@ export const section: Section = {
         ["/lp/capital-account/ledger.data", beta.name as string, alpha.name as string],
         ["/lp/capital-account/ledger.csv", beta.name as string, alpha.name as string],
         ["/lp/capital-account/ledger.csv?fund=fund-i", beta.name as string, alpha.name as string],
+        // Statements (issue 25): B's own list (Fund I: the fund both hold), as JSON, the page and its data.
+        ["/api/lp/statements", bStatement.id, aStatementI.id],
+        ["/lp/statements", beta.name as string, alpha.name as string],
+        ["/lp/statements.data", beta.name as string, alpha.name as string],
       ];
       const describe = (n: string) => (n === alpha.name ? "the entity's name" : n === a.email ? "A's e-mail" : n === docTitle ? "the document's title" : `id ${n.slice(0, 8)}…`);
       for (const [path, own, theirs] of lists) {
@@ -297,26 +366,39 @@ export const section: Section = {
       const changedByB = changedTables(before, dbFingerprint(server)).filter((name) => WATCHED_TABLES.includes(name));
       // The comparison can tell: B's own notice (the shared call) is unlike an unknown id's.
       const ownId = randomUUID();
-      const own = fingerprint(await call("GET", `/lp/notices/${shared}`, b.cookie), shared) !== fingerprint(await call("GET", `/lp/notices/${ownId}`, b.cookie), ownId);
+      const own =
+        fingerprint(await call("GET", `/lp/notices/${shared}`, b.cookie), shared) !== fingerprint(await call("GET", `/lp/notices/${ownId}`, b.cookie), ownId) &&
+        fingerprint(await call("GET", `/lp/statements/${bStatement.id}`, b.cookie), bStatement.id) !== fingerprint(await call("GET", `/lp/statements/${ownId}`, b.cookie), ownId);
 
       // Membership is the one rule: B made a viewer of A's entity reads its notice and document; removed, at once nothing again.
       const asMember = async () => [
         await call("GET", `/lp/notices/${aCall}`, b.cookie),
         await call("GET", `/api/documents/${aDoc}/view`, b.cookie),
         await call("GET", "/api/lp/capital-account", b.cookie),
+        await call("GET", `/lp/statements/${aStatement.id}`, b.cookie),
+        await call("GET", `/api/documents/${aStatement.documentId}/download`, b.cookie),
       ];
       await admin("POST", `/api/entities/${alpha.id}/members`, jsonBody({ userId: b.id, role: "viewer" }), 201);
       const whileMember = await asMember();
       await admin("DELETE", `/api/entities/${alpha.id}/members/${b.id}`, undefined, 200);
       const afterRemoval = await asMember();
-      const [noticeGone, docGone, accountGone] = afterRemoval;
+      const [noticeGone, docGone, accountGone, statementGone, statementPdfGone] = afterRemoval;
       const unknownNotice = randomUUID();
       const unknownDoc = randomUUID();
       const membershipOk =
-        whileMember[0]!.status === 200 && whileMember[0]!.text.includes(alpha.name as string) && whileMember[1]!.status === 200 && whileMember[2]!.text.includes(alpha.id);
+        whileMember[0]!.status === 200 &&
+        whileMember[0]!.text.includes(alpha.name as string) &&
+        whileMember[1]!.status === 200 &&
+        whileMember[2]!.text.includes(alpha.id) &&
+        whileMember[3]!.status === 200 &&
+        whileMember[3]!.text.includes(alpha.name as string) &&
+        whileMember[4]!.status === 200 &&
+        whileMember[4]!.text.startsWith("%PDF");
       const removedOk =
         fingerprint(noticeGone!, aCall) === fingerprint(await call("GET", `/lp/notices/${unknownNotice}`, b.cookie), unknownNotice) &&
         fingerprint(docGone!, aDoc) === fingerprint(await call("GET", `/api/documents/${unknownDoc}/view`, b.cookie), unknownDoc) &&
+        fingerprint(statementGone!, aStatement.id) === fingerprint(await call("GET", `/lp/statements/${unknownNotice}`, b.cookie), unknownNotice) &&
+        fingerprint(statementPdfGone!, aStatement.documentId) === fingerprint(await call("GET", `/api/documents/${unknownDoc}/download`, b.cookie), unknownDoc) &&
         namesA(accountGone!.text).length === 0;
 
       t.info("(a) B's requests with A's ids (each beside an unknown id's)", idProbes.length);
@@ -325,9 +407,9 @@ export const section: Section = {
       t.count("(a) cross-entity reads (answers unlike an unknown id's, or naming A's entity, ids or entries)", leaks.length, 0, leaks.slice(0, 3).join("; "));
       t.count("(a) admin-only routes that answered B other than 403 / 404 / a sign-in redirect, or with content", adminOnlyOpen.length, 0, adminOnlyOpen.slice(0, 3).join("; "));
       t.count("(a) capital and document tables changed by B's requests", changedByB.length, 0, changedByB.join(", "));
-      t.check("(a) control: the comparison tells B's own notice from an unknown id's", own, "B's notice of the shared call answers like an unknown id");
-      t.check("(a) control: B made a viewer of A's entity reads its notice, document and account", membershipOk, whileMember.map((x) => x.status).join(", "));
-      t.check("(a) B removed: the notice, the document and the account are closed at once (as an unknown id)", removedOk, afterRemoval.map((x) => x.status).join(", "));
+      t.check("(a) control: the comparison tells B's own notice and statement from an unknown id's", own, "B's notice of the shared call or B's statement answers like an unknown id");
+      t.check("(a) control: B made a viewer of A's entity reads its notice, document, account, statement and its PDF", membershipOk, whileMember.map((x) => x.status).join(", "));
+      t.check("(a) B removed: the notice, the document, the account, the statement and its PDF are closed at once (as an unknown id)", removedOk, afterRemoval.map((x) => x.status).join(", "));
       for (const line of [...leaks, ...controlsClosed, ...adminOnlyOpen].slice(0, 8)) t.note(`(a) ${line}`);
       ctx.progress(`(a) done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 

@@ -7,6 +7,15 @@
  * browser whose Origin is the Host, a client that sends neither header) must
  * still work, with their effect checked for the common operations.
  *
+ * The PDFs that publishing makes in the background (the records' notices
+ * and statements, issue 25) are awaited before the comparison: their writes
+ * are not the requests'. The statements' mutations (the P&L import's JSON
+ * route with and without commit=1, publishing, the statements page's import,
+ * publish, restate and watermark forms, the history import's upload and
+ * confirm) are in the sweep like every other route, with their own check of
+ * what they would have changed, and two of them with their effect checked
+ * among the legitimate requests (a P&L import, the watermark setting).
+ *
  * The mailed links' POSTs (the RFC 8058 one-click unsubscribes of
  * new-document mails and of the newsletter, the newsletter's confirmation)
  * are in the sweep like every other route, and that is the right
@@ -44,10 +53,13 @@ import {
   isCrossSiteRefusal,
   mutationTargets,
   PASSWORD,
+  pdfJobsSettled,
+  PNL_HEADER,
   Portal,
   send,
   sessionPair,
   setCookies,
+  STATEMENT_QUARTERS,
   unique,
   type Body,
   type Target,
@@ -139,6 +151,9 @@ export const section: Section = {
         { name: "Origin: null", headers: { origin: "null" } },
       ];
 
+      // The PDFs of the records' published quarter and entries are made in the background (documents, files, an audit row
+      // each job): done before the comparison, so that what changes is the requests' doing.
+      const settled = await pdfJobsSettled(server);
       const before = dbFingerprint(server);
       const auditFrom = dbValue<number>(server, "select coalesce(max(id), 0) from audit_events") ?? 0;
       const filesBefore = listFiles(server.storageDir).sort().join("\n");
@@ -210,6 +225,25 @@ export const section: Section = {
         "capital: drafts still drafts, viewer still a member, newcomer none, no payment, commitment or change (publish, delete, members, the ledger pages' forms sent cross-site)",
         JSON.stringify(capitalState) === JSON.stringify({ drafts: Array(7).fill("draft").join(","), viewer: "1,1", newcomer: "0,0", payments: 0, commitments: 2 }),
         JSON.stringify(capitalState),
+      );
+      const q = STATEMENT_QUARTERS;
+      const statementsState = {
+        pnlQuarters: dbRows(server, "select distinct quarter from pnl_rows order by quarter").map((r) => (r as { quarter: string }).quarter).join(","),
+        quarters: dbRows(server, "select quarter || ' v' || version || ' ' || status as q from statement_quarters order by quarter, version").map((r) => (r as { q: string }).q).join(","),
+        watermark: dbValue<string>(server, "select value from firm_settings where key = 'statements_watermark'") ?? "unset",
+        historyValuations: dbValue<number>(server, "select count(*) from valuations where date = '2024-05-31'"),
+      };
+      const statementsExpected = {
+        pnlQuarters: [q.published, q.toPublish, q.pagePublish].sort().join(","),
+        quarters: `${q.published} v1 published`,
+        watermark: "unset",
+        historyValuations: 0,
+      };
+      t.check("the PDF jobs of the setup finished before the sweep (their writes are not the requests')", settled, "pdf_jobs still running after 30 s");
+      t.check(
+        "statements: no P&L imported, no quarter published or restated, watermark unset, no history imported (the imports, publish, restate and watermark sent cross-site)",
+        JSON.stringify(statementsState) === JSON.stringify(statementsExpected),
+        JSON.stringify(statementsState),
       );
       t.check("admin session survives (logout/login sent cross-site)", adminStill.status === 200, `GET /api/auth/user → ${adminStill.status}`);
       const logged = server.logLines().filter((line) => line.includes('"request.cross_site_refused"')).length;
@@ -349,6 +383,25 @@ export const section: Section = {
               docGone(f.formDoc),
           ],
         ];
+        // Statements (issue 25): a quarter's P&L written through the JSON import (other amounts each kind of client, still
+        // tying), and the watermark setting switched from the statements page (on, off, on).
+        const fees = -125_000 - i * 100;
+        const pnlText = [PNL_HEADER, ...[ids.capital.entityId, ids.capital.formEntityId].map((e) => [e, "fund-i", STATEMENT_QUARTERS.imported, (fees / 100).toFixed(2), "0.00", "0.00", "0.00", (-fees / 100).toFixed(2), "0.00"].join(","))].join("\n");
+        const watermark = i % 2 === 0;
+        operations.push(
+          [
+            "P&L import, committed (JSON)",
+            async () =>
+              (await go("POST", `/api/statements/import?fund=fund-i&commit=1`, { headers: { "content-type": "text/csv" }, body: pnlText }, admin)).status === 201 &&
+              dbValue<number>(server, "select management_fees_minor from pnl_rows where quarter = ? and entity_id = ?", STATEMENT_QUARTERS.imported, ids.capital.entityId) === fees,
+          ],
+          [
+            "watermark setting (statements page intent)",
+            async () =>
+              redirected(await go("POST", "/admin/funds/fund-i/statements", formBody({ intent: "statements-watermark", ...(watermark ? { watermark: "on" } : {}) }), admin)) &&
+              dbValue<string>(server, "select value from firm_settings where key = 'statements_watermark'") === String(watermark),
+          ],
+        );
         operationCount = operations.length;
         for (const [name, run] of operations) {
           effectTried += 1;

@@ -7,7 +7,8 @@ import { publicPages } from "../app/content/sitemap";
 import { ACCOUNT_INTENTS } from "../app/modules/auth/account-form";
 
 export type Role = "anonymous" | "investor" | "admin";
-export type BodyKind = "json" | "form" | "multipart" | "none";
+/** `csv`: a `text/csv` body (the P&L import's JSON route; it also takes a multipart form's file field `file`). */
+export type BodyKind = "json" | "form" | "multipart" | "csv" | "none";
 
 export type Mutation = {
   method: "POST" | "PUT" | "PATCH" | "DELETE";
@@ -65,6 +66,11 @@ export const MUTATIONS: readonly Mutation[] = [
   { method: "POST", path: "/api/distributions/{id}/publish", kind: "none", role: "admin" },
   { method: "DELETE", path: "/api/distributions/{id}", kind: "none", role: "admin" },
   { method: "POST", path: "/api/valuations", kind: "json", role: "admin", note: "8 MB body limit" },
+  // Quarterly statements (issue 25): a quarter's P&L CSV (the fund in the query; 8 MB) previewed (200, nothing written)
+  // or written with commit=1 (201; 422 when a row does not tie), and publishing a quarter (202 and a PDF job).
+  { method: "POST", path: "/api/statements/import?fund={slug}", kind: "csv", role: "admin", note: "the preview (text/csv or multipart file)" },
+  { method: "POST", path: "/api/statements/import?fund={slug}&commit=1", kind: "csv", role: "admin", note: "all or nothing; 409 in a published quarter" },
+  { method: "POST", path: "/api/statements/publish", kind: "json", role: "admin", note: "{ fund, quarter } → 202 { jobId }; 409 when published, 422 when it does not tie" },
   // Page form actions (work without JavaScript)
   { method: "POST", path: "/newsletter", kind: "form", role: "anonymous" },
   { method: "POST", path: "/process", kind: "form", role: "anonymous", note: "founder pitch form" },
@@ -116,15 +122,26 @@ export const MUTATIONS: readonly Mutation[] = [
   // `expected` rows; 8 MB + 1 MB body limit) and the payment instructions (bank details and a fresh two-factor code).
   { method: "POST", path: "/admin/funds/{slug}/valuations", kind: "multipart", role: "admin", intents: ["valuations"], note: "step=preview (file) or step=confirm (csv)" },
   { method: "POST", path: "/admin/funds/{slug}/payment-instructions", kind: "form", role: "admin", intents: ["payment-instructions"], note: "needs a fresh two-factor code" },
+  // A fund's statements page (issue 25 §1–2): the P&L import as the valuations import (step=preview: a file; step=confirm:
+  // the previewed text in field csv, `expected` rows), a quarter's row menu (publish, restate: field quarter) and the
+  // firm's watermark setting (a checkbox), each a plain form.
+  { method: "POST", path: "/admin/funds/{slug}/statements", kind: "multipart", role: "admin", intents: ["statements-import"], note: "step=preview (file) or step=confirm (csv)" },
+  { method: "POST", path: "/admin/funds/{slug}/statements", kind: "form", role: "admin", intents: ["publish-quarter", "restate-quarter", "statements-watermark"] },
+  // A fund's history import (issue 25 §5): the upload (multipart: file history, optional file pnl; 32 MB together, an
+  // upload's timeout; the pair waits in incoming/ for an hour) and its confirm (a plain form: upload, hash, signature, names).
+  { method: "POST", path: "/admin/funds/{slug}/import", kind: "multipart", role: "admin", intents: ["history-import"], note: "step=preview: the files" },
+  { method: "POST", path: "/admin/funds/{slug}/import", kind: "form", role: "admin", intents: ["history-import"], note: "step=confirm: the staged pair's name and hash" },
 ];
 
 /**
  * One name per mutation and intent ("POST /admin/investors status"); a
- * multipart entry beside a form or JSON one of the same route is told apart
- * ("POST /process (multipart)").
+ * multipart entry beside a form or JSON one of the same route (and intent) is
+ * told apart ("POST /process (multipart)", "POST /admin/funds/{slug}/import
+ * history-import (multipart)").
  */
 export function mutationKey(m: Mutation, intent?: string | null): string {
-  const twin = m.kind === "multipart" && MUTATIONS.some((o) => o !== m && o.method === m.method && o.path === m.path && !o.intents && !m.intents);
+  const sameIntent = (o: Mutation) => (!o.intents && !m.intents) || (!!intent && !!o.intents?.includes(intent));
+  const twin = m.kind === "multipart" && MUTATIONS.some((o) => o !== m && o.method === m.method && o.path === m.path && sameIntent(o));
   return `${m.method} ${m.path}${intent ? ` ${intent}` : ""}${twin ? " (multipart)" : ""}`;
 }
 
@@ -198,12 +215,18 @@ export const READS: ReadonlyArray<{ path: string; role: Role; note?: string }> =
   { path: "/admin/funds/fund-i/distributions/new", role: "admin" },
   { path: "/admin/funds/fund-i/valuations", role: "admin", note: "the CSV import's upload form" },
   { path: "/admin/funds/fund-i/payment-instructions", role: "admin" },
+  { path: "/admin/funds/fund-i/statements", role: "admin", note: "the P&L import, the quarters (publish, restate) and the watermark setting" },
+  { path: "/admin/funds/fund-i/import", role: "admin", note: "the history import's upload form" },
+  { path: "/api/statements/jobs/{id}", role: "admin", note: "a PDF job's progress (a published quarter's)" },
   { path: "/admin/ledger/{id}", role: "admin", note: "a published call's page (payments per entity)" },
   { path: "/admin/ledger/{id}/change", role: "admin", note: "a draft's form (a published entry's: 303 to its page)" },
   { path: "/lp/capital-account", role: "investor" },
   { path: "/lp/capital-account/ledger", role: "investor", note: "?entity= and ?fund= filter: the caller's entities only (else the unknown id's 404)" },
   { path: "/lp/capital-account/ledger.csv", role: "investor", note: "the same filters; formula-safe cells" },
   { path: "/lp/notices/{id}", role: "investor", note: "a published entry's notice: only a member of an entity it concerns reads it (an admin is none)" },
+  { path: "/lp/statements", role: "investor", note: "the caller's entities' statements, the latest version of each" },
+  { path: "/lp/statements/{id}", role: "investor", note: "a member of its entity (or an admin) reads it; another's is the unknown id's 404" },
+  { path: "/api/lp/statements", role: "investor", note: "the caller's entities only" },
   { path: "/api/fund-access/requests", role: "admin" },
   { path: "/api/fund-documents/{key}", role: "admin", note: "fund list by key (fund-i / fund-ii)" },
   { path: "/api/fund-documents/view/{id}", role: "admin" },

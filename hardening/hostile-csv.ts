@@ -1,52 +1,165 @@
 /**
- * Part of hostile-input: the valuations import's hostile CSV files (issue 24
- * §7, "Security"), sent as the admin to /admin/funds/{slug}/valuations as its
- * upload form posts them (step=preview, a file) and as its confirm posts the
- * previewed text back (step=confirm, field csv): formula cells, a UTF-8 BOM,
- * wrong columns, a million rows (under the 8 MB file limit, so the parser's
- * row cap must stop it, and a real-sized one of ~50 MB that the body limit
- * must stop), CRLF and quotes, and a few files that are not CSV at all. Each
- * has the answer the page owes it (400 or 413; a good file's preview 200);
- * none may answer 5xx, the million rows must be refused fast, and nothing may
- * be written. Then two ledger forms past their 20 lines.
+ * Part of hostile-input: the CSV imports' hostile files (issue 24 §7 and
+ * issue 25, "Security"), one list of files sent to every import as the admin,
+ * each as its form or client sends it:
+ * - the valuations import (/admin/funds/{slug}/valuations: the upload,
+ *   step=preview, and the confirm, step=confirm with the previewed text in
+ *   field csv);
+ * - the P&L import (/admin/funds/{slug}/statements: the same two steps; POST
+ *   /api/statements/import: a text/csv body, previewed, and with commit=1);
+ * - the history import (/admin/funds/{slug}/import: the upload, step=preview,
+ *   file field history).
+ * The files are written for each import's columns (a Format): formula cells
+ * in every column, a UTF-8 BOM, wrong columns, a million rows (under the
+ * file limit, so the parser's row cap must stop them, and a real-sized ~50 MB
+ * one that the body limit must stop), non-numeric and overlong cells, CRLF
+ * and quotes, and files that are not CSV at all. Each has the answer the
+ * target owes it: a good file's preview (200, its entity shown), a refusal of
+ * its rows (the page: 400; the confirm: 400 or 422; the JSON preview: 200
+ * with ok false; its commit: 422), a refusal of the file (400), or of its
+ * size (400 or 413). None may answer 5xx, the million rows must be refused
+ * fast (10 s; the history import, whose row cap is 25 times the others',
+ * 30 s: HISTORY_MILLION_ROWS_MS), and nothing may be written (valuations, P&L rows, ledger entries and
+ * payments, published quarters, their audit rows). The targets that write
+ * (a confirm, commit=1) get only the files they must refuse. Then two ledger
+ * forms past their 20 lines.
  *
  * HARDENING_PLANT=1: a formula file expected to preview (200), a budget of
- * 1 ms for the million rows, and a valuation written behind the import's back.
+ * 1 ms for the million rows, and a valuation and a P&L row written behind the
+ * imports' back.
  */
 import net from "node:net";
 import { formBody, multipart, openDatabase, request, sleep, unique, type AppServer, type HttpAnswer, type Tally } from "./harness";
 import { clientHeaders, type Fixture } from "./hostile-helpers";
-import { CAPITAL_DATES, CAPITAL_FUND, ledgerFormFields } from "./web-helpers";
+import { CAPITAL_DATES, CAPITAL_FUND, HISTORY_DATE, HISTORY_HEADER, ledgerFormFields, PNL_AMOUNTS, PNL_HEADER, STATEMENT_QUARTERS } from "./web-helpers";
 
 const PLANT = process.env.HARDENING_PLANT === "1";
-const PAGE = `/admin/funds/${CAPITAL_FUND}/valuations`;
 /** A million rows must be answered within this (they are refused by the row cap or the body limit, never read through). */
 const MILLION_ROWS_MS = 10_000;
+/**
+ * The history import's budget for them: its row cap is 250,000 (a grown fund's 2,000 entities × 40 quarters × 3
+ * events), 25 times the other imports', and it reads up to the cap before it refuses (8 s on this 2-core machine,
+ * 16 s beside other sections). A finding of this section (issue 25): counting the records before reading the rows
+ * would make it as fast as the others'.
+ */
+const HISTORY_MILLION_ROWS_MS = 30_000;
+/**
+ * Files in flight at once, the timed ones apart: the million rows go alone, one after another (the history import's
+ * holds the server for seconds: another import's refusal beside it would be timed with it), the ~50 MB posts too.
+ */
+const CONCURRENCY = 4;
 const MILLION = 1_000_000;
+/** Every kind of formula cell (OWASP's CSV injection list): in each column of a row of its own. */
+const FORMULAS = ["=1+1", "+cmd|' /C calc'!A0", "@SUM(1)", "-2+3", '=HYPERLINK("http://evil.example","x")', "\t=1+1"];
+/** Amounts that are not amounts (and one too large for any column), in a column that takes one. */
+const NOT_AMOUNTS = ["abc", "1.2.3", "NaN", "Infinity", "1e5", "0x10", "１２.００", "12,50", "(100.00)", "1 000.00", `${"9".repeat(400)}.00`];
 
-type CsvCase = { name: string; expect: number[]; send: () => Promise<HttpAnswer | { status: number; text: string }>; million?: boolean; check?: (text: string) => boolean };
+type Answer = HttpAnswer | { status: number; text: string };
 
-/** The upload form's post: the file as a browser sends it. */
-const upload = (bytes: Buffer, fileName = "navs.csv", type = "text/csv") =>
+/** An import's file format: its header and the rows of a file it takes from the fixture. */
+type Format = {
+  name: string;
+  header: string;
+  /** A file's good rows (every one needed: a P&L file names every committed entity). */
+  good: string[];
+  /** The index of a column that takes an amount, and one that names the entity. */
+  amountColumn: number;
+  entityColumn: number;
+  /** A good preview shows this (the entity's name), when the preview lists its rows. */
+  shows?: string;
+};
+
+/** How a target answers a kind of file. */
+type Target = {
+  name: string;
+  format: Format;
+  /** Sends a file's bytes as the form or client does (a confirm: the bytes as the previewed text). */
+  send: (file: Buffer) => Promise<Answer>;
+  /** It writes what it takes (a confirm, commit=1): it gets no file it would take. */
+  writes: boolean;
+  /** It takes text, not bytes (a confirm's field): a file's bytes refused as such may be read as rows. */
+  textual?: boolean;
+  /** Statuses for a file whose rows are refused, and whether the answer must say so (a JSON preview's ok false). */
+  rows: number[];
+  rowsSaid?: (text: string) => boolean;
+  /** Statuses for a file that cannot be read as rows. */
+  file: number[];
+  /** Its upload path, posted raw with ~50 MB (the body limit's 413); once per path. */
+  big?: { path: string; frame: (file: Buffer) => { headers: Record<string, string>; body: Buffer } };
+  /** The file field sent as a text field (an upload form's target only). */
+  asText?: (text: string) => Promise<Answer>;
+  /** Its budget for a million rows (default MILLION_ROWS_MS). */
+  millionMs?: number;
+};
+
+/**
+ * A file's kind: good (a preview takes it), its rows or the file refused, its bytes refused (a confirm's text is
+ * read as rows: refused either way), either of good and refused, or too large.
+ */
+type Kind = "good" | "rows" | "file" | "bytes" | "either" | "million" | "big";
+type FileCase = { name: string; kind: Kind; bytes: (f: Format) => Buffer };
+
+const utf8 = (text: string) => Buffer.from(text, "utf8");
+const file = (header: string, rows: string[], nl = "\n") => utf8([header, ...rows].join(nl) + nl);
+const cells = (row: string) => row.split(",");
+/** A row with cell `at` replaced. */
+const withCell = (row: string, at: number, value: string) => cells(row).map((c, i) => (i === at ? value : c)).join(",");
+const quoted = (row: string) => cells(row).map((c) => `"${c}"`).join(",");
+
+const CASES: FileCase[] = [
+  // Formula cells: every row refused, in every column.
+  { name: "formula cells (=, +, @, -, HYPERLINK, tab) in every column", kind: "rows", bytes: (f) => file(f.header, cells(f.header).flatMap((_, at) => FORMULAS.map((x) => withCell(f.good[0]!, at, x)))) },
+  // A UTF-8 BOM: the header is still read (the good rows resolve); two BOMs, or UTF-16, are not a CSV of ours.
+  { name: "a UTF-8 BOM and CRLF (a good file)", kind: "good", bytes: (f) => Buffer.concat([utf8("\uFEFF"), file(f.header, f.good, "\r\n")]) },
+  { name: "two BOMs (the second is trimmed as space, or refused)", kind: "either", bytes: (f) => Buffer.concat([utf8("\uFEFF\uFEFF"), file(f.header, f.good)]) },
+  { name: "UTF-16LE with its BOM", kind: "file", bytes: (f) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from([f.header, ...f.good, ""].join("\n"), "utf16le")]) },
+  // Wrong columns: unknown names, a column twice, one missing, rows wider or narrower than the header.
+  { name: "wrong columns (name, amount, when)", kind: "file", bytes: () => file("name,amount,when", ["Someone,1.00,2024-06-30"]) },
+  { name: "a column twice", kind: "file", bytes: (f) => file(`${cells(f.header)[0]},${f.header}`, f.good.map((r) => `${cells(r)[0]},${r}`)) },
+  { name: "the last column missing", kind: "file", bytes: (f) => file(cells(f.header).slice(0, -1).join(","), f.good.map((r) => cells(r).slice(0, -1).join(","))) },
+  { name: "rows wider and narrower than the header", kind: "rows", bytes: (f) => file(f.header, [`${f.good[0]},extra`, cells(f.good[0]!).slice(0, 2).join(",")]) },
+  // Non-numeric and overlong cells.
+  { name: "non-numeric amounts (abc, 1e5, 0x10, full-width digits, 400 digits …)", kind: "rows", bytes: (f) => file(f.header, NOT_AMOUNTS.map((x) => withCell(f.good[0]!, f.amountColumn, x))) },
+  { name: "an entity name of 1,500 characters", kind: "rows", bytes: (f) => file(f.header, [withCell(f.good[0]!, f.entityColumn, "N".repeat(1_500))]) },
+  { name: "a row of 10,000 characters", kind: "file", bytes: (f) => file(f.header, [withCell(f.good[0]!, f.entityColumn, "x".repeat(10_000))]) },
+  // A million rows: refused fast (the row cap; a real-sized one, the body limit).
+  { name: "a million short rows (8 MB, under the file limits)", kind: "million", bytes: (f) => utf8(`${f.header}\n${"x,f,d,1\n".repeat(MILLION)}`) },
+  { name: "a million real rows (past the body limit)", kind: "big", bytes: (f) => utf8(`${f.good[0]}\n`) },
+  // CRLF and quotes: quoted cells, doubled quotes and a line break inside a name, an unterminated quote, lone CRs.
+  { name: "quoted cells and CRLF (a good file)", kind: "good", bytes: (f) => file(quoted(f.header), f.good.map(quoted), "\r\n") },
+  {
+    name: "doubled quotes, a comma and CRLF inside a name",
+    kind: "rows",
+    bytes: (f) => file(f.header, [withCell(f.good[0]!, f.entityColumn, '"O""Brien, ""Trust""\r\nBcc: x@evil.example"')], "\r\n"),
+  },
+  { name: "an unterminated quote", kind: "file", bytes: (f) => file(f.header, [`"${f.good[0]}`, ...f.good]) },
+  { name: "lone CR line ends", kind: "either", bytes: (f) => file(f.header, f.good, "\r") },
+  // Not a CSV of ours at all.
+  { name: "an empty file", kind: "file", bytes: () => Buffer.alloc(0) },
+  { name: "a header only", kind: "file", bytes: (f) => utf8(`${f.header}\n`) },
+  { name: "NUL bytes (a binary file)", kind: "bytes", bytes: (f) => utf8(`${f.header}\n${withCell(f.good[0]!, f.entityColumn, "x\u0000")}\n`) },
+  { name: "invalid UTF-8", kind: "bytes", bytes: (f) => Buffer.concat([utf8(`${f.header}\n`), Buffer.from([0xc3, 0x28, 0xff]), utf8(`${f.good[0]}\n`)]) },
+];
+
+/** The upload form's post: the file as a browser sends it, in `field`, with the form's `intent` and step=preview. */
+const upload = (intent: string, bytes: Buffer, field = "file", fileName = "import.csv", type = "text/csv") =>
   multipart([
-    { name: "intent", value: "valuations" },
+    { name: "intent", value: intent },
     { name: "step", value: "preview" },
-    { name: "file", value: bytes, filename: fileName, contentType: type },
+    { name: field, value: bytes, filename: fileName, contentType: type },
   ]);
 /** The confirm form's post: the previewed text and the rows the admin saw. */
-const confirm = (text: string, expected: string) =>
+const confirm = (intent: string, text: string, expected: string) =>
   multipart([
-    { name: "intent", value: "valuations" },
+    { name: "intent", value: intent },
     { name: "step", value: "confirm" },
     { name: "csv", value: text },
     { name: "expected", value: expected },
-    { name: "fileName", value: "navs.csv" },
+    { name: "fileName", value: "import.csv" },
   ]);
 
-/** The upload form's post of a file of `count` copies of `row` under `header`, made in one buffer (~60 MB, copied once). */
-function uploadOfRows(header: string, row: Buffer, count: number) {
-  const marker = "\u0000ROWS\u0000";
-  const framed = upload(Buffer.from(`${header}${marker}`));
+/** `framed`'s body with its file part's bytes (`marker`) replaced by `row` × `count`, in one buffer (~60 MB, copied once). */
+function repeatRows(framed: { headers: Record<string, string>; body: Buffer }, marker: string, row: Buffer, count: number) {
   const at = framed.body.indexOf(marker);
   const tail = framed.body.subarray(at + marker.length);
   const body = Buffer.allocUnsafe(at + row.length * count + tail.length);
@@ -97,118 +210,210 @@ async function loggedStatus(server: AppServer, requestId: string): Promise<numbe
   return 0;
 }
 
-/** What the valuations table and its audit rows hold: equal before and after, nothing was written. */
-function valuationsState(server: AppServer): string {
+/**
+ * What the imports write, and their audit rows: equal before and after, nothing was written (the valuations,
+ * the P&L rows, the history's ledger entries and payments, the published quarters).
+ */
+export function importsState(server: AppServer): string {
   const db = openDatabase(server);
   try {
-    const rows = db.prepare("select count(*) as n, coalesce(sum(nav_minor), 0) as total, coalesce(max(rowid), 0) as last from valuations").get();
-    const audited = db.prepare("select count(*) as n from audit_events where event = 'valuation.imported'").get();
-    return JSON.stringify({ rows, audited });
+    const one = (sql: string) => db.prepare(sql).raw().get();
+    return JSON.stringify({
+      valuations: one("select count(*), coalesce(sum(nav_minor), 0), coalesce(max(rowid), 0) from valuations"),
+      pnl: one(
+        "select count(*), coalesce(sum(management_fees_minor + partnership_expenses_minor + other_income_minor + realized_gain_minor + unrealized_gain_change_minor + carried_interest_change_minor), 0), coalesce(max(rowid), 0) from pnl_rows",
+      ),
+      ledger: one("select (select count(*) from ledger_entries), (select count(*) from ledger_allocations), (select count(*) from call_payments)"),
+      quarters: one("select count(*) from statement_quarters"),
+      audited: db.prepare("select event, count(*) from audit_events where event in ('valuation.imported', 'statements.pnl_imported', 'history.imported', 'statements.published') group by event").raw().all(),
+    });
   } finally {
     db.close();
   }
 }
 
+/** The imports and how each is reached, for the fixture's fund and entities. */
+function targets(fx: Fixture): Target[] {
+  const server = fx.server;
+  const { entityId: id, formEntityId, entityName } = fx.capital;
+  const post = (path: string, body: { headers: Record<string, string>; body: string | Buffer }) =>
+    request(server.url, "POST", path, { headers: { ...clientHeaders(server, fx.adminCookie), ...body.headers }, body: body.body, timeoutMs: 60_000 });
+  const text = (bytes: Buffer) => bytes.toString("utf8");
+  const valuations: Format = { name: "valuations", header: "entity_id,fund,date,nav", good: [`${id},${CAPITAL_FUND},${CAPITAL_DATES.valued},1000.00`], amountColumn: 3, entityColumn: 0, shows: entityName };
+  // A P&L file names every entity with a commitment at the quarter's end: both of the fixture's (by id and by name).
+  const quarter = STATEMENT_QUARTERS.imported;
+  const pnl: Format = {
+    name: "P&L",
+    header: PNL_HEADER,
+    good: [entityName, formEntityId].map((entity) => [entity, CAPITAL_FUND, quarter, ...PNL_AMOUNTS].join(",")),
+    amountColumn: 3,
+    entityColumn: 0,
+    shows: entityName,
+  };
+  const history: Format = { name: "history", header: HISTORY_HEADER, good: [`${entityName},valuation,${HISTORY_DATE},,,,,1000.00`], amountColumn: 7, entityColumn: 0 };
+  const marker = "\u0000ROWS\u0000";
+  const VALUATIONS = `/admin/funds/${CAPITAL_FUND}/valuations`;
+  const STATEMENTS = `/admin/funds/${CAPITAL_FUND}/statements`;
+  const HISTORY = `/admin/funds/${CAPITAL_FUND}/import`;
+  const JSON_IMPORT = `/api/statements/import?fund=${CAPITAL_FUND}`;
+  const csvBody = (bytes: Buffer) => ({ headers: { "content-type": "text/csv" }, body: bytes });
+  const pageUpload = (path: string, intent: string, format: Format, field = "file"): Target => ({
+    name: `${format.name}: ${path} (upload)`,
+    format,
+    send: (bytes) => post(path, upload(intent, bytes, field)),
+    writes: false,
+    rows: [400],
+    file: [400],
+    big: { path, frame: () => upload(intent, Buffer.from(marker), field) },
+    asText: (t) => post(path, multipart([{ name: "intent", value: intent }, { name: "step", value: "preview" }, { name: field, value: t }])),
+  });
+  const pageConfirm = (path: string, intent: string, format: Format, rows: number[]): Target => ({
+    name: `${format.name}: ${path} (confirm)`,
+    format,
+    send: (bytes) => post(path, confirm(intent, text(bytes), String(format.good.length))),
+    writes: true,
+    textual: true,
+    rows,
+    file: [400],
+  });
+  return [
+    pageUpload(VALUATIONS, "valuations", valuations),
+    pageConfirm(VALUATIONS, "valuations", valuations, [400]),
+    pageUpload(STATEMENTS, "statements-import", pnl),
+    pageConfirm(STATEMENTS, "statements-import", pnl, [422]),
+    {
+      name: `P&L: POST ${JSON_IMPORT} (text/csv)`,
+      format: pnl,
+      send: (bytes) => post(JSON_IMPORT, csvBody(bytes)),
+      writes: false,
+      rows: [200],
+      rowsSaid: (t) => t.includes('"ok":false'),
+      file: [400],
+      big: { path: JSON_IMPORT, frame: () => csvBody(Buffer.from(marker)) },
+      asText: (t) => post(JSON_IMPORT, multipart([{ name: "file", value: t }])),
+    },
+    { name: `P&L: POST ${JSON_IMPORT}&commit=1 (text/csv)`, format: pnl, send: (bytes) => post(`${JSON_IMPORT}&commit=1`, csvBody(bytes)), writes: true, rows: [422], file: [400] },
+    { ...pageUpload(HISTORY, "history-import", history, "history"), millionMs: HISTORY_MILLION_ROWS_MS },
+  ];
+}
+
 export async function hostileCsvPart(fx: Fixture, tally: Tally, ctx: { progress: (m: string) => void }) {
   const server = fx.server;
-  const { entityId: id, entityName } = fx.capital;
-  const d = CAPITAL_DATES.valued;
-  const post = (body: { headers: Record<string, string>; body: string | Buffer }, path = PAGE) =>
+  const post = (path: string, body: { headers: Record<string, string>; body: string | Buffer }) =>
     request(server.url, "POST", path, { headers: { ...clientHeaders(server, fx.adminCookie), ...body.headers }, body: body.body, timeoutMs: 60_000 });
-  const file = (text: string) => upload(Buffer.from(text, "utf8"));
-  const row = (entity: string, nav = "1000.00", fund: string = CAPITAL_FUND, date = d) => `${entity},${fund},${date},${nav}`;
-  const formulas = ["=1+1", "+cmd|' /C calc'!A0", "@SUM(1)", "-2+3", '=HYPERLINK("http://evil.example","x")', "\t=1+1"];
-  const formulaCsv = ["entity,fund,date,nav", ...formulas.map((f) => row(f)), row(entityName, "=1+1"), row(entityName, "1.00", "@SUM(1)"), ""].join("\n");
-  // A million rows: short ones (8 MB, under the file limit: the parser's row cap must stop them), and real-sized ones (~50 MB: the body limit).
-  const shortMillion = Buffer.from(`entity_id,fund,date,nav\n${"x,f,d,1\n".repeat(MILLION)}`);
-  const realRow = Buffer.from(`${row(id)}\n`);
-  const realBytes = realRow.length * MILLION;
-
-  const cases: CsvCase[] = [
-    // Formula cells: every row refused (also by name, in every column), as a file and when confirmed.
-    { name: "formula cells (=, +, @, -, HYPERLINK, tab) in every column", expect: PLANT ? [200] : [400], send: () => post(file(formulaCsv)) },
-    { name: "formula cells, confirmed", expect: [400], send: () => post(confirm(formulaCsv, "8")) },
-    // A UTF-8 BOM: the header is still read (the good row resolves); two BOMs, or UTF-16, are not a CSV of ours.
-    { name: "a UTF-8 BOM and CRLF (a good row)", expect: [200], send: () => post(file(`\uFEFFentity_id,fund,date,nav\r\n${row(id)}\r\n`)), check: (text) => text.includes(entityName) },
-    { name: "two BOMs (the second is trimmed as space, or refused)", expect: [200, 400], send: () => post(file(`\uFEFF\uFEFFentity_id,fund,date,nav\n${row(id)}\n`)) },
-    { name: "UTF-16LE with its BOM", expect: [400], send: () => post(upload(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`entity_id,fund,date,nav\n${row(id)}\n`, "utf16le")]))) },
-    // Wrong columns: unknown names, a column twice, one missing, rows wider or narrower than the header.
-    { name: "wrong columns (name, amount, when)", expect: [400], send: () => post(file(`name,amount,when\n${entityName},1.00,${d}\n`)) },
-    { name: "a column twice", expect: [400], send: () => post(file(`entity_id,entity_id,fund,date,nav\n${id},${row(id)}\n`)) },
-    { name: "no nav column", expect: [400], send: () => post(file(`entity_id,fund,date\n${id},${CAPITAL_FUND},${d}\n`)) },
-    { name: "rows wider and narrower than the header", expect: [400], send: () => post(file(`entity_id,fund,date,nav\n${row(id)},extra\n${id},${CAPITAL_FUND}\n`)) },
-    // A million rows: refused fast, as a file, as confirmed text, and at its real size.
-    { name: `a million short rows (${(shortMillion.length / 1e6).toFixed(1)} MB, under the file limit)`, expect: [400, 413], million: true, send: () => post(upload(shortMillion)) },
-    { name: "a million short rows, confirmed as text", expect: [400, 413], million: true, send: () => post(confirm(shortMillion.toString("utf8"), String(MILLION))) },
-    {
-      name: `a million real rows (${(realBytes / 1e6).toFixed(0)} MB, past the body limit)`,
-      expect: [413],
-      million: true,
-      send: async () => {
-        // The server answers 413 at once and closes with the body unread: the client may get a reset before it reads
-        // the answer (EPIPE / ECONNRESET here, a browser's "connection reset"), so the status is the one it logged.
-        const requestId = `hardening-csv-${unique()}`;
-        const built = uploadOfRows("entity_id,fund,date,nav\n", realRow, MILLION);
-        const answer = await rawPost(server, PAGE, { ...clientHeaders(server, fx.adminCookie), ...built.headers, "x-request-id": requestId }, built.body);
-        bigAnswerRead = answer.status !== 0;
-        return answer.status ? answer : { status: await loggedStatus(server, requestId), text: "" };
-      },
-    },
-    // CRLF and quotes: quoted cells, doubled quotes and a line break inside a name, an unterminated quote, lone CRs.
-    { name: "quoted cells and CRLF (a good row)", expect: [200], send: () => post(file(`"entity_id","fund","date","nav"\r\n"${id}","${CAPITAL_FUND}","${d}","1000.00"\r\n`)) },
-    { name: "doubled quotes, a comma and CRLF inside a name", expect: [400], send: () => post(file(`entity,fund,date,nav\r\n"O""Brien, ""Trust""\r\nBcc: x@evil.example",${CAPITAL_FUND},${d},1.00\r\n`)) },
-    { name: "an unterminated quote", expect: [400], send: () => post(file(`entity_id,fund,date,nav\n"${row(id)}\n${row(id)}\n`)) },
-    { name: "lone CR line ends", expect: [200, 400], send: () => post(file(`entity_id,fund,date,nav\r${row(id)}\r`)) },
-    // Not a CSV of ours at all.
-    { name: "an empty file", expect: [400], send: () => post(upload(Buffer.alloc(0))) },
-    { name: "a header only", expect: [400], send: () => post(file("entity_id,fund,date,nav\n")) },
-    { name: "NUL bytes (a binary file)", expect: [400], send: () => post(upload(Buffer.from(`entity_id,fund,date,nav\n${id}\u0000,${CAPITAL_FUND},${d},1.00\n`))) },
-    { name: "invalid UTF-8", expect: [400], send: () => post(upload(Buffer.concat([Buffer.from(`entity,fund,date,nav\n`), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(`,${CAPITAL_FUND},${d},1.00\n`)]))) },
-    { name: "a row of 10,000 characters", expect: [400], send: () => post(file(`entity,fund,date,nav\n${"x".repeat(10_000)},${CAPITAL_FUND},${d},1.00\n`)) },
-    { name: "the file field as text, not a file", expect: [400], send: () => post(multipart([{ name: "intent", value: "valuations" }, { name: "step", value: "preview" }, { name: "file", value: `entity_id,fund,date,nav\n${row(id)}\n` }])) },
-    // The ledger forms past their lines: 101 lines to preview, a 21st line added.
+  /** `million`: the budget of a million rows' refusal (ms; sent alone). */
+  type Sent = { name: string; expect: number[]; send: () => Promise<Answer>; million?: number; check?: (text: string) => boolean };
+  const sent: Sent[] = [];
+  let bigAnswerRead = 0;
+  let bigSent = 0;
+  const all = targets(fx);
+  for (const target of all) {
+    const f = target.format;
+    for (const c of CASES) {
+      if (target.writes && (c.kind === "good" || c.kind === "either" || c.kind === "big")) continue;
+      const name = `${target.name}: ${c.name}`;
+      if (c.kind === "big") {
+        if (!target.big) continue;
+        const big = target.big;
+        sent.push({
+          name,
+          expect: [413],
+          million: target.millionMs ?? MILLION_ROWS_MS,
+          send: async () => {
+            // The server answers 413 at once and closes with the body unread: the client may get a reset before it reads
+            // the answer (EPIPE / ECONNRESET here, a browser's "connection reset"), so the status is the one it logged.
+            const requestId = `hardening-csv-${unique()}`;
+            const built = repeatRows(big.frame(Buffer.alloc(0)), "\u0000ROWS\u0000", c.bytes(f), MILLION);
+            const answer = await rawPost(server, big.path, { ...clientHeaders(server, fx.adminCookie), ...built.headers, "x-request-id": requestId }, built.body);
+            bigSent += 1;
+            if (answer.status) bigAnswerRead += 1;
+            return answer.status ? answer : { status: await loggedStatus(server, requestId), text: "" };
+          },
+        });
+        continue;
+      }
+      const expect =
+        c.kind === "good"
+          ? [200]
+          : c.kind === "either"
+            ? [200, ...target.rows, ...target.file]
+            : c.kind === "rows"
+              ? target.rows
+              : c.kind === "file" || (c.kind === "bytes" && !target.textual)
+                ? target.file
+                : c.kind === "bytes"
+                  ? [...new Set([...target.file, ...target.rows])]
+                  : [400, 413];
+      // A formula file must never preview as good (HARDENING_PLANT: expected to, to show the check fails).
+      const planted = PLANT && c.name.startsWith("formula") && !target.writes;
+      const check = c.kind === "good" && f.shows ? (t: string) => t.includes(f.shows!) : c.kind === "rows" ? target.rowsSaid : undefined;
+      const million = c.kind === "million" ? { million: target.millionMs ?? MILLION_ROWS_MS } : {};
+      sent.push({ name, expect: planted ? [200] : expect, ...million, send: () => target.send(c.bytes(f)), ...(check && !planted ? { check } : {}) });
+    }
+    if (target.asText) {
+      const asText = target.asText;
+      sent.push({ name: `${target.name}: the file field as text, not a file`, expect: [400], send: () => asText([f.header, ...f.good, ""].join("\n")) });
+    }
+  }
+  // The ledger forms past their lines: 101 lines to preview, a 21st line added.
+  sent.push(
     {
       name: "a call with 101 lines (preview)",
       expect: [400],
-      send: () => post(formBody(ledgerFormFields("call", "preview", Array.from({ length: 101 }, () => ({ amount: "1.00" })))), `/admin/funds/${CAPITAL_FUND}/calls/new`),
+      send: () => post(`/admin/funds/${CAPITAL_FUND}/calls/new`, formBody(ledgerFormFields("call", "preview", Array.from({ length: 101 }, () => ({ amount: "1.00" }))))),
     },
     {
       name: "a 21st line added (add-line)",
       expect: [400],
-      send: () => post(formBody(ledgerFormFields("distribution", "add-line", Array.from({ length: 20 }, () => ({ amount: "1.00" })))), `/admin/funds/${CAPITAL_FUND}/distributions/new`),
+      send: () => post(`/admin/funds/${CAPITAL_FUND}/distributions/new`, formBody(ledgerFormFields("distribution", "add-line", Array.from({ length: 20 }, () => ({ amount: "1.00" }))))),
     },
-  ];
+  );
 
-  let bigAnswerRead = false;
-  const before = valuationsState(server);
+  const before = importsState(server);
   const wrong: string[] = [];
   const slow: string[] = [];
   let fiveXx = 0;
   let slowest = 0;
-  for (const c of cases) {
+  let previewed = 0;
+  let historyMillion = 0;
+  const one = async (c: Sent) => {
     const started = Date.now();
     const answer = await c.send().catch((error: Error) => ({ status: 0, text: error.message }));
     const ms = Date.now() - started;
     if (answer.status >= 500 || answer.status === 0) fiveXx += 1;
-    if (!c.expect.includes(answer.status) || (c.check && !c.check(answer.text))) wrong.push(`${c.name}: ${answer.status} (expected ${c.expect.join("/")}${c.check ? " and its entity shown" : ""})`);
+    if (answer.status === 200 && c.name.startsWith("history")) previewed += 1;
+    if (!c.expect.includes(answer.status) || (c.check && !c.check(answer.text))) wrong.push(`${c.name}: ${answer.status} (expected ${c.expect.join("/")}${c.check ? " and what it says" : ""})`);
     if (c.million) {
-      slowest = Math.max(slowest, ms);
-      if (ms > (PLANT ? 1 : MILLION_ROWS_MS)) slow.push(`${c.name}: ${ms} ms`);
+      if (c.name.startsWith("history")) historyMillion = Math.max(historyMillion, ms);
+      else slowest = Math.max(slowest, ms);
+      if (ms > (PLANT ? 1 : c.million)) slow.push(`${c.name}: ${ms} ms (budget ${c.million / 1000} s)`);
     }
     ctx.progress(`csv: ${c.name} → ${answer.status} in ${ms} ms`);
-  }
+  };
+  const queue = sent.filter((c) => !c.million);
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) await one(next);
+    }),
+  );
+  for (const c of sent.filter((x) => x.million)) await one(c);
   if (PLANT) {
     const db = openDatabase(server, false);
     db.prepare("insert into valuations (id, fund_id, entity_id, date, nav_minor) select lower(hex(randomblob(16))), fund_id, entity_id, ?, 1 from commitments limit 1").run("2099-12-31");
+    db.prepare(
+      "insert into pnl_rows (fund_id, quarter, entity_id, management_fees_minor, partnership_expenses_minor, other_income_minor, realized_gain_minor, unrealized_gain_change_minor, carried_interest_change_minor) select fund_id, '2099-Q4', entity_id, 0, 0, 0, 0, 1, 0 from commitments limit 1",
+    ).run();
     db.close();
   }
-  const after = valuationsState(server);
-  tally.info("hostile CSV files and ledger forms sent (valuations import, preview and confirm)", cases.length);
-  tally.count("hostile CSV files answered otherwise than the page owes them", wrong.length, 0, wrong.slice(0, 3).join("; "));
+  const after = importsState(server);
+  tally.info("hostile CSV files sent (imports × files: valuations, P&L page and JSON, history; previews, confirms, commit=1)", `${sent.length - 2} to ${all.length} targets`);
+  tally.count("hostile CSV files answered otherwise than the import owes them", wrong.length, 0, wrong.slice(0, 3).join("; "));
   tally.count("hostile CSV files answered 5xx or not at all", fiveXx, 0);
-  tally.info("a million rows: the slowest refusal (ms)", slowest);
-  tally.info("a million real rows: the 413 read before the server closed (else taken from its log)", bigAnswerRead ? "yes" : "no");
-  tally.count(`a million rows: refusals slower than ${MILLION_ROWS_MS / 1000} s`, slow.length, 0, slow.join("; "));
-  tally.check("hostile CSV files: nothing written (valuations, valuation.imported audit rows)", before === after, `${before} → ${after}`);
-  for (const line of wrong.slice(0, 6)) tally.note(`csv: ${line}`);
+  tally.info("a million rows: the slowest refusal (ms; the valuations and P&L imports)", slowest);
+  tally.info(`a million rows: the history import's refusal (ms; it reads its 250,000-row cap first; budget ${HISTORY_MILLION_ROWS_MS / 1000} s)`, historyMillion);
+  tally.info("a million real rows: 413s read before the server closed (else taken from its log)", `${bigAnswerRead} of ${bigSent}`);
+  tally.count(`a million rows: refusals slower than ${MILLION_ROWS_MS / 1000} s (the history import: ${HISTORY_MILLION_ROWS_MS / 1000} s)`, slow.length, 0, slow.join("; "));
+  tally.check("hostile CSV files: nothing written (valuations, P&L rows, ledger, quarters, their audit rows)", before === after, `${before} → ${after}`);
+  for (const line of wrong.slice(0, 8)) tally.note(`csv: ${line}`);
+  return { historyPreviews: previewed };
 }

@@ -5,33 +5,39 @@
  * (same-origin browser, no Origin at all, Sec-Fetch-Site: none): arbitrary
  * JSON, wrong types, strings up to and past the 64 KB limit, deep nesting, NUL,
  * lone surrogates, prototype keys, wrong content types, invalid UTF-8, odd form
- * fields, hand-made multipart; beside the hostile strings, near-misses of a
- * field's format (amounts, dates, a ledger line's type, the import's steps and
- * CSV texts). Form fields may be named like the ledger forms' lines
+ * fields, hand-made multipart, CSV bodies (the P&L import's JSON route: hostile
+ * and near-miss cells under any header, any quoting and line ends); beside the
+ * hostile strings, near-misses of a field's format (amounts, signed P&L amounts,
+ * dates, quarters, a ledger line's type, the imports' steps and CSV texts, a
+ * history upload's staged name and hash, and files the fixture's imports would
+ * take). Form fields may be named like the ledger forms' lines
  * (lines.{n}.amount, indexes past the form's 20 and the 100 read). Then
  * malformed cookies on every page and read endpoint, truncated upload
- * streams, and the valuations import's hostile CSV files (hostile-csv.ts:
- * formula cells, a BOM, wrong columns, a million rows, CRLF and quotes; the
- * answer each is owed, fast, nothing written). Nothing may answer 5xx, hang
- * or end the process (after a crash the server is started again on the same
- * data and the run goes on); /healthz answers at the end.
+ * streams, and the CSV imports' hostile files (hostile-csv.ts: the
+ * valuations, P&L and history imports; formula cells, a BOM, wrong columns, a
+ * million rows, non-numeric and overlong cells, CRLF and quotes; the answer
+ * each is owed, fast, nothing written). Nothing may answer 5xx, hang or end
+ * the process (after a crash the server is started again on the same data and
+ * the run goes on); /healthz answers at the end, nothing is left in incoming/
+ * but the history previews' pairs (at most one per preview answered 200).
  *
  * The payment instructions form checks a fresh two-factor code: its cases go
  * as an admin of their own (the codes a case spends would lock the fixture
- * admin out of its later sign-ins). Issue 24's page forms get a share of
- * the cases (SHARE: each refusal draws a whole page, and the hostile CSV
+ * admin out of its later sign-ins). Issues 24 and 25's page forms get a share
+ * of the cases (SHARE: each refusal draws a whole page, and the hostile CSV
  * files and ledger cases of hostile-csv.ts aim where random ones rarely
- * go): half for the forms that act, a sixth for the ledger forms' "Add a
- * line" and "Remove" and the entry page's publish and delete (no fields).
+ * go): half for the forms that act, a third for a quarter's publish, a sixth
+ * for the ledger forms' "Add a line" and "Remove", the entry page's publish
+ * and delete (no fields), a quarter's restate and the watermark (a field).
  * The CI run's time stays flat.
  *
  * Replay: HARDENING_SEED=<seed> (printed; target i uses seed + i).
  * HARDENING_CASES=<n> overrides the cases per endpoint (quick local runs).
  * HARDENING_PLANT=1 plants wrong expectations and leftovers (4xx counted as
- * 5xx, one case more per endpoint than sent, files in incoming/ and documents/,
- * a wrong health path, a forged session, a formula file expected to preview, a
- * 1 ms budget for the million rows, a valuation written behind the import's
- * back) to show the checks fail.
+ * 5xx, one case more per endpoint than sent, files in incoming/ and documents/
+ * and a history pair no preview staged, a wrong health path, a forged session,
+ * a formula file expected to preview, a 1 ms budget for the million rows, a
+ * valuation and a P&L row written behind the imports' back) to show the checks fail.
  */
 import fs from "node:fs";
 import net from "node:net";
@@ -39,7 +45,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { MUTATIONS, mutationKey, READS, type Mutation } from "./endpoints";
 import { createAdmin, request, signIn, sleep, Tally, type Context, type Section } from "./harness";
-import { CAPITAL_FUND, capitalReadId, dbValue, madeUpBatchId, signedIdToken } from "./web-helpers";
+import { CAPITAL_FUND, capitalReadId, dbValue, historyCsv, madeUpBatchId, pnlCsv, signedIdToken, STATEMENT_QUARTERS } from "./web-helpers";
 import { clientHeaders, codeUnits, formCase, hostileStrings, jsonCase, jsonText, latin1, multipart, multipartArb } from "./hostile-helpers";
 import { leftovers, PASSWORD, percentEncode, unique, Pool, preview, safeJson, setUpFixture, uploadParts, type Body, type Fixture } from "./hostile-helpers";
 import { MIME, samplePdf } from "../tests/helpers/sample-files";
@@ -48,6 +54,10 @@ import { hostileCsvPart } from "./hostile-csv";
 const SEED = Number(process.env.HARDENING_SEED ?? 20_260_707);
 const PLANT = process.env.HARDENING_PLANT === "1";
 const CONCURRENCY = 8;
+
+/** The P&L import's columns (app/modules/statements/pnl-csv.server.ts) and its six amounts. */
+const PNL_AMOUNT_COLUMNS = ["management_fees", "partnership_expenses", "other_income", "realized_gain", "unrealized_gain_change", "carried_interest_change"];
+const PNL_COLUMNS = ["entity", "entity_id", "entity_name", "fund", "quarter", ...PNL_AMOUNT_COLUMNS];
 
 /** The fields each endpoint reads (app/modules/*\/schema.ts, the route actions). */
 const PITCH = ["name", "email", "company", "stage", "deckUrl", "message", "deck"];
@@ -87,6 +97,10 @@ const FIELDS: Record<string, string[]> = {
   "/api/capital-calls/{id}/payments": ["entityId", "amount", "receivedOn"],
   "/api/distributions": ["fund", "paymentDate", "lines", "correctionOf"],
   "/api/valuations": ["fund", "date", "values"],
+  // Statements (issue 25): the P&L import's CSV columns (a text/csv body: CSV_FIELDS), publishing a quarter.
+  "/api/statements/import?fund={slug}": PNL_COLUMNS,
+  "/api/statements/import?fund={slug}&commit=1": PNL_COLUMNS,
+  "/api/statements/publish": ["fund", "quarter"],
 };
 
 /** The objects of a list field (entity members, ledger lines, valuations): each a subset of these keys with hostile values. */
@@ -123,6 +137,10 @@ const INTENT_FIELDS_OF: Record<string, string[]> = {
   // The import: the upload (step=preview, field file) and the confirm (step=confirm, the text in csv, `expected` rows).
   "/admin/funds/{slug}/valuations": ["intent", "step", "file", "csv", "expected", "fileName"],
   "/admin/funds/{slug}/payment-instructions": PAYMENT_INSTRUCTIONS,
+  // Statements (issue 25): the P&L import (as the valuations import), a quarter's publish and restate, the watermark.
+  "/admin/funds/{slug}/statements": ["intent", "step", "file", "csv", "expected", "fileName", "quarter", "watermark"],
+  // The history import: the upload (files history and pnl) and the confirm (the staged pair's name and hash).
+  "/admin/funds/{slug}/import": ["intent", "step", "history", "pnl", "upload", "hash", "signature", "names"],
 };
 
 /**
@@ -140,6 +158,13 @@ const SHARE: Record<string, number> = {
   ...Object.fromEntries(LEDGER_FORMS.flatMap((p) => [`POST ${p} add-line`, `POST ${p} remove-line-0`]).map((key) => [key, 1 / 6])),
   "POST /admin/ledger/{id} publish": 1 / 6,
   "POST /admin/ledger/{id} delete-draft": 1 / 6,
+  // Issue 25's page forms: the imports' steps and a quarter's publish act; a restate and the watermark are a field each.
+  "POST /admin/funds/{slug}/statements statements-import": 1 / 2,
+  "POST /admin/funds/{slug}/statements publish-quarter": 1 / 3,
+  "POST /admin/funds/{slug}/statements restate-quarter": 1 / 6,
+  "POST /admin/funds/{slug}/statements statements-watermark": 1 / 6,
+  "POST /admin/funds/{slug}/import history-import (multipart)": 1 / 2,
+  "POST /admin/funds/{slug}/import history-import": 1 / 2,
 };
 /** Text a field's value is near (beside the hostile strings): the import's steps and CSV texts, a ledger line's types. */
 const NEAR_TEXT: Record<string, string[]> = {
@@ -153,9 +178,20 @@ const NEAR_TEXT: Record<string, string[]> = {
     "nav,date,fund,entity_id,entity_id\n1,2,3,4,5",
     `entity_id,fund,date,nav\n${",".repeat(3000)}`,
     "\"",
+    // The P&L import's (issue 25): the header alone, a file of too few columns (a file that ties: nearTextOf).
+    `${PNL_COLUMNS.filter((c) => c !== "entity_id" && c !== "entity_name").join(",")}\n`,
+    "entity_id,fund,quarter,management_fees\nx,fund-i,2025-Q1,-1.00",
   ],
+  quarter: ["2024-Q4", "2025-Q1", "2025-Q2", "2025-Q3", "2025-Q4", "2026-Q4", "2099-Q1", "2025-q1", "2025-Q5", "2025-Q0", "25-Q1", "2025Q1", " 2025-Q1 ", "2025-Q1\n"],
+  watermark: ["on", "off", "", "true", "1", "ON"],
+  fund: ["fund-i", "fund-ii", "FUND-I", "Lumen Ridge Fund I", "fund-iii", ""],
+  // The history import's confirm: a staged pair's name is 32 hex digits (a file under incoming/), the hash 64.
+  upload: ["0".repeat(32), "f".repeat(32), "A".repeat(32), "0".repeat(31), "../../../../etc/passwd", "..%2f..%2fdocuments", `${"0".repeat(32)}/../x`, `${"0".repeat(32)}-pnl`],
+  hash: ["0".repeat(64), "0".repeat(63), "g".repeat(64)],
 };
 for (const key of LEDGER_LINE_KEYS.filter((k) => k.endsWith(".type"))) NEAR_TEXT[key] = ["investment", "management_fee", "return_of_capital", "other", "INVESTMENT", "income "];
+// A P&L amount is signed (decision 041): near-misses of a signed amount.
+for (const key of PNL_AMOUNT_COLUMNS) NEAR_TEXT[key] = ["-1250.00", "1520.00", "0", "-0.00", "+5.00", "--1", "(100.00)", "1,000.00", "1e3", "-2+3", "=1+1", "@SUM(1)", `${"9".repeat(20)}.00`, "1.005"];
 // The payment instructions: account numbers (IBANs with good and bad check digits), BICs, ABA routing numbers, codes,
 // so that cases get past the details to the code (their own admin's attempts: see CODE_FORM).
 Object.assign(NEAR_TEXT, {
@@ -175,7 +211,29 @@ type Failure = { label: string; status: number | string; what: string; body: str
 /** A field name's last part (lines.0.amount → amount). */
 const lastPart = (key: string) => key.slice(key.lastIndexOf(".") + 1);
 
-function bodyArb(target: Target, realIds: string[]): fc.Arbitrary<Body> {
+/**
+ * NEAR_TEXT and the fixture's own near-misses: files the imports take (a P&L that ties, of the quarter the statements
+ * page imports; a history file of one valuation; as a confirm's text or an upload's bytes) and the staged history
+ * pair's confirm fields, so that cases reach past the files' checks.
+ */
+function nearTextOf(fx: Fixture): Record<string, string[]> {
+  const c = fx.capital;
+  const pnl = pnlCsv([c.entityName, c.formEntityId].map((entity): [string, string] => [entity, STATEMENT_QUARTERS.pageImport]));
+  const history = historyCsv(c.entityName);
+  return {
+    ...NEAR_TEXT,
+    csv: [...NEAR_TEXT.csv!, pnl],
+    expected: [...NEAR_TEXT.expected!, "2"],
+    file: [pnl, history],
+    history: [history, pnl],
+    pnl: [pnl, history],
+    upload: [...NEAR_TEXT.upload!, c.historyConfirm.upload],
+    hash: [...NEAR_TEXT.hash!, c.historyConfirm.hash],
+    signature: [c.historyConfirm.signature, ""],
+  };
+}
+
+function bodyArb(target: Target, realIds: string[], nearText: Record<string, string[]>): fc.Arbitrary<Body> {
   const str = hostileStrings(realIds);
   const fields = target.fields.length ? target.fields : ["x"];
   const fixedEntries = Object.entries(target.fixed);
@@ -193,12 +251,12 @@ function bodyArb(target: Target, realIds: string[]): fc.Arbitrary<Body> {
       ? fc.oneof({ arbitrary: value, weight: 2 }, { arbitrary: fc.constantFrom(...NEAR_MONEY), weight: 2 }, { arbitrary: fc.double(), weight: 1 })
       : DATEISH.includes(key)
         ? fc.oneof({ arbitrary: value, weight: 2 }, { arbitrary: fc.constantFrom(...NEAR_DATE), weight: 2 })
-        : NEAR_TEXT[key]
-          ? fc.oneof({ arbitrary: value, weight: 2 }, { arbitrary: fc.constantFrom(...NEAR_TEXT[key]!), weight: 2 })
+        : nearText[key]
+          ? fc.oneof({ arbitrary: value, weight: 2 }, { arbitrary: fc.constantFrom(...nearText[key]!), weight: 2 })
           : value;
   // A form's value is text: hostile strings, and the near-misses of its field's format.
   const textFor = (key: string): fc.Arbitrary<string> => {
-    const near = MONEYISH.includes(lastPart(key)) ? NEAR_MONEY : DATEISH.includes(key) ? NEAR_DATE : NEAR_TEXT[key];
+    const near = MONEYISH.includes(lastPart(key)) ? NEAR_MONEY : DATEISH.includes(key) ? NEAR_DATE : nearText[key];
     return near ? fc.oneof({ arbitrary: str, weight: 1 }, { arbitrary: fc.constantFrom(...near), weight: 1 }) : str;
   };
   const valueFor = (key: string): fc.Arbitrary<unknown> => {
@@ -260,9 +318,26 @@ function bodyArb(target: Target, realIds: string[]): fc.Arbitrary<Body> {
     return formCase(Buffer.concat([Buffer.from(`${fixedEntries.map(([k, v]) => `${k}=${v}&`).join("")}${field}=`), raw]), what);
   });
   const randomBytes = fc.uint8Array({ maxLength: 2048 }).map((b): Body => ({ headers: {}, body: Buffer.from(b), what: "random bytes" }));
-  const nearAll = [...new Set(fields.flatMap((f) => NEAR_TEXT[f] ?? []))];
+  const nearAll = [...new Set(fields.flatMap((f) => nearText[f] ?? []))];
   const multi = multipartArb(fields, fixedEntries, nearAll.length ? fc.oneof(str, fc.constantFrom(...nearAll)) : str);
-  const native = target.mutation.kind === "json" ? jsonShaped : target.mutation.kind === "form" ? formPairs : target.mutation.kind === "multipart" ? multi : jsonAny;
+  // A CSV (the P&L import's JSON route): a header of the fields in any order (or hostile names), rows of hostile and
+  // near-miss cells, quoted where needed, always or never, LF / CRLF / CR, a BOM or not; as text/csv or a multipart file.
+  const csvText = fc
+    .oneof({ arbitrary: fc.shuffledSubarray(fields, { minLength: 1 }), weight: 3 }, { arbitrary: fc.array(str, { minLength: 1, maxLength: 10 }), weight: 1 })
+    .chain((columns) =>
+      fc.tuple(fc.constant(columns), fc.array(fc.tuple(...columns.map((column) => textFor(column))), { maxLength: 6 }), fc.constantFrom("\n", "\r\n", "\r"), fc.boolean(), fc.constantFrom("needed", "all", "never")),
+    )
+    .map(([columns, rows, nl, bom, quoting]) => {
+      const cell = (x: string) => (quoting === "all" || (quoting === "needed" && /[",\r\n]/.test(x)) ? `"${x.replace(/"/g, '""')}"` : x);
+      return `${bom ? "\uFEFF" : ""}${[columns, ...rows].map((row) => row.map(cell).join(",")).join(nl)}${nl}`;
+    });
+  const csvNative = fc.tuple(csvText, fc.constantFrom("text/csv", "text/csv", "text/csv; charset=utf-8", "application/csv", "text/plain", "multipart")).map(([text, type]): Body =>
+    type === "multipart"
+      ? { ...multipart([{ name: "file", value: Buffer.from(text), filename: "pnl.csv", contentType: "text/csv" }]), what: "csv: a multipart file" }
+      : { headers: { "content-type": type }, body: Buffer.from(text), what: `csv: a ${type} body` },
+  );
+  const natives: Record<Mutation["kind"], fc.Arbitrary<Body>> = { json: jsonShaped, form: formPairs, multipart: multi, csv: csvNative, none: jsonAny };
+  const native = natives[target.mutation.kind];
   const anyBody = fc.oneof(jsonAny, jsonShaped, formPairs, multi, randomBytes);
   const wrongType = fc
     .tuple(anyBody, fc.oneof(fc.constantFrom("text/plain", "application/json; charset=utf-16", "application/xml", "multipart/form-data", "multipart/form-data; boundary=", "application/x-www-form-urlencoded; charset=latin1", "", "image/png", "NONE"), latin1(60)))
@@ -375,8 +450,10 @@ const casesFor = (target: Pick<Target, "share">, size: number) => Math.ceil(size
 
 // ─── the section ───────────────────────────────────────────────────────────
 
-type Stats = { sent: number; statuses: Map<string, number>; failures: Failure[]; crashes: Failure[]; closed: number; timeouts: number; limited: number };
-const newStats = (): Stats => ({ sent: 0, statuses: new Map(), failures: [], crashes: [], closed: 0, timeouts: 0, limited: 0 });
+/** `historyPreviews`: answers 200 to a fund's history import (each a preview that staged its pair in incoming/). */
+type Stats = { sent: number; statuses: Map<string, number>; failures: Failure[]; crashes: Failure[]; closed: number; timeouts: number; limited: number; historyPreviews: number };
+const newStats = (): Stats => ({ sent: 0, statuses: new Map(), failures: [], crashes: [], closed: 0, timeouts: 0, limited: 0, historyPreviews: 0 });
+const HISTORY_PAGE = /^\/admin\/funds\/[^/?]+\/import(?:\.data)?(?:\?|$)/;
 
 /** True when the server process ended since `exitsBefore` was read (its exit given a moment to be seen). */
 async function exitedSince(fx: Fixture, exitsBefore: number): Promise<boolean> {
@@ -419,17 +496,19 @@ async function sendCase(fx: Fixture, label: string, c: Case, stats: Stats, metho
   const bucket = `${Math.floor(answer.status / 100)}xx`;
   stats.statuses.set(bucket, (stats.statuses.get(bucket) ?? 0) + 1);
   if (answer.status === 429) stats.limited += 1;
+  if (answer.status === 200 && HISTORY_PAGE.test(c.path)) stats.historyPreviews += 1;
   if (answer.status >= (PLANT ? 400 : 500)) stats.failures.push({ label, status: answer.status, what: `${c.path}: ${c.what}`, body: preview(c.body), answer: answer.text.slice(0, 120) });
 }
 
 async function fuzzEndpoints(fx: Fixture, size: number, stats: Stats, perTarget: Map<string, { sent: number; due: number }>, codeAdmin: string, progress: (m: string) => void) {
   const pool = new Pool(CONCURRENCY);
-  const realIds = [...Object.values(fx.ids), ...Object.values(fx.capital)];
+  const realIds = [...Object.values(fx.ids), ...Object.values(fx.capital)].filter((v): v is string => typeof v === "string");
+  const near = nearTextOf(fx);
   const targets = targetsFor(fx);
   for (const [index, target] of targets.entries()) {
     const before = stats.sent;
     const started = Date.now();
-    const arb = fc.record({ body: bodyArb(target, realIds), path: target.paths, pick: fc.integer({ min: 0, max: 99 }), client: CLIENT_KINDS });
+    const arb = fc.record({ body: bodyArb(target, realIds, near), path: target.paths, pick: fc.integer({ min: 0, max: 99 }), client: CLIENT_KINDS });
     await fc.check(
       fc.asyncProperty(arb, async ({ body, path: p, pick, client }) => {
         const headers: Record<string, string> = { ...clientHeaders(fx.server, cookieFor(fx, target, pick, codeAdmin)), ...body.headers };
@@ -595,7 +674,7 @@ export const section: Section = {
       tally.info("endpoints fuzzed (MUTATIONS, one per intent)", perTarget.size);
       tally.info("cases sent to endpoints", stats.sent);
       tally.check(
-        `cases per endpoint ≥ ${size} (${shared} page forms of issue 24: their share, ≥ ${Math.ceil(size / 6)})`,
+        `cases per endpoint ≥ ${size} (${shared} page forms of issues 24–25: their share, ≥ ${Math.ceil(size / 6)})`,
         short.length === 0,
         short.map(([label, n]) => `${label} got ${n.sent} of ${n.due}`).slice(0, 3).join("; "),
       );
@@ -617,7 +696,7 @@ export const section: Section = {
       exits.push(fx.server.unexpectedExits());
       tally.info("truncated uploads (end / drop / stall / short body)", `${truncated.sent} on ${truncated.paths} paths`);
       tally.info("truncated uploads answered", [...truncated.answered].map(([st, n]) => `${st}×${n}`).join(" ") || "none");
-      await hostileCsvPart(fx, tally, ctx);
+      const csv = await hostileCsvPart(fx, tally, ctx);
       exits.push(fx.server.unexpectedExits());
 
       const fiveXx = (list: Failure[]) => list.filter((f) => typeof f.status === "number");
@@ -634,6 +713,7 @@ export const section: Section = {
       if (PLANT) {
         fs.mkdirSync(path.join(fx.server.storageDir, "incoming"), { recursive: true });
         fs.writeFileSync(path.join(fx.server.storageDir, "incoming", "planted"), "x");
+        fs.writeFileSync(path.join(fx.server.storageDir, "incoming", `history-${madeUpBatchId()}.csv`), "x");
         fs.writeFileSync(path.join(fx.server.storageDir, "documents", "0".repeat(32)), "x");
       }
       const left = await leftovers(fx);
@@ -645,6 +725,10 @@ export const section: Section = {
         tally.note(`server log written to ${logFile} (kept with --keep)`);
       }
       tally.count("stored files without a database row", left.orphans);
+      // A history preview without an error keeps its pair for the confirm (an hour); any other upload leaves nothing.
+      const previews = stats.historyPreviews + csv.historyPreviews + 1; // + the fixture's own (web-helpers capitalRecords)
+      tally.info("history import: previewed pairs waiting in incoming/ for their confirm (info)", left.staged);
+      tally.check(`history import: pairs in incoming/ ≤ the previews answered 200 (${previews})`, left.staged <= previews, `${left.staged} pairs`);
       const health = await request(fx.server.url, "GET", PLANT ? "/healthz-planted" : "/healthz").catch(() => null);
       tally.check("/healthz answers 200 at the end", health?.status === 200, `answered ${health?.status ?? "nothing"}`);
       const me = await request(fx.server.url, "GET", "/api/auth/user", { headers: { cookie: PLANT ? "lr_session=planted" : fx.adminCookie } }).catch(() => null);

@@ -214,11 +214,15 @@ export class Portal {
       await this.setStatus(user.id, "approved");
       return user;
     };
-    return capitalRecords((method, path, body) => this.call(method, path, body, this.adminCookie), {
-      owner: owner ?? (await approved()),
-      viewer: await approved(),
-      newcomer: await approved(),
-    });
+    return capitalRecords(
+      (method, path, body) => this.call(method, path, body, this.adminCookie),
+      {
+        owner: owner ?? (await approved()),
+        viewer: await approved(),
+        newcomer: await approved(),
+      },
+      this.server,
+    );
   }
 
   /** A fund access request (Fund II: the link is mailed); returns its id. */
@@ -275,6 +279,14 @@ export type CapitalIds = {
   draftDistributionId: string;
   deleteDistributionId: string;
   publishedDistributionId: string;
+  /**
+   * Quarterly statements (issue 25; STATEMENT_QUARTERS): the JSON entity's statement of the quarter published at
+   * setup (its owner reads it), that publishing's PDF job, and a history file previewed on the fund's import page,
+   * staged in incoming/ for its confirm (the form's hidden fields).
+   */
+  statementId: string;
+  statementJobId: string;
+  historyConfirm: { upload: string; hash: string; signature: string; names: string };
 };
 
 /** The fund of the capital records' commitments: `{slug}` in MUTATIONS. */
@@ -327,6 +339,41 @@ export function ledgerFormFields(kind: "call" | "distribution", intent: string, 
   return { intent, ...fields };
 }
 
+/**
+ * The capital fund's quarters the records prepare for the statements' mutations (issue 25): every quarter end from
+ * 2024-09-30 to 2025-12-31 is valued at QUARTER_NAV for both entities, so a quarter with nothing else in it ties with
+ * P&L rows that sum to 0 (PNL_AMOUNTS). Each mutation has a quarter of its own (the headers section sends them side by side).
+ */
+export const STATEMENT_QUARTERS = {
+  /** Imported and published at setup: the statements read (/lp/statements/{id}); restate-quarter reopens it. */
+  published: "2024-Q4",
+  /** POST /api/statements/import's preview and commit (nothing imported before). */
+  imported: "2025-Q1",
+  /** Imported at setup: POST /api/statements/publish. */
+  toPublish: "2025-Q2",
+  /** The statements page's import (its confirm). */
+  pageImport: "2025-Q3",
+  /** Imported at setup: the statements page's publish-quarter. */
+  pagePublish: "2025-Q4",
+} as const;
+const VALUED_QUARTER_ENDS = ["2024-09-30", "2024-12-31", "2025-03-31", "2025-06-30", "2025-09-30", "2025-12-31"];
+export const QUARTER_NAV = "1000000.00";
+/** The P&L columns as the import names them (app/modules/statements/pnl-csv.server.ts). */
+export const PNL_HEADER = "entity,fund,quarter,management_fees,partnership_expenses,other_income,realized_gain,unrealized_gain_change,carried_interest_change";
+/** A quarter's six amounts that sum to 0 (fees and expenses negative, income and the unrealised gain positive). */
+export const PNL_AMOUNTS = ["-1250.00", "-310.00", "40.00", "0.00", "1520.00", "0.00"];
+/** A P&L CSV of the capital fund: a row per [entity (id or name), quarter], each with PNL_AMOUNTS. */
+export function pnlCsv(rows: Array<[string, string]>, fund: string = CAPITAL_FUND): string {
+  return [PNL_HEADER, ...rows.map(([entity, quarter]) => [entity, fund, quarter, ...PNL_AMOUNTS].join(",")), ""].join("\n");
+}
+/** The history import's columns (app/modules/history-import). */
+export const HISTORY_HEADER = "entity,event,date,due_date,reference,type,recallable,amount";
+/** The date of the history file's valuation: inside no quarter the records prepare or publish. */
+export const HISTORY_DATE = "2024-05-31";
+/** A history CSV of one valuation of the named entity at HISTORY_DATE. */
+export const historyCsv = (entityName: string, nav = "1000000.00") => `${HISTORY_HEADER}\n${entityName},valuation,${HISTORY_DATE},,,,,${nav}\n`;
+export const csvBody = (text: string) => ({ headers: { "content-type": "text/csv" }, body: text });
+
 /** A valuations CSV of the capital fund at CAPITAL_DATES.valued: a header and one row per [entity id, nav]. */
 export function valuationsCsv(rows: Array<[string, string]>, fund = CAPITAL_FUND): string {
   return ["entity_id,fund,date,nav", ...rows.map(([id, nav]) => `${id},${fund},${CAPITAL_DATES.valued},${nav}`), ""].join("\n");
@@ -349,10 +396,20 @@ const raisedAmount = () => `${2_000_000 + ++raises * 1_000}.00`;
 
 type AdminCall = (method: string, path: string, body?: Body) => Promise<HttpAnswer>;
 
-/** Make the records of CapitalIds through the JSON API as the admin (`call` carries the admin's session). */
+/** A hidden field's value in a page's HTML (React writes `name="…" value="…"`), unescaped. */
+function hiddenValue(html: string, name: string): string {
+  const raw = new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? "";
+  return raw.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+}
+
+/**
+ * Make the records of CapitalIds through the JSON API as the admin (`call` carries the admin's session); `server`'s
+ * database names the statement published at setup (an admin reads no investor's list of them).
+ */
 export async function capitalRecords(
   call: AdminCall,
   people: { owner: { id: string; email: string }; viewer: { id: string; email: string }; newcomer: { id: string; email: string } },
+  server: AppServer,
 ): Promise<CapitalIds> {
   const must = async (what: string, method: string, path: string, body: Body | undefined, status: number) => {
     const answer = await call(method, path, body);
@@ -377,6 +434,33 @@ export async function capitalRecords(
     await must(`publish ${kind}`, "POST", `/api/${kind}/${id}/publish`, undefined, 200);
     return id;
   };
+  // Statements (issue 25): the quarter ends valued, the P&L of three quarters imported, the first of them published.
+  const Q = STATEMENT_QUARTERS;
+  for (const date of VALUED_QUARTER_ENDS) {
+    const values = [entityId, formEntityId].map((id) => ({ entityId: id, nav: QUARTER_NAV }));
+    await must(`valuations ${date}`, "POST", "/api/valuations", jsonBody({ fund: CAPITAL_FUND, date, values }), 201);
+  }
+  for (const quarter of [Q.published, Q.toPublish, Q.pagePublish]) {
+    const csv = pnlCsv([entityId, formEntityId].map((id): [string, string] => [id, quarter]));
+    await must(`P&L ${quarter}`, "POST", `/api/statements/import?fund=${CAPITAL_FUND}&commit=1`, csvBody(csv), 201);
+  }
+  const statementJobId = String((await must(`publish ${Q.published}`, "POST", "/api/statements/publish", jsonBody({ fund: CAPITAL_FUND, quarter: Q.published }), 202)).jobId);
+  const statementId = dbValue<string>(
+    server,
+    "select s.id from statements s join statement_quarters q on q.id = s.quarter_id where s.entity_id = ? and q.quarter = ? order by q.version desc",
+    entityId,
+    Q.published,
+  );
+  if (!statementId) throw new Error(`no statement of ${Q.published} for ${entityId}`);
+  // A history file previewed (no JavaScript: the page with its confirm form): its pair waits in incoming/ for the confirm.
+  const names = "history.csv";
+  const preview = await call(
+    "POST",
+    `/admin/funds/${CAPITAL_FUND}/import`,
+    multipartBody({ intent: "history-import", step: "preview" }, { name: names, type: "text/csv", bytes: Buffer.from(historyCsv(entityName)) }, "history"),
+  );
+  const historyConfirm = { upload: hiddenValue(preview.text, "upload"), hash: hiddenValue(preview.text, "hash"), signature: hiddenValue(preview.text, "signature"), names };
+  if (preview.status !== 200 || !/^[0-9a-f]{32}$/.test(historyConfirm.upload) || !historyConfirm.hash) throw new Error(`history preview: ${preview.status} ${preview.text.slice(0, 300)}`);
   return {
     entityId,
     entityName,
@@ -397,7 +481,25 @@ export async function capitalRecords(
     draftDistributionId: await draft("distributions"),
     deleteDistributionId: await draft("distributions"),
     publishedDistributionId: await published("distributions"),
+    statementId,
+    statementJobId,
+    historyConfirm,
   };
+}
+
+/**
+ * Wait until the server's background PDF jobs (notices of published entries, statements of a published quarter) have
+ * all finished, at most `timeoutMs`: they write documents and files on their own schedule, which a before/after
+ * comparison must not take for a request's doing. True when none runs.
+ */
+export async function pdfJobsSettled(server: AppServer, timeoutMs = 30_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const running = dbValue<number>(server, "select count(*) from pdf_jobs where status <> 'finished'") ?? 0;
+    if (running === 0) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** The real id a capital read of READS takes (`/api/commitments/{id}` …), or undefined for another path. */
@@ -410,6 +512,8 @@ export function capitalReadId(path: string, c: CapitalIds): string | undefined {
     "/lp/notices/{id}": c.publishedCallId,
     "/admin/ledger/{id}": c.publishedCallId,
     "/admin/ledger/{id}/change": c.changeCallId,
+    "/lp/statements/{id}": c.statementId,
+    "/api/statements/jobs/{id}": c.statementJobId,
   };
   return ids[path];
 }
@@ -490,6 +594,7 @@ const pitch = () => ({
  */
 export function mutationTargets(ids: Ids): Target[] {
   const c = ids.capital;
+  const statementsPnl = (quarter: string) => pnlCsv([c.entityId, c.formEntityId].map((id): [string, string] => [id, quarter]));
   const builders: Record<string, () => Body> = {
     "POST /api/newsletter": () => jsonBody({ email: email("nl") }),
     "POST /api/pitch": () => jsonBody(pitch()),
@@ -582,6 +687,19 @@ export function mutationTargets(ids: Ids): Target[] {
     // The import's confirm (it writes): the previewed text of one valuation of the JSON's entity.
     "POST /admin/funds/{slug}/valuations valuations": () => multipartBody({ intent: "valuations", step: "confirm", csv: valuationsCsv([[c.entityId, "1100000.00"]]), expected: "1", fileName: "navs.csv" }),
     "POST /admin/funds/{slug}/payment-instructions payment-instructions": () => formBody({ ...PAYMENT_DETAILS, intent: "payment-instructions", code: ids.paymentCode ?? "000000" }),
+    // Statements (issue 25): each on a quarter of its own (STATEMENT_QUARTERS), P&L rows that tie for both entities.
+    "POST /api/statements/import?fund={slug}": () => csvBody(statementsPnl(STATEMENT_QUARTERS.imported)),
+    "POST /api/statements/import?fund={slug}&commit=1": () => csvBody(statementsPnl(STATEMENT_QUARTERS.imported)),
+    "POST /api/statements/publish": () => jsonBody({ fund: CAPITAL_FUND, quarter: STATEMENT_QUARTERS.toPublish }),
+    "POST /admin/funds/{slug}/statements statements-import": () =>
+      multipartBody({ intent: "statements-import", step: "confirm", csv: statementsPnl(STATEMENT_QUARTERS.pageImport), expected: "2", fileName: "pnl.csv" }),
+    "POST /admin/funds/{slug}/statements publish-quarter": () => formBody({ intent: "publish-quarter", quarter: STATEMENT_QUARTERS.pagePublish }),
+    "POST /admin/funds/{slug}/statements restate-quarter": () => formBody({ intent: "restate-quarter", quarter: STATEMENT_QUARTERS.published }),
+    "POST /admin/funds/{slug}/statements statements-watermark": () => formBody({ intent: "statements-watermark", watermark: "on" }),
+    // The history import: a file previewed (its pair staged), and the records' staged pair confirmed (a valuation written).
+    "POST /admin/funds/{slug}/import history-import (multipart)": () =>
+      multipartBody({ intent: "history-import", step: "preview" }, { name: "history.csv", type: "text/csv", bytes: Buffer.from(historyCsv(c.entityName)) }, "history"),
+    "POST /admin/funds/{slug}/import history-import": () => formBody({ intent: "history-import", step: "confirm", ...c.historyConfirm }),
   };
   const quick: Record<string, () => Body> = {
     "POST /api/auth/register": () => jsonBody({ email: email("reg"), password: "short", name: "New Investor" }),
