@@ -30,6 +30,10 @@ const CHUNK_CHARS = 512 * 1024;
  * rows handed to `row`.
  */
 export async function readCsvRows(text: string, file: HistoryFile, options: { maxRows: number; header: (cells: string[]) => void; row: (cells: string[], line: number) => void }): Promise<number> {
+  // A file with far too many lines is refused before it is parsed (counting line breaks takes
+  // milliseconds; parsing up to the cap took seconds). Twice the cap, so that line breaks inside
+  // quoted cells never refuse a file the parser would take.
+  if (lineBreaks(text, 2 * (options.maxRows + 1)) > 2 * (options.maxRows + 1)) throw csvFileError(file, fileMessages.tooManyRows(options.maxRows));
   let headerRead = false;
   let records = 0;
   let rows = 0;
@@ -76,4 +80,11 @@ export async function readCsvRows(text: string, file: HistoryFile, options: { ma
   if (!headerRead) throw csvFileError(file, fileMessages.empty);
   if (rows === 0) throw csvFileError(file, fileMessages.noRows);
   return rows;
+}
+
+/** The line breaks in `text`, counted up to just past `limit`. */
+function lineBreaks(text: string, limit: number): number {
+  let count = 0;
+  for (let at = text.indexOf("\n"); at !== -1 && count <= limit; at = text.indexOf("\n", at + 1)) count += 1;
+  return count;
 }
