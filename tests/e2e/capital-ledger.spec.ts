@@ -123,9 +123,9 @@ test("the chart is SVG in the server's HTML with its data as a table; the ledger
     await expect(rows).toHaveCount(10);
     await expect(rows.first()).toContainText("Valuation");
     await expect(rows.first()).toContainText("$190,000.00");
-    // The oldest last: Call 1's lines in their order.
-    await expect(rows.nth(8)).toContainText(/^Feb 01, 2023Capital call: Investment.*Call 1\$90,000\.00$/);
-    await expect(rows.nth(9)).toContainText(/^Feb 01, 2023Capital call: Management fee.*Call 1\$10,000\.00$/);
+    // The oldest last: Call 1's lines in their order (each with its notice PDF's link once the background job has made it).
+    await expect(rows.nth(8)).toContainText(/^Feb 01, 2023Capital call: Investment.*Call 1(PDF)?\$90,000\.00$/);
+    await expect(rows.nth(9)).toContainText(/^Feb 01, 2023Capital call: Management fee.*Call 1(PDF)?\$10,000\.00$/);
     await expect(rows.filter({ hasText: "Payment received" })).toHaveCount(2);
     await expect(rows.filter({ hasText: "Distribution: Realized gain" }).getByRole("link", { name: "Distribution 1" })).toHaveAttribute("href", `/lp/notices/${distribution.id}`);
     await expect(page.getByText("Showing 1–10 of 10")).toBeVisible();
