@@ -127,7 +127,7 @@ test("the chart is SVG in the server's HTML with its data as a table; the ledger
     await expect(rows.nth(8)).toContainText(/^Feb 01, 2023Capital call: Investment.*Call 1(PDF)?\$90,000\.00$/);
     await expect(rows.nth(9)).toContainText(/^Feb 01, 2023Capital call: Management fee.*Call 1(PDF)?\$10,000\.00$/);
     await expect(rows.filter({ hasText: "Payment received" })).toHaveCount(2);
-    await expect(rows.filter({ hasText: "Distribution: Realized gain" }).getByRole("link", { name: "Distribution 1" })).toHaveAttribute("href", `/lp/notices/${distribution.id}`);
+    await expect(rows.filter({ hasText: "Distribution: Realized gain" }).getByRole("link", { name: "Distribution 1", exact: true })).toHaveAttribute("href", `/lp/notices/${distribution.id}`);
     await expect(page.getByText("Showing 1–10 of 10")).toBeVisible();
 
     // Filtered by a plain GET form: one entity, one fund.
