@@ -47,20 +47,26 @@ function quarterDay(q: number, days: number): string {
 
 type Seeded = { ms: number; rows: number };
 
+/** Prepared inserts that count the rows they write (the bench parts' seeding). */
+export function countingInserts(sqlite: { prepare(sql: string): { run(...params: unknown[]): unknown } }) {
+  const counter = { rows: 0 };
+  const run = (sql: string) => {
+    const statement = sqlite.prepare(sql);
+    return (...params: unknown[]) => {
+      counter.rows++;
+      statement.run(...params);
+    };
+  };
+  return { run, counter };
+}
+
 function seedCapital(file: string): Seeded {
   const t0 = Date.now();
   const sqlite = openDatabase(file).$client;
-  let rows = 0;
   try {
     const { hash } = sqlite.prepare("SELECT password_hash AS hash FROM lp_users WHERE email = ?").get(BENCH_ADMIN.email) as { hash: string };
     const funds = sqlite.prepare("SELECT id, slug FROM funds ORDER BY vintage_year").all() as { id: string; slug: string }[];
-    const run = (sql: string) => {
-      const statement = sqlite.prepare(sql);
-      return (...params: unknown[]) => {
-        rows++;
-        statement.run(...params);
-      };
-    };
+    const { run, counter } = countingInserts(sqlite);
     const user = run("INSERT INTO lp_users (id, email, password_hash, name, is_admin, status, created_at, confirmed_at) VALUES (?, ?, ?, ?, 0, 'approved', ?, ?)");
     const entity = run("INSERT INTO entities (id, name, kind) VALUES (?, ?, 'company')");
     const member = run("INSERT INTO entity_members (entity_id, user_id, role) VALUES (?, ?, 'owner')");
@@ -116,7 +122,7 @@ function seedCapital(file: string): Seeded {
       }
     })();
     sqlite.pragma("wal_checkpoint(TRUNCATE)");
-    return { ms: Date.now() - t0, rows };
+    return { ms: Date.now() - t0, rows: counter.rows };
   } finally {
     sqlite.close();
   }

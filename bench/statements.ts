@@ -24,6 +24,7 @@ import type { Check } from "./files";
 import { kb, num, passFail } from "./format";
 import { readMemory, sleep, type PartContext } from "./proc";
 import { openDatabase } from "../db/client";
+import { countingInserts } from "./capital";
 
 export const STATEMENTS_BUDGET = { rssGrowthMb: 150, p99Ratio: 2, pdfBytes: 60 * 1024 };
 
@@ -46,17 +47,10 @@ function quarterDates(quarter: string): { notice: string; due: string; paid: str
 function seedStatements(file: string): { ms: number; rows: number } {
   const t0 = Date.now();
   const sqlite = openDatabase(file).$client;
-  let rows = 0;
   try {
     const { hash } = sqlite.prepare("SELECT password_hash AS hash FROM lp_users WHERE is_admin = 1 LIMIT 1").get() as { hash: string };
     const fundId = (sqlite.prepare("SELECT id FROM funds WHERE slug = 'fund-i'").get() as { id: string }).id;
-    const run = (sql: string) => {
-      const statement = sqlite.prepare(sql);
-      return (...params: unknown[]) => {
-        rows++;
-        statement.run(...params);
-      };
-    };
+    const { run, counter } = countingInserts(sqlite);
     const user = run("INSERT INTO lp_users (id, email, password_hash, name, is_admin, status, created_at, confirmed_at) VALUES (?, ?, ?, ?, 0, 'approved', ?, ?)");
     const entity = run("INSERT INTO entities (id, name, kind) VALUES (?, ?, 'company')");
     const member = run("INSERT INTO entity_members (entity_id, user_id, role) VALUES (?, ?, 'owner')");
@@ -105,7 +99,7 @@ function seedStatements(file: string): { ms: number; rows: number } {
       });
     })();
     sqlite.pragma("wal_checkpoint(TRUNCATE)");
-    return { ms: Date.now() - t0, rows };
+    return { ms: Date.now() - t0, rows: counter.rows };
   } finally {
     sqlite.close();
   }
