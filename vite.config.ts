@@ -16,6 +16,10 @@ const SERVER_ENTRIES = {
   "admin-reseal-2fa": "scripts/admin-reseal-2fa.ts",
   "db-backup": "scripts/db-backup.ts",
   "db-restore": "scripts/db-restore.ts",
+  "db-replicate": "scripts/db-replicate.ts",
+  "storage-replicate": "scripts/storage-replicate.ts",
+  "storage-restore": "scripts/storage-restore.ts",
+  drill: "scripts/drill.ts",
   seed: "scripts/seed.ts",
   // The PDF worker thread (decision 041): modules/pdf/pdf.server.ts starts build/server/pdf-worker.js.
   "pdf-worker": "app/modules/pdf/worker.ts",

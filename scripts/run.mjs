@@ -1,5 +1,6 @@
 /**
- * The operational scripts' runner: `npm run admin:create | admin:reset-2fa | admin:reseal-2fa | db:backup | db:restore | db:seed`
+ * The operational scripts' runner: `npm run admin:create | admin:reset-2fa | admin:reseal-2fa | db:backup | db:restore |
+ * db:replicate | storage:replicate | storage:restore | drill | db:seed`
  * call `node scripts/run.mjs <name> [args]`, which runs scripts/<name>.ts.
  *
  * - Where the dev dependencies are installed (a checkout), from source with tsx: always
@@ -15,7 +16,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const SCRIPTS = ["admin-create", "admin-reset-2fa", "admin-reseal-2fa", "db-backup", "db-restore", "seed"];
+const SCRIPTS = ["admin-create", "admin-reset-2fa", "admin-reseal-2fa", "db-backup", "db-restore", "db-replicate", "storage-replicate", "storage-restore", "drill", "seed"];
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const [name, ...args] = process.argv.slice(2);
 if (!name || !SCRIPTS.includes(name)) {

@@ -17,6 +17,7 @@ import { PITCH_DECK_MAX_BYTES } from "../app/modules/pitches/constants";
 import { VALUATIONS_BODY_BYTES, VALUATIONS_FORM_BYTES, VALUATIONS_PAGE_PATH } from "../app/modules/valuations/constants";
 import { HISTORY_PAGE_BODY_BYTES, HISTORY_PAGE_PATH } from "../app/modules/history-import/constants";
 import { STATEMENTS_PAGE_PATH } from "../app/modules/statements/constants";
+import { readinessDetails } from "../app/modules/ops/readiness.server";
 import { PageCache, negotiateEncoding, type CachedPage } from "./page-cache";
 import { clientAddress, fromTrustedProxy, isCrossOriginRequest, isTrustedProxy, loggablePath, securityHeaders, setSecurityHeaders, type TrustedProxies } from "./security";
 
@@ -296,6 +297,7 @@ function healthz(res: ServerResponse) {
 /**
  * Readiness: 200 once start-up finished (migrations, storage clean-up) and
  * while not draining; the database answers and the storage folder is writable.
+ * Beside the checks, details that do not make it unready (modules/ops/readiness.server.ts).
  */
 function readyz(res: ServerResponse, isReady: (() => boolean) | undefined, storageDir: string) {
   const checks: Record<string, boolean> = { started: isReady ? isReady() : true, database: false, storage: false };
@@ -312,7 +314,7 @@ function readyz(res: ServerResponse, isReady: (() => boolean) | undefined, stora
     /* reported below */
   }
   const ready = Object.values(checks).every(Boolean);
-  sendStatus(res, ready ? 200 : 503, { status: ready ? "ready" : "not ready", checks });
+  sendStatus(res, ready ? 200 : 503, { status: ready ? "ready" : "not ready", checks, ...readinessDetails() });
 }
 
 function sendStatus(res: ServerResponse, status: number, body: unknown) {
