@@ -170,6 +170,8 @@ test.describe("light and dark theme", () => {
   // on its own browser context and first load): a step per page.
   for (const half of [0, 1] as const) {
     test(`the public pages have no axe violations (${half === 0 ? "first" : "second"} half)`, async ({ page, visit }, testInfo) => {
+      // Half of the public pages, each checked twice: a minute on a slow, busy machine.
+      test.setTimeout(90_000);
       for (const path of PUBLIC_PAGES.filter((_, i) => i % 2 === half)) {
         await test.step(path, async () => {
           await visit(path);

@@ -448,7 +448,7 @@ test("the filters: by event, actor (an e-mail or 'visitor'), target and UTC days
   await expect(filterForm(page).clear).toHaveCount(0);
 });
 
-test("after 'Clear filters' the form shows no filter any more", { tag: "@no-js" }, async ({ lab, jsEnabled }) => {
+test("after 'Clear filters' the form shows no filter any more", async ({ lab, jsEnabled }) => {
   const page = await lab.adminPage();
   await openActivityFromSidebar(page, jsEnabled);
   await filterBy(page, { event: "auth.sign_in", actor: "visitor", target: "someone@example.com", from: "2026-01-01", to: "2026-01-02" });
@@ -562,7 +562,7 @@ test("only an admin reads the trail: a visitor and an approved investor are sent
   await expectRows(page, [brief("auth.sign_in", investor.email.toLowerCase(), investor.email.toLowerCase())]);
 });
 
-test("more than a page: Next and Previous walk the filtered rows 50 at a time, in order, each row once, stable while rows arrive", { tag: "@no-js" }, async ({
+test("more than a page: Next and Previous walk the filtered rows 50 at a time, in order, each row once, stable while rows arrive", async ({
   lab,
   jsEnabled,
 }) => {

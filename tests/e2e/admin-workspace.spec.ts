@@ -47,7 +47,7 @@ const nav = (page: Page) => page.getByTestId("admin-sidebar");
 const menu = (page: Page) => page.getByTestId("admin-menu");
 const menuNav = (page: Page) => menu(page).getByRole("navigation", { name: "Admin" });
 
-test("the sidebar leads to every page, marks the current one and counts what waits", { tag: "@no-js" }, async ({ isolated, jsEnabled }, testInfo) => {
+test("the sidebar leads to every page, marks the current one and counts what waits", async ({ isolated, jsEnabled }, testInfo) => {
   const { page } = await isolated(async (api) => {
     for (const label of ["first", "second"]) await registerViaApi(api, newAccount(testInfo, label));
     const fund = await api.post("/api/fund-access/register", {
@@ -204,7 +204,7 @@ function insertRows(server: IsolatedServer, sql: string, count: number, make: (i
 /** Two digits: the rows' names sort the way they were made. */
 const nth = (i: number) => String(i).padStart(2, "0");
 
-test("the investors table pages 50 at a time, newest first: Next and Previous keep the search", { tag: "@no-js" }, async ({ isolated, jsEnabled }) => {
+test("the investors table pages 50 at a time, newest first: Next and Previous keep the search", async ({ isolated, jsEnabled }) => {
   const tag = randomBytes(3).toString("hex");
   const { page, server } = await isolated(async () => {});
   insertRows(
@@ -236,7 +236,7 @@ test("the investors table pages 50 at a time, newest first: Next and Previous ke
   await expectNames(55, 6);
 });
 
-test("the fund access requests page 50 at a time, newest first", { tag: "@no-js" }, async ({ isolated, jsEnabled }) => {
+test("the fund access requests page 50 at a time, newest first", async ({ isolated, jsEnabled }) => {
   const tag = randomBytes(3).toString("hex");
   const { page, server } = await isolated(async () => {});
   insertRows(
@@ -301,7 +301,7 @@ test("the investors search ignores case and accents, and a status tab narrows it
   await expect(page.getByTestId("investors-empty")).toHaveCount(0);
 });
 
-test("links into the former one-page dashboard land on the page that owns them", { tag: "@no-js" }, async ({ isolated, jsEnabled }) => {
+test("links into the former one-page dashboard land on the page that owns them", async ({ isolated, jsEnabled }) => {
   const { page } = await isolated(async () => {});
   const cases = [
     ["/admin/dashboard?newsletter.sort=email&newsletter.dir=asc", "/admin/email-lists?newsletter.sort=email&newsletter.dir=asc"],

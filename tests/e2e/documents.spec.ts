@@ -343,7 +343,7 @@ test("with JavaScript a few-MB upload shows its progress bar, then the list open
   expect((await page.request.delete(`/api/documents/${id}`)).status()).toBe(200);
 });
 
-test("with no documents at all the investor sees 'No documents available yet', and empty categories say so", { tag: "@no-js" }, async ({
+test("with no documents at all the investor sees 'No documents available yet', and empty categories say so", async ({
   browser,
   playwright,
   jsEnabled,

@@ -473,7 +473,7 @@ test("revocation: the admin uploads a Fund II document, the holder reads it, the
   expect(Buffer.compare(after.body, doc.bytes)).toBe(0);
 });
 
-test("a Fund I holder cannot read Fund II: 'Access token required', and a Fund II file is refused", { tag: "@no-js" }, async ({ page, context, request, jsEnabled }, testInfo) => {
+test("a Fund I holder cannot read Fund II: 'Access token required', and a Fund II file is refused", async ({ page, context, request, jsEnabled }, testInfo) => {
   const holder = newHolder(testInfo, "fundionly");
   const { cookie: adminCookie } = await adminApiCookie(testInfo);
   const fundII = await fundDocument(request, adminCookie, testInfo, "fund-ii", "Fund II Confidential Summary");

@@ -231,7 +231,7 @@ test("the badge counts overdue pitches; bad filters answer 400 with a message at
   }
 });
 
-test("a pitch, a bulk batch or a document's access history that is not there: 404, the not-found notice inside the admin frame, and the way back to its list", { tag: "@no-js" }, async ({
+test("a pitch, a bulk batch or a document's access history that is not there: 404, the not-found notice inside the admin frame, and the way back to its list", async ({
   browser,
   baseURL,
   jsEnabled,

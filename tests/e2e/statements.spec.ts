@@ -285,7 +285,7 @@ test("an investor with two entities reads each statement online and downloads it
   await page.context().close();
 });
 
-test("a viewer of one entity does not see the other entity's statements: absent from the list, and its address is the not-found page", { tag: "@no-js" }, async ({ browser, baseURL, jsEnabled, clientIp, lab }) => {
+test("a viewer of one entity does not see the other entity's statements: absent from the list, and its address is the not-found page", async ({ browser, baseURL, jsEnabled, clientIp, lab }) => {
   const { viewer, cedar, dune, statements } = await lab.published();
   const page = await investorPage(browser, { baseURL: baseURL!, jsEnabled, clientIp }, viewer);
   await page.goto("/lp/statements");
