@@ -13,8 +13,9 @@ import { kickPdfJobs } from "../pdf-jobs/kick.server";
 import { firmDay } from "../pitch-clock/clock.server";
 import { quarterIsOver } from "./lock.server";
 import { QUARTER_PATTERN, isQuarter, quarterEnd } from "./quarter";
-import { statementDocsFor } from "./statement-docs.server";
-import { tieOutQuarter } from "./tie-out.server";
+import { readFundHistories } from "./inputs.server";
+import { statementDocsOf } from "./statement-docs.server";
+import { committedAtQuarterEnd, tieOutHistories } from "./tie-out.server";
 import type { StatementDoc } from "./types";
 
 /**
@@ -75,38 +76,40 @@ export function publishQuarter(admin: Admin, fund: Fund, quarter: string, db: Db
       .where(and(eq(pnlRows.fundId, fund.id), eq(pnlRows.quarter, quarter)))
       .get();
     if (!pnl?.n) throw new AppError("unprocessable", publishingMessages.noPnl(quarter));
-    const off = tieOutQuarter(fund, quarter, null, tx).filter((row) => !row.ok);
+    // One read of the histories for the tie-out and the statements.
+    const histories = committedAtQuarterEnd(readFundHistories(fund.id, quarterEnd(quarter), tx), quarter);
+    const off = tieOutHistories(histories, quarter).filter((row) => !row.ok);
     if (off.length) throw new AppError("unprocessable", publishingMessages.doesNotTie(quarter, off.length));
+    if (!histories.length) throw new AppError("unprocessable", publishingMessages.noEntities(quarter));
     const version = (latest?.version ?? 0) + 1;
-    const docs = statementDocsFor(fund, quarter, { version, previous: latest ? frozenDocs(tx, latest.id) : null, publishedOn }, tx);
-    if (!docs.length) throw new AppError("unprocessable", publishingMessages.noEntities(quarter));
     if (latest) tx.update(statementQuarters).set({ status: "superseded" }).where(eq(statementQuarters.id, latest.id)).run();
-    const changed = docs.filter((doc) => doc.differences.length).map((doc) => ({ entityId: doc.entity.id, rows: doc.differences.map((d) => d.row) }));
     const row = tx
       .insert(statementQuarters)
-      .values({
-        fundId: fund.id,
-        quarter,
-        version,
-        status: "published",
-        differences: latest ? JSON.stringify(changed) : null,
-        publishedBy: admin.id,
-        publishedAt: now(),
-      })
+      .values({ fundId: fund.id, quarter, version, status: "published", differences: null, publishedBy: admin.id, publishedAt: now() })
       .returning({ id: statementQuarters.id })
       .get();
-    for (let i = 0; i < docs.length; i += CHUNK) {
-      tx.insert(statements)
-        .values(docs.slice(i, i + CHUNK).map((doc) => ({ quarterId: row.id, entityId: doc.entity.id, figures: JSON.stringify(doc) })))
-        .run();
+    // The statements made and written a chunk at a time: 2,000 of them never sit in memory together.
+    const changed: { entityId: string; rows: string[] }[] = [];
+    let chunk: { quarterId: string; entityId: string; figures: string }[] = [];
+    const flush = () => {
+      if (chunk.length) tx.insert(statements).values(chunk).run();
+      chunk = [];
+    };
+    for (const doc of statementDocsOf(fund, quarter, histories, { version, previous: latest ? frozenDocs(tx, latest.id) : null, publishedOn })) {
+      if (doc.differences.length) changed.push({ entityId: doc.entity.id, rows: doc.differences.map((d) => d.row) });
+      chunk.push({ quarterId: row.id, entityId: doc.entity.id, figures: JSON.stringify(doc) });
+      if (chunk.length === CHUNK) flush();
     }
-    const jobId = queuePdfJob(tx, "statements", row.id, docs.length);
+    flush();
+    if (latest) tx.update(statementQuarters).set({ differences: JSON.stringify(changed) }).where(eq(statementQuarters.id, row.id)).run();
+    const total = histories.length;
+    const jobId = queuePdfJob(tx, "statements", row.id, total);
     audit(tx, "statements.published", {
       actor: { id: admin.id, email: admin.email },
       target: { type: "fund", id: fund.id, label: `${fund.name} · ${quarter}` },
-      details: { fund: fund.slug, quarter, version, count: docs.length, restated: version > 1, entitiesChanged: latest ? changed.length : null, jobId },
+      details: { fund: fund.slug, quarter, version, count: total, restated: version > 1, entitiesChanged: latest ? changed.length : null, jobId },
     });
-    return { quarterId: row.id, version, jobId, total: docs.length };
+    return { quarterId: row.id, version, jobId, total };
   });
   kickPdfJobs();
   return result;

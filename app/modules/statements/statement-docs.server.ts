@@ -3,7 +3,7 @@ import { getDb, type Db } from "~/modules/db/connection.server";
 import { chartPoints, type ChartFlow } from "../capital-account/chart.server";
 import { toDecimalString } from "../capital/money";
 import type { Fund } from "../funds/funds.server";
-import { readFundHistories } from "./inputs.server";
+import { readFundHistories, type FundHistory } from "./inputs.server";
 import { quarterEnd } from "./quarter";
 import { commitmentInForce, percentageOf, rollForward, STATEMENT_ROWS, statementMetrics, type EntityFundHistory } from "./rollforward";
 import { committedAtQuarterEnd } from "./tie-out.server";
@@ -64,14 +64,22 @@ export function columnDifferences(before: StoredColumn | null, current: StoredCo
 
 /** The statements of `fund`'s `quarter` for every entity with a commitment in force at its end. */
 export function statementDocsFor(fund: Fund, quarter: string, options: StatementDocsOptions, db: Pick<Db, "select"> = getDb()): StatementDoc[] {
+  return [...statementDocsOf(fund, quarter, committedAtQuarterEnd(readFundHistories(fund.id, quarterEnd(quarter), db), quarter), options)];
+}
+
+/**
+ * The statements of `histories` (committedAtQuarterEnd's, read once by the
+ * caller), one at a time: publishing 2,000 of them keeps a chunk in memory,
+ * not all (the server's RSS budget while publishing, issue 25).
+ */
+export function* statementDocsOf(fund: Fund, quarter: string, histories: FundHistory[], options: StatementDocsOptions): Generator<StatementDoc> {
   const end = quarterEnd(quarter);
   const { currency } = fund;
   const money = (minor: bigint) => toDecimalString(minor, currency);
-  const histories = committedAtQuarterEnd(readFundHistories(fund.id, end, db), quarter);
   let fundCommitments = 0n;
   for (const { history } of histories) fundCommitments += commitmentInForce(history.commitmentChanges, end);
 
-  return histories.map(({ entity, history }) => {
+  for (const { entity, history } of histories) {
     const roll = rollForward(history, quarter);
     const metrics = statementMetrics(history, quarter);
     const columns = {
@@ -80,7 +88,7 @@ export function statementDocsFor(fund: Fund, quarter: string, options: Statement
       inceptionToDate: storedColumn(roll.inceptionToDate, currency),
     };
     const before = options.previous ? (options.previous.get(entity.id)?.columns.quarter ?? null) : undefined;
-    return {
+    yield {
       firmName: firm.name,
       fund: { slug: fund.slug, name: fund.name, currency },
       entity: { id: entity.id, name: entity.name },
@@ -103,5 +111,5 @@ export function statementDocsFor(fund: Fund, quarter: string, options: Statement
       chart: chartOf(history, currency, end),
       publishedOn: options.publishedOn,
     };
-  });
+  }
 }

@@ -50,8 +50,10 @@ export function committedAtQuarterEnd(histories: Map<string, FundHistory>, quart
  * for the stored rows of that quarter; null reads the stored ones.
  */
 export function tieOutQuarter(fund: Fund, quarter: string, pnl: Map<string, PnlAmounts> | null, db: Pick<Db, "select"> = getDb()): TieOutRow[] {
-  const histories = readFundHistories(fund.id, quarterEnd(quarter), db);
-  return committedAtQuarterEnd(histories, quarter).map(({ entity, history }) =>
-    tieOutRow(entity, pnl === null ? history : withPnl(history, quarter, pnl.get(entity.id)), quarter),
-  );
+  return tieOutHistories(committedAtQuarterEnd(readFundHistories(fund.id, quarterEnd(quarter), db), quarter), quarter, pnl);
+}
+
+/** tieOutQuarter on histories already read (committedAtQuarterEnd's): publishing reads them once for the tie-out and the statements. */
+export function tieOutHistories(histories: FundHistory[], quarter: string, pnl: Map<string, PnlAmounts> | null = null): TieOutRow[] {
+  return histories.map(({ entity, history }) => tieOutRow(entity, pnl === null ? history : withPnl(history, quarter, pnl.get(entity.id)), quarter));
 }
