@@ -44,6 +44,7 @@ const SECTIONS: Array<{ name: string; alone?: boolean; load: () => Promise<Secti
   { name: "audience", load: async () => (await import("./audience")).section }, // ~7 s
   { name: "newsletter", load: async () => (await import("./newsletter")).section }, // ~7 s
   { name: "spam-trap", load: async () => (await import("./spam-trap")).section }, // ~6 s
+  { name: "qpdf-missing", load: async () => (await import("./qpdf-missing")).section }, // ~9 s
   { name: "capital-accounts", load: async () => (await import("./capital-accounts")).section }, // ~5 s
   { name: "statements", load: async () => (await import("./statements")).section },
   { name: "load", alone: true, load: async () => (await import("./load")).section },

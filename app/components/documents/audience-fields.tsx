@@ -37,7 +37,9 @@ const pickerHiddenForAll = "[form:has(input[name=audience][value=all]:checked)_&
  * keeps what was typed and ticked (the loader fills them back in); the file
  * of an upload has to be chosen again after a search. `allNote` is said under
  * the 'all' choice only (where it is true), e.g. the upload's SPEC note that
- * documents are available at once.
+ * documents are available at once. `watermarkUnavailable` (the server cannot
+ * stamp: qpdf missing) shows the switch disabled and off, with that line,
+ * what to install, as its hint; a disabled box is not sent.
  */
 export function AudienceFields({
   formId,
@@ -45,12 +47,14 @@ export function AudienceFields({
   searchAction,
   errorsFor,
   allNote,
+  watermarkUnavailable,
 }: {
   formId: string;
   state: AudienceState;
   searchAction: string;
   errorsFor: (name: string) => string[] | undefined;
   allNote?: ReactNode;
+  watermarkUnavailable?: string | undefined;
 }) {
   const c = audienceCopy;
   const [audience, setAudience] = useState(state.audience);
@@ -171,9 +175,10 @@ export function AudienceFields({
         name="watermark"
         className="sm:col-span-2"
         label={audienceCopy.watermark}
-        hint={audienceCopy.watermarkHint}
+        hint={watermarkUnavailable ?? audienceCopy.watermarkHint}
         errors={watermarkErrors}
-        defaultChecked={state.watermark}
+        defaultChecked={watermarkUnavailable ? false : state.watermark}
+        disabled={watermarkUnavailable ? true : undefined}
       />
     </>
   );

@@ -2,6 +2,7 @@ import { bulkUploadCopy } from "~/content/bulk-upload";
 import { BULK_ACCEPT, BULK_UPLOAD_FORM_ID } from "~/modules/bulk-upload/constants";
 import { bulkFilesHint } from "~/modules/bulk-upload/messages";
 import { DEFAULT_CATEGORY, DESCRIPTION_MAX, TITLE_MAX } from "~/modules/documents/constants";
+import { ErrorList, fieldAria, Hint } from "../kit/fields";
 import { Button, inputClass } from "../ui/form";
 import { UploadField } from "./upload-form";
 
@@ -14,22 +15,27 @@ const fileInputClass = `${inputClass} file:mr-3 file:rounded-md file:border-0 fi
  * The bulk per-investor upload form: the fields every document of the batch
  * gets and the PDFs. A plain multipart post (with or without JavaScript) to
  * `action`, which answers with the batch's preview, or this page again with
- * `failure`.
+ * `failure`. `watermarkUnavailable` (the server cannot stamp: qpdf missing)
+ * shows the watermark switch disabled and off, with that line, what to
+ * install, under it; a disabled box is not sent.
  */
 export function BulkUploadForm({
   action,
   categories,
   failure,
+  watermarkUnavailable,
 }: {
   action: string;
   categories: readonly { value: string; label: string }[];
   failure: BulkUploadFailure | null;
+  watermarkUnavailable?: string | undefined;
 }) {
   const c = bulkUploadCopy;
   const formId = BULK_UPLOAD_FORM_ID;
   const errorsFor = (name: string) => failure?.fields[name];
   const typed = failure?.values ?? {};
   const hasFieldErrors = Object.values(failure?.fields ?? {}).some((errors) => errors.length > 0);
+  const watermark = fieldAria({ id: `${formId}-watermark`, hint: watermarkUnavailable, errors: errorsFor("watermark") });
   return (
     <form
       id={formId}
@@ -69,18 +75,23 @@ export function BulkUploadForm({
           </select>
         )}
       </UploadField>
-      <div className="flex items-center gap-2 self-end pb-2">
-        <input
-          id={`${formId}-watermark`}
-          type="checkbox"
-          name="watermark"
-          value="on"
-          defaultChecked={typed.watermark === "on"}
-          className="size-4 rounded border-slate-300 accent-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
-        />
-        <label htmlFor={`${formId}-watermark`} className="text-sm font-medium">
-          {c.watermarkLabel}
-        </label>
+      <div className="self-end pb-2">
+        <div className="flex items-center gap-2">
+          <input
+            {...watermark.control}
+            type="checkbox"
+            name="watermark"
+            value="on"
+            defaultChecked={!watermarkUnavailable && typed.watermark === "on"}
+            disabled={watermarkUnavailable ? true : undefined}
+            className="size-4 rounded border-slate-300 accent-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
+          />
+          <label htmlFor={`${formId}-watermark`} className="text-sm font-medium">
+            {c.watermarkLabel}
+          </label>
+        </div>
+        {watermarkUnavailable ? <Hint id={watermark.hintId}>{watermarkUnavailable}</Hint> : null}
+        <ErrorList id={watermark.errorId} errors={errorsFor("watermark")} />
       </div>
       <div className="sm:col-span-2">
         <UploadField formId={formId} name="files" label={c.filesLabel} hint={bulkFilesHint} errors={errorsFor("files")}>

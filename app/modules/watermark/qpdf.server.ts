@@ -18,15 +18,19 @@ export function qpdfSucceeded(code: number | null): boolean {
   return code === 0 || code === 3;
 }
 
-/** Why qpdf could not do what was asked with a file (not: qpdf is missing). */
-/** qpdf could not be run at all (not installed): the server's fault, never the file's. */
+/**
+ * qpdf could not be run at all (not installed): the server's fault, never the
+ * file's. The watermark module then counts watermarks as unavailable
+ * (availability.server.ts `noteQpdfMissing`).
+ */
 export class QpdfNotStarted extends Error {
-  constructor(reason: string) {
+  constructor(readonly reason: string) {
     super(`qpdf could not be started (${reason}); is the qpdf package installed?`);
     this.name = "QpdfNotStarted";
   }
 }
 
+/** Why qpdf could not do what was asked with a file (not: qpdf is missing). */
 export class QpdfError extends Error {
   constructor(
     readonly kind: "unreadable" | "timeout" | "output_too_large",
@@ -74,7 +78,7 @@ export type QpdfRun = { code: number | null; stdout: string };
  * beyond which qpdf is killed and QpdfError "output_too_large" thrown) or
  * discarded. Overrunning `timeoutMs` kills it and throws QpdfError "timeout".
  * Exit code 2 (or a signal) throws QpdfError "unreadable" with qpdf's words;
- * 0 and 3 are returned. Failing to start qpdf at all throws a plain Error.
+ * 0 and 3 are returned. Failing to start qpdf at all throws QpdfNotStarted.
  */
 /**
  * qpdf runs at a lower CPU priority than the server (nice 10), so stamping

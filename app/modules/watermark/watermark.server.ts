@@ -5,6 +5,14 @@ import path from "node:path";
 import { PassThrough, type Readable } from "node:stream";
 import { watermarkCopy } from "~/content/watermark";
 import { AppError } from "../http/app-error";
+import {
+  noteQpdfMissing,
+  probeWatermark,
+  watermarkAvailable,
+  watermarkAvailableNow,
+  watermarkUnavailableDownload,
+  watermarkUnavailableUpload,
+} from "./availability.server";
 import { readPdfGeometry, type PageShape, type PdfGeometry } from "./page-geometry.server";
 import { describeExit, lowerPriority, QPDF, QpdfError, QpdfNotStarted, qpdfSucceeded, runQpdf, TextTail, writeArgFile } from "./qpdf.server";
 import { acquireSlot, queueState, type ReleaseSlot } from "./queue.server";
@@ -127,13 +135,15 @@ function refuse(message: string): AppError {
  * PDF cannot be stamped: encrypted (even with an empty user password), not
  * readable by qpdf, without pages, or failing a dry stamp of the whole file
  * (output discarded), all within ASSERT_TIMEOUT_MS (over: refused too). qpdf
- * warnings (exit 3: a damaged file it repaired) are accepted. A missing qpdf is
- * a plain Error (our fault, not the file's).
+ * warnings (exit 3: a damaged file it repaired) are accepted. Without a usable
+ * qpdf (availability.server.ts) it throws the 400 that says what to install,
+ * under `watermark`: the file is not at fault.
  *
  * Not counted in the download slots: uploads are rare and admin-only, and a
  * full download queue must not refuse an upload as unstampable.
  */
 export async function assertStampable(absolutePath: string): Promise<void> {
+  if (!(await watermarkAvailable())) throw watermarkUnavailableUpload();
   const file = path.resolve(absolutePath);
   const deadline = Date.now() + ASSERT_TIMEOUT_MS;
   const remaining = () => Math.max(1, deadline - Date.now());
@@ -151,9 +161,13 @@ export async function assertStampable(absolutePath: string): Promise<void> {
     if (error instanceof QpdfError) {
       throw refuse(error.kind === "unreadable" ? watermarkCopy.messages.unreadable : watermarkCopy.messages.tooComplex);
     }
-    // qpdf missing is ours to fix (500); anything else (a stamp page for a page shape no one
-    // can draw on) is the file's: refuse it rather than fail the upload.
-    if (error instanceof AppError || error instanceof QpdfNotStarted) throw error;
+    // qpdf gone since the start: no watermark until it is back. Anything else (a stamp page for a
+    // page shape no one can draw on) is the file's: refuse it rather than fail the upload.
+    if (error instanceof QpdfNotStarted) {
+      noteQpdfMissing(error);
+      throw watermarkUnavailableUpload();
+    }
+    if (error instanceof AppError) throw error;
     throw refuse(watermarkCopy.messages.tooComplex);
   } finally {
     await removeWorkDir(workDir);
@@ -234,7 +248,7 @@ function runStamping(file: string, argFile: string, finish: () => Promise<void>,
       });
     };
     child.once("error", (error) => {
-      if (child.pid === undefined) end(new Error(`qpdf could not be started (${error.message}); is the qpdf package installed?`));
+      if (child.pid === undefined) end(new QpdfNotStarted(error.message));
     });
     child.once("close", (code, exitSignal) => {
       if (killedFor) end(new Error(`qpdf was stopped: ${killedFor}`));
@@ -251,9 +265,14 @@ function runStamping(file: string, argFile: string, finish: () => Promise<void>,
  * failed, killed on a timeout, or killed because the stream was destroyed
  * (the client went away) or `options.signal` aborted. Fails with a plain Error
  * when qpdf fails before the first byte; a failure later destroys the stream
- * with an error, so a cut-off copy never looks complete.
+ * with an error, so a cut-off copy never looks complete. Without a usable qpdf
+ * (availability.server.ts) it throws the 503 AppError
+ * `watermarkUnavailableDownload` before taking a slot.
  */
 export async function stampPdf(absolutePath: string, who: StampFor, options: { signal?: AbortSignal } = {}): Promise<Readable> {
+  // Known after the first probe: then the request joins the queue in this tick, first come, first served.
+  if (watermarkAvailableNow() === null) await probeWatermark();
+  if (!watermarkAvailableNow()) throw watermarkUnavailableDownload();
   const file = path.resolve(absolutePath);
   const release: ReleaseSlot = await acquireSlot(options.signal);
   let workDir: string | null = null;
@@ -269,9 +288,20 @@ export async function stampPdf(absolutePath: string, who: StampFor, options: { s
     options.signal?.throwIfAborted();
     handedOver = true;
     return await runStamping(file, argFile, finish, options.signal);
+  } catch (error) {
+    if (error instanceof QpdfNotStarted) {
+      noteQpdfMissing(error);
+      throw watermarkUnavailableDownload();
+    }
+    throw error;
   } finally {
     if (!handedOver) await finish();
   }
+}
+
+/** The 503 AppError `watermarkUnavailableDownload` when watermarks cannot be made (a stamped HEAD checks this alone). */
+export async function assertStampingAvailable(): Promise<void> {
+  if (!(await watermarkAvailable())) throw watermarkUnavailableDownload();
 }
 
 /** For tests and the benchmark: stamping runs going on and requests waiting for one. */

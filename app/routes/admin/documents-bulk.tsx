@@ -3,23 +3,43 @@ import { Link, redirect } from "react-router";
 import type { Route } from "./+types/documents-bulk";
 import { BulkUploadForm, type BulkUploadFailure } from "~/components/documents/bulk-upload-form";
 import { bulkUploadCopy } from "~/content/bulk-upload";
+import { watermarkCopy } from "~/content/watermark";
 import { ADMIN_PATHS } from "~/modules/admin/paths";
 import { requireAdmin } from "~/modules/auth/guards.server";
-import { removeStaleBulkBatches, stageBatch } from "~/modules/bulk-upload/batch.server";
+import { cancelBatch, readBatch, removeStaleBulkBatches, stageBatch } from "~/modules/bulk-upload/batch.server";
 import { BULK_UPLOAD_PATH, bulkBatchPath } from "~/modules/bulk-upload/constants";
 import { LP_CATEGORIES } from "~/modules/documents/constants";
 import { answerForm, formFailure } from "~/modules/http/form-answer.server";
 import { logError } from "~/modules/logging/log.server";
 import { pageMeta } from "~/modules/seo/meta";
+import { watermarkAvailable, watermarkUnavailableUpload } from "~/modules/watermark/availability.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: bulkUploadCopy.title, description: bulkUploadCopy.intro, path: BULK_UPLOAD_PATH, noindex: true });
 
-/** /admin/documents/bulk: the bulk per-investor upload form. Batches older than 24 hours are removed first. */
+/**
+ * /admin/documents/bulk: the bulk per-investor upload form. Batches older than
+ * 24 hours are removed first. Without qpdf the watermark switch is shown
+ * disabled, saying what to install.
+ */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
   await removeStaleBulkBatches().catch((error: unknown) => logError(error, "bulk upload clean-up failed"));
-  return null;
+  return { watermarkAvailable: await watermarkAvailable() };
+}
+
+/**
+ * A batch staged with the watermark on while watermarks are unavailable (a
+ * post the form, whose switch is then disabled, does not send): removed, and
+ * refused with the 400 that says what to install. Its fields arrive with its
+ * files, so this is known only once it is staged (every file is then marked
+ * as not stampable).
+ */
+async function refuseUnstampableBatch(batchId: string) {
+  if (await watermarkAvailable()) return;
+  if (!(await readBatch(batchId)).fields.watermark) return;
+  await cancelBatch(batchId);
+  throw watermarkUnavailableUpload();
 }
 
 /**
@@ -35,6 +55,7 @@ export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   try {
     const { batchId } = await stageBatch(admin, request);
+    await refuseUnstampableBatch(batchId);
     return redirect(bulkBatchPath(batchId), 303);
   } catch (error) {
     const failure = formFailure(error);
@@ -44,7 +65,7 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-export default function BulkUpload({ actionData }: Route.ComponentProps) {
+export default function BulkUpload({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <div>
       <Link
@@ -56,7 +77,12 @@ export default function BulkUpload({ actionData }: Route.ComponentProps) {
       </Link>
       <h1 className="mt-6 text-3xl font-bold tracking-tight">{bulkUploadCopy.title}</h1>
       <p className="mt-4 max-w-3xl text-sm text-slate-700 dark:text-slate-200">{bulkUploadCopy.intro}</p>
-      <BulkUploadForm action={BULK_UPLOAD_PATH} categories={LP_CATEGORIES} failure={actionData?.failure ?? null} />
+      <BulkUploadForm
+        action={BULK_UPLOAD_PATH}
+        categories={LP_CATEGORIES}
+        failure={actionData?.failure ?? null}
+        watermarkUnavailable={loaderData.watermarkAvailable ? undefined : watermarkCopy.unavailable.install}
+      />
     </div>
   );
 }

@@ -6,11 +6,13 @@ import { UploadForm } from "~/components/documents/upload-form";
 import { bulkUploadCopy } from "~/content/bulk-upload";
 import { documentsListCopy, documentToasts, uploadFormCopy } from "~/content/documents";
 import { adminCopy } from "~/content/portal";
+import { watermarkCopy } from "~/content/watermark";
 import { ADMIN_PATHS } from "~/modules/admin/paths";
 import { requireAdmin } from "~/modules/auth/guards.server";
 import { BULK_UPLOAD_PATH } from "~/modules/bulk-upload/constants";
 import { LP_CATEGORIES, LP_UPLOAD_FORM_ID, LP_UPLOAD_PATH } from "~/modules/documents/constants";
 import { pageMeta } from "~/modules/seo/meta";
+import { watermarkAvailable } from "~/modules/watermark/availability.server";
 import { audienceState, typedUploadFields } from "./audience.server";
 
 const LIST = `${ADMIN_PATHS.documents}#published-documents`;
@@ -25,6 +27,7 @@ export const meta: Route.MetaFunction = (args) =>
  * the toast; without, it posts to /admin/documents, whose redirect lands on the
  * list (published) or back here (refused, with the form's flash). The audience
  * picker's search reloads this page by GET with what was typed and ticked.
+ * Without qpdf the watermark switch is shown disabled, saying what to install.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request);
@@ -32,11 +35,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     audience: audienceState(params, { audience: "all", watermark: false, recipientIds: [] }),
     typed: typedUploadFields(params),
+    watermarkAvailable: await watermarkAvailable(),
   };
 }
 
 export default function UploadDocument({ loaderData }: Route.ComponentProps) {
-  const { audience, typed } = loaderData;
+  const { audience, typed, watermarkAvailable } = loaderData;
   const navigate = useNavigate();
   return (
     <div className="max-w-3xl">
@@ -76,6 +80,7 @@ export default function UploadDocument({ loaderData }: Route.ComponentProps) {
               state={refused ? { ...audience, audience: refused.audience === "selected" ? "selected" : "all", watermark: refused.watermark === "on" } : audience}
               searchAction={`${LP_UPLOAD_PATH}#upload-document`}
               errorsFor={errorsFor}
+              watermarkUnavailable={watermarkAvailable ? undefined : watermarkCopy.unavailable.install}
               allNote={
                 <span className="inline-flex items-start gap-1.5" data-testid="available-note">
                   <Info aria-hidden="true" className="mt-px size-3.5 shrink-0" />
