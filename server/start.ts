@@ -17,6 +17,8 @@ import { log } from "../app/modules/logging/log.server";
 import { reconcileStorage } from "../app/modules/storage/reconcile.server";
 import { clearIncoming } from "../app/modules/storage/storage.server";
 import { closeDb, getDb } from "../app/modules/db/connection.server";
+import { startReplication } from "../app/modules/replication/status.server";
+import { probeWatermark } from "../app/modules/watermark/availability.server";
 import { createAppServer, type AppOptions } from "./app";
 
 export type StartOptions = Pick<AppOptions, "build" | "mode" | "serveStatic">;
@@ -45,6 +47,10 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
   }
 
   getDb(); // opens the database and applies migrations
+  // Replication on (LITESTREAM_REPLICA_URL): checkpoints are Litestream's, /readyz reads its lag (decision 042).
+  if (startReplication(getDb().$client).autocheckpoint !== null) {
+    log("info", "Replication is on: Litestream checkpoints the WAL; /readyz reports the lag");
+  }
   // Two-factor values stored in an earlier form (v1 sealed secrets, plain SHA-256 recovery codes) or under
   // a key that is no longer the first of TOTP_KEYS: brought to the current form (idempotent, decision 023).
   const resealed = resealSecrets();
@@ -78,6 +84,8 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
   if (env.NODE_ENV === "production" && !env.SMTP_URL) {
     log("warn", "SMTP_URL is not set: mails are only logged, and access and reset links (kept out of production logs) reach nobody.");
   }
+  // The external programs (qpdf, for watermarks): probed once, a missing one logged once and shown by /readyz.
+  await probeWatermark();
   const stopMail = startMailWorker();
   const stopRetention = startAuditRetention();
   const stopNewsletterPurge = startNewsletterPurge();

@@ -37,8 +37,11 @@ const FILE_TABLES = [
 export class BackupError extends Error {
   constructor(
     message: string,
-    /** in_use | exists | invalid_backup | incompatible | failed */
-    public readonly code: "in_use" | "exists" | "invalid_backup" | "incompatible" | "failed" = "failed",
+    /**
+     * in_use | exists | invalid_backup (or a damaged replica) | incompatible | not_found (no replica there) |
+     * out_of_range (a point in time the replica does not hold) | failed
+     */
+    public readonly code: "in_use" | "exists" | "invalid_backup" | "incompatible" | "not_found" | "out_of_range" | "failed" = "failed",
   ) {
     super(message);
     this.name = "BackupError";
@@ -83,10 +86,37 @@ export function gitCommit(): string | null {
 
 /** How many migrations this checkout has (db/migrations/meta/_journal.json). */
 export function codeMigrationCount(): number {
+  return codeMigrationTimes().length;
+}
+
+/** The `when` of each migration of this checkout: drizzle records it as `created_at` in `__drizzle_migrations`. */
+export function codeMigrationTimes(): number[] {
   const journal = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "db/migrations/meta/_journal.json"), "utf8")) as {
-    entries: unknown[];
+    entries: { when: number }[];
   };
-  return journal.entries.length;
+  return journal.entries.map((entry) => entry.when);
+}
+
+/**
+ * Can this checkout run on a restored database? Its applied migrations must be
+ * this checkout's first ones (the missing ones apply at start); one this
+ * checkout does not know means a newer version made it. Throws a BackupError.
+ */
+export function checkMigrations(db: Database.Database, source: string): number {
+  const table = db.prepare("select 1 from sqlite_master where type = 'table' and name = '__drizzle_migrations'").get();
+  if (!table) throw new BackupError(`${source} is not this app's database: it has no __drizzle_migrations table`, "invalid_backup");
+  const applied = (db.prepare("select created_at from __drizzle_migrations order by created_at").all() as { created_at: number | string }[]).map((r) =>
+    Number(r.created_at),
+  );
+  const known = codeMigrationTimes();
+  const unknown = applied.filter((when) => !known.includes(when));
+  if (applied.length > known.length || unknown.length > 0) {
+    throw new BackupError(
+      `${source} has ${applied.length} migrations, ${unknown.length} of them unknown to this checkout (which has ${known.length}): it was made by a newer version; check that version out first`,
+      "incompatible",
+    );
+  }
+  return applied.length;
 }
 
 export async function sha256File(file: string): Promise<string> {
@@ -452,7 +482,10 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRep
     );
   }
   if (databaseInUse(databasePath)) {
-    throw new BackupError(`${databasePath} is open in another process (the server?). Stop it first (systemctl stop lumen-ridge)`, "in_use");
+    throw new BackupError(
+      `${databasePath} is open in another process (the server, or Litestream replicating it?). Stop them first (systemctl stop lumen-ridge lumen-ridge-litestream)`,
+      "in_use",
+    );
   }
   const dbParts = ["", "-wal", "-shm"].map((suffix) => databasePath + suffix).filter(exists);
   const storageHasFiles = hasFiles(storageDir);

@@ -50,6 +50,43 @@ const trustedProxies = z
     return list;
   });
 
+/**
+ * Continuous replication with Litestream (issue 26, decision 042). These are read by
+ * `npm run db:replicate`, `npm run db:restore -- --from-replica` and `npm run drill`, which
+ * feed them to deploy/litestream.yml, and by the server: with LITESTREAM_REPLICA_URL set it
+ * leaves checkpoints to Litestream and /readyz reports the replication lag.
+ */
+const REPLICA_SCHEMES = ["file:", "s3:", "sftp:", "gcs:", "abs:"];
+/** A value substituted into the YAML template between double quotes: nothing that would end or escape the string. */
+const YAML_SAFE = /^[^"\\\n\r]*$/;
+const replicaUrl = z
+  .string()
+  .optional()
+  .superRefine((value, ctx) => {
+    if (value === undefined) return;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "LITESTREAM_REPLICA_URL must be a URL such as s3://bucket/lumen-ridge, sftp://user@host/path or file:///var/backups/lumen-ridge/replica" });
+      return;
+    }
+    if (!REPLICA_SCHEMES.includes(url.protocol)) {
+      ctx.addIssue({ code: "custom", message: `LITESTREAM_REPLICA_URL: ${url.protocol.replace(/:$/, "")}:// is not a Litestream replica (use s3://, sftp://, file://, gcs:// or abs://)` });
+    } else if (url.protocol === "file:" && (url.host !== "" || url.pathname === "/")) {
+      ctx.addIssue({ code: "custom", message: "LITESTREAM_REPLICA_URL: a local replica is file:// and an absolute folder, e.g. file:///var/backups/lumen-ridge/replica" });
+    } else if (!YAML_SAFE.test(value)) {
+      ctx.addIssue({ code: "custom", message: "LITESTREAM_REPLICA_URL must not contain quotes, backslashes or line breaks (percent-encode them)" });
+    }
+  });
+/** A Go duration as Litestream reads it: 250ms, 1s, 24h, 1h30m. */
+const goDuration = (name: string, fallback: string) =>
+  z
+    .string()
+    .regex(/^(\d+(\.\d+)?(ms|s|m|h))+$/, { message: `${name} must be a duration such as 250ms, 1s, 10m or 24h` })
+    .default(fallback);
+const yamlSafe = (name: string) => z.string().regex(YAML_SAFE, { message: `${name} must not contain quotes, backslashes or line breaks` }).optional();
+
 /** Hosts that only this machine reaches. */
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 /** Is this URL on this machine only (where TEST_BCRYPT_COST is allowed)? */
@@ -125,6 +162,31 @@ export const envSchema = z
       .min(0, { message: "PITCH_MIN_FILL_SECONDS must be at least 0" })
       .max(600, { message: "PITCH_MIN_FILL_SECONDS must be at most 600" })
       .default(3),
+    /** Where Litestream replicates DATABASE_PATH; unset: replication off (decision 042). */
+    LITESTREAM_REPLICA_URL: replicaUrl,
+    /** Litestream's Prometheus endpoint (host:port, loopback by default), which /readyz reads the lag from; `off` for none. */
+    LITESTREAM_METRICS_ADDR: z
+      .string()
+      .regex(/^(off|(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]*):\d{1,5})$/, { message: "LITESTREAM_METRICS_ADDR must be host:port (e.g. 127.0.0.1:9090) or off" })
+      .default("127.0.0.1:9090"),
+    /** How often Litestream uploads new WAL frames: the replica's point-in-time resolution and about its RPO. */
+    LITESTREAM_SYNC_INTERVAL: goDuration("LITESTREAM_SYNC_INTERVAL", "1s"),
+    /** How often Litestream copies the database's WAL to its shadow WAL. */
+    LITESTREAM_MONITOR_INTERVAL: goDuration("LITESTREAM_MONITOR_INTERVAL", "1s"),
+    /** A full snapshot this often (a restore replays the WAL since the last one). */
+    LITESTREAM_SNAPSHOT_INTERVAL: goDuration("LITESTREAM_SNAPSHOT_INTERVAL", "24h"),
+    /** How far back a point-in-time restore reaches (older snapshots and WAL are deleted). */
+    LITESTREAM_RETENTION: goDuration("LITESTREAM_RETENTION", "168h"),
+    /** S3-compatible services other than AWS (R2, MinIO, …): the endpoint URL; B2 and a few others are read from the bucket's host name. */
+    LITESTREAM_ENDPOINT: yamlSafe("LITESTREAM_ENDPOINT").refine((v) => !v || /^https?:\/\/[^\s/]+/.test(v), "LITESTREAM_ENDPOINT must be an http(s) URL such as https://<account>.r2.cloudflarestorage.com"),
+    /** The bucket's region (AWS; R2 takes auto). */
+    LITESTREAM_REGION: yamlSafe("LITESTREAM_REGION"),
+    /** SFTP replicas: the private key file (the password, if any, goes in the URL). */
+    LITESTREAM_SFTP_KEY_PATH: yamlSafe("LITESTREAM_SFTP_KEY_PATH").refine((v) => !v || path.isAbsolute(v), "LITESTREAM_SFTP_KEY_PATH must be an absolute path"),
+    /** The Litestream config template (default deploy/litestream.yml of the checkout). */
+    LITESTREAM_CONFIG: z.string().min(1).optional(),
+    /** The Litestream binary (default: the one @flydotio/litestream installs for this platform). */
+    LITESTREAM_BIN: z.string().min(1).optional(),
     /**
      * Test servers only (decision 036): new password hashes at this bcrypt cost (4–11) instead of
      * 12, so suites that create hundreds of accounts do not spend minutes hashing. Refused unless
