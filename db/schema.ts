@@ -863,3 +863,16 @@ export const firmSettings = sqliteTable("firm_settings", {
   value: text("value").notNull(),
   updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
 });
+
+/**
+ * Rate limit windows (app/modules/http/rate-limit.server.ts): rate-limiter-flexible's
+ * SQLite store reads and writes them with its own SQL, so the columns are its
+ * (decision 044). One row per bucket and key (`<bucket>:<key>`); `points` is the
+ * attempts counted in the window, `expire` its end in milliseconds since the epoch.
+ * Rows past `expire` count for nothing and are deleted every few minutes.
+ */
+export const rateLimits = sqliteTable("rate_limits", {
+  key: text("key").primaryKey(),
+  points: integer("points").notNull().default(0),
+  expire: integer("expire"),
+});

@@ -17,12 +17,13 @@
  * - At the running server: the registrant's password no longer signs in, the
  *   operator's does. What the script printed holds neither the password nor
  *   the TOTP secret (a new admin made with ADMIN_TOTP_SECRET signs in with a
- *   code from it).
+ *   code from it). Run on a terminal as the README says, it asks for the
+ *   password twice and shows nothing of what is typed.
  * - Two-factor values written as the code before stored them (a v1 sealed
  *   secret, plain SHA-256 recovery codes), then a restart: they are v2 and
  *   keyed (h1), and the TOTP and recovery codes still sign in.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { nextTotpCode, testTotpSecret } from "../tests/support/totp";
 import { legacyRecoveryHash, sealV1 } from "../tests/helpers/legacy-two-factor";
@@ -47,6 +48,35 @@ function adminCreate(server: AppServer, args: string[], env: Record<string, stri
     encoding: "utf8",
   });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/**
+ * The same on a pseudo-terminal (util-linux `script`), as the README has an operator run it: each of
+ * `typed` is typed once the next prompt has appeared. `output` is everything the terminal showed.
+ */
+function adminCreateOnTerminal(server: AppServer, args: string[], typed: string[]): Promise<{ status: number | null; output: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, SESSION_SECRET: server.env.SESSION_SECRET!, DATABASE_PATH: server.dbPath, LOG_LEVEL: "silent" };
+  delete env.ADMIN_PASSWORD;
+  delete env.ADMIN_TOTP_SECRET;
+  const command = [process.execPath, path.join(server.buildDir, "server/admin-create.js"), ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
+  const child = spawn("script", ["--quiet", "--return", "--command", command, "/dev/null"], { cwd: ROOT, env });
+  let output = "";
+  let answered = 0;
+  const onOutput = (chunk: Buffer) => {
+    output += chunk.toString();
+    const prompts = output.match(/\(not shown\): |The same password again: /g)?.length ?? 0;
+    for (; answered < Math.min(prompts, typed.length); answered++) child.stdin.write(`${typed[answered]}\r`);
+  };
+  child.stdout.on("data", onOutput);
+  child.stderr.on("data", onOutput);
+  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  return new Promise((resolve) =>
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      child.stdin.destroy();
+      resolve({ status, output });
+    }),
+  );
 }
 
 function signIn(server: AppServer, body: Record<string, string>): Promise<HttpAnswer> {
@@ -125,6 +155,17 @@ export const section: Section = {
       t.check("admin:create with ADMIN_PASSWORD and ADMIN_TOTP_SECRET: exit 0, nothing secret printed", provisionedRun.status === 0 && !printsSecret(provisionedRun, OPERATOR_PASSWORD, secret), `exit ${provisionedRun.status}: ${provisionedRun.stderr.slice(0, 200)}`);
       const withCode = await signIn(server, { email: provisioned, password: OPERATOR_PASSWORD, code: (await nextTotpCode(provisioned)).code });
       t.check("… and signs in with a code from that secret", withCode.status === 200, `${withCode.status} ${withCode.text.slice(0, 120)}`);
+
+      // ── the README's way: on a terminal, the password asked for twice and never shown ─
+      const typedAt = `typed-${unique()}@lumenridge.example`;
+      const onTerminal = await adminCreateOnTerminal(server, ["--email", typedAt, "--name", "Typed Admin"], [OPERATOR_PASSWORD, OPERATOR_PASSWORD]);
+      t.check(
+        "admin:create on a terminal: asks twice, exit 0, what was typed is not shown",
+        onTerminal.status === 0 && onTerminal.output.includes("(not shown): ") && onTerminal.output.includes("Created admin") && !printsSecret({ status: 0, stdout: onTerminal.output, stderr: "" }, OPERATOR_PASSWORD),
+        `exit ${onTerminal.status}: ${onTerminal.output}`.slice(0, 300),
+      );
+      const typedSignIn = await signIn(server, { email: typedAt, password: OPERATOR_PASSWORD });
+      t.check("… and the typed password signs in", typedSignIn.status === 200, `${typedSignIn.status} ${typedSignIn.text.slice(0, 120)}`);
 
       // ── two-factor values from before, brought to the current form at start ─
       const legacy = `legacy-${unique()}@lumenridge.example`;

@@ -145,6 +145,8 @@ try {
   }
 } catch (error) {
   if (error instanceof SecretInputError) fail(2, error.message);
+  // Ctrl-D at the hidden prompt: readline rejects the question with an AbortError.
+  if ((error as { code?: unknown } | null)?.code === "ABORT_ERR") fail(2, "No password entered. Nothing was changed.");
   throw error;
 }
 

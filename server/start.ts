@@ -19,6 +19,7 @@ import { clearIncoming } from "../app/modules/storage/storage.server";
 import { closeDb, getDb } from "../app/modules/db/connection.server";
 import { startReplication } from "../app/modules/replication/status.server";
 import { probeWatermark } from "../app/modules/watermark/availability.server";
+import { startRateLimitCleanup } from "../app/modules/http/rate-limit.server";
 import { createAppServer, type AppOptions } from "./app";
 
 export type StartOptions = Pick<AppOptions, "build" | "mode" | "serveStatic">;
@@ -93,6 +94,8 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
   const stopDigest = startDocumentDigest();
   const stopPitchSummary = startPitchSummary();
   const stopCallReminders = startCallReminders();
+  // Rate limit windows that ended (table rate_limits, decision 044): at start, then every 5 minutes.
+  const stopRateLimitCleanup = startRateLimitCleanup();
   // Statement and notice PDFs (issue 25): resumes the jobs a stop left running, one PDF at a time in a worker thread.
   const stopPdfJobs = startPdfJobs();
 
@@ -118,6 +121,7 @@ export async function startServer({ build, mode, serveStatic }: StartOptions): P
     stopDigest();
     stopPitchSummary();
     stopCallReminders();
+    stopRateLimitCleanup();
     stopPdfJobs();
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
     force.unref();

@@ -75,6 +75,38 @@ function adminCreate(args: string[], { env = {}, stdin = "" }: { env?: Record<st
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
 }
 
+/** A word for `sh -c`: single-quoted. */
+const shellWord = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+
+/**
+ * Run scripts/admin-create.ts on a pseudo-terminal (util-linux `script`), as a
+ * person at a terminal runs it: each of `typed` is typed (then Return) once the
+ * next prompt has appeared, never before (type-ahead would be echoed by the
+ * terminal before the script hides it). `output` is everything the terminal showed.
+ */
+function adminCreateOnTerminal(args: string[], typed: string[]): Promise<{ code: number | null; output: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "silent", DATABASE_PATH: getEnv().DATABASE_PATH };
+  delete env.ADMIN_PASSWORD;
+  delete env.ADMIN_TOTP_SECRET;
+  const command = [process.execPath, compiledScript(), ...args].map(shellWord).join(" ");
+  const child = spawn("script", ["--quiet", "--return", "--command", command, "/dev/null"], { cwd: ROOT, env });
+  let output = "";
+  let answered = 0;
+  const onOutput = (chunk: Buffer) => {
+    output += chunk.toString();
+    const prompts = output.match(/\(not shown\): |The same password again: /g)?.length ?? 0;
+    for (; answered < Math.min(prompts, typed.length); answered++) child.stdin.write(`${typed[answered]}\r`);
+  };
+  child.stdout.on("data", onOutput);
+  child.stderr.on("data", onOutput);
+  return new Promise((resolve) =>
+    child.on("close", (code) => {
+      child.stdin.destroy();
+      resolve({ code, output });
+    }),
+  );
+}
+
 /** POST /api/auth/login (with a code when given): the status (an admin without two-factor gets 200 and a set-up-only session). */
 async function signInStatus(email: string, password: string, code?: string): Promise<number> {
   const response = await callRouteWith(loginAction, apiRequest("POST", "/api/auth/login", { json: code ? { email, password, code } : { email, password } }));
@@ -277,6 +309,23 @@ describe("the script's secret inputs (DESIGN.md §8): never printed, never neede
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("No password given");
     expect(findUserByEmail(NEW.email)).toBeUndefined();
+  }, 30_000);
+
+  it("on a terminal it asks twice without showing what is typed (the README's way); Ctrl-D at the prompt changes nothing", async () => {
+    const run = await adminCreateOnTerminal(["--email", NEW.email, "--name", NEW.name], [OPERATOR_PASSWORD, OPERATOR_PASSWORD]);
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain(`Password for ${NEW.email} (not shown): `);
+    expect(run.output).toContain("The same password again: ");
+    expect(run.output).toContain(`Created admin ${NEW.email}`);
+    expect(run.output.toLowerCase()).not.toContain(OPERATOR_PASSWORD.slice(0, 8).toLowerCase());
+    expect(await signInStatus(NEW.email, OPERATOR_PASSWORD)).toBe(200);
+
+    const other = "someone-else@lumenridge.example";
+    const ctrlD = await adminCreateOnTerminal(["--email", other, "--name", NEW.name], ["\u0004"]);
+    expect(ctrlD.code).toBe(2);
+    expect(ctrlD.output).toContain("No password entered. Nothing was changed.");
+    expect(ctrlD.output).not.toContain("AbortError");
+    expect(findUserByEmail(other)).toBeUndefined();
   }, 30_000);
 
   it("--help names the safe inputs and says the command-line secrets are for throwaway setups", async () => {
