@@ -34,6 +34,7 @@ const SECTIONS: Array<{ name: string; alone?: boolean; load: () => Promise<Secti
   { name: "hostile-input", load: async () => (await import("./hostile-input")).section }, // ~39 s
   { name: "two-factor", load: async () => (await import("./two-factor")).section }, // ~31 s
   { name: "replication", load: async () => (await import("./replication")).section }, // ~20 s
+  { name: "storage-replica", load: async () => (await import("./storage-replica")).section }, // ~20 s
   { name: "watermark", load: async () => (await import("./watermark")).section }, // ~20 s
   { name: "csrf", load: async () => (await import("./csrf")).section }, // ~14 s
   { name: "brute-force", load: async () => (await import("./brute-force")).section }, // ~14 s
