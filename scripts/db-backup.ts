@@ -1,8 +1,6 @@
-import fs from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { createBackup, pruneBackups } from "../app/modules/backup/backup.server";
-import { EnvError, getEnv } from "../app/modules/config/env.server";
+import { scriptCli, scriptFail, type Fail } from "./lib/cli";
 
 /**
  * npm run db:backup [-- --to DIR] [--keep N]
@@ -14,35 +12,13 @@ import { EnvError, getEnv } from "../app/modules/config/env.server";
  * environment, 3 written but some documents' files were already missing from
  * STORAGE_DIR (listed in manifest.json; older backups are then not pruned).
  */
-if (fs.existsSync(".env")) process.loadEnvFile(".env");
-
 const usage = "Usage: npm run db:backup [-- --to DIR] [--keep N]";
-function fail(code: number, message: string): never {
-  console.error(`db:backup: ${message}`);
-  console.log(JSON.stringify({ ok: false, error: message }));
-  process.exit(code);
-}
-
-let values;
-try {
-  ({ values } = parseArgs({ options: { to: { type: "string" }, keep: { type: "string" }, help: { type: "boolean", short: "h" } } }));
-} catch (error) {
-  fail(2, `${(error as Error).message}\n${usage}`);
-}
-if (values.help) {
-  console.log(usage);
-  process.exit(0);
-}
+const fail: Fail = scriptFail("db:backup");
+const { values, env: loadEnv } = scriptCli(fail, usage, { to: { type: "string" }, keep: { type: "string" } });
 const keep = values.keep === undefined ? undefined : Number(values.keep);
 if (keep !== undefined && (!Number.isInteger(keep) || keep < 1)) fail(2, `--keep must be a whole number of at least 1\n${usage}`);
 
-let env;
-try {
-  env = getEnv();
-} catch (error) {
-  if (error instanceof EnvError) fail(2, error.message);
-  throw error;
-}
+const env = loadEnv();
 
 const backupRoot = path.resolve(values.to ?? (process.env.BACKUP_DIR || "backups"));
 try {

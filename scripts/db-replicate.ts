@@ -1,9 +1,8 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import { parseArgs } from "node:util";
-import { EnvError, getEnv } from "../app/modules/config/env.server";
 import { LitestreamError, litestreamBinary, litestreamConfigPath, litestreamEnv, redactUrl } from "../app/modules/replication/litestream.server";
 import { metricsUrl } from "../app/modules/replication/status.server";
+import { scriptCli, scriptFail, type Fail } from "./lib/cli";
 
 /**
  * npm run db:replicate
@@ -18,32 +17,11 @@ import { metricsUrl } from "../app/modules/replication/status.server";
  *
  * Exit codes: Litestream's (0 after a signal), 2 bad arguments or environment.
  */
-if (fs.existsSync(".env")) process.loadEnvFile(".env");
-
 const usage = "Usage: npm run db:replicate   (LITESTREAM_REPLICA_URL and the other LITESTREAM_* variables: see docs/deploy.md)";
-function fail(code: number, message: string): never {
-  console.error(`db:replicate: ${message}`);
-  process.exit(code);
-}
+const fail: Fail = scriptFail("db:replicate", { json: false });
+const { env: loadEnv } = scriptCli(fail, usage, {});
 
-let values;
-try {
-  ({ values } = parseArgs({ options: { help: { type: "boolean", short: "h" } } }));
-} catch (error) {
-  fail(2, `${(error as Error).message}\n${usage}`);
-}
-if (values.help) {
-  console.log(usage);
-  process.exit(0);
-}
-
-let env;
-try {
-  env = getEnv();
-} catch (error) {
-  if (error instanceof EnvError) fail(2, error.message);
-  throw error;
-}
+const env = loadEnv();
 
 let binary: string;
 let config: string;

@@ -1,10 +1,8 @@
-import fs from "node:fs";
-import { parseArgs } from "node:util";
 import { BackupError, restoreBackup } from "../app/modules/backup/backup.server";
 import { restoreFromReplica } from "../app/modules/backup/replica-restore.server";
-import { EnvError, getEnv } from "../app/modules/config/env.server";
 import { LitestreamError } from "../app/modules/replication/litestream.server";
 import { z } from "../app/modules/validation/z";
+import { scriptCli, scriptFail, type Fail } from "./lib/cli";
 
 /**
  * npm run db:restore -- --from DIR [--force]
@@ -28,36 +26,18 @@ import { z } from "../app/modules/validation/z";
  * environment, 3 refused (server running, data present, no or damaged
  * replica, a time the replica does not hold, a folder not empty; nothing changed).
  */
-if (fs.existsSync(".env")) process.loadEnvFile(".env");
-
 const usage = [
   "Usage: npm run db:restore -- --from DIR [--force]",
   "       npm run db:restore -- --from-replica [--timestamp 2026-11-27T09:30:00Z] [--force | --to DIR]",
 ].join("\n");
-function fail(code: number, message: string): never {
-  console.error(`db:restore: ${message}`);
-  process.exit(code);
-}
-
-let values;
-try {
-  ({ values } = parseArgs({
-    options: {
-      from: { type: "string" },
-      "from-replica": { type: "boolean", default: false },
-      timestamp: { type: "string" },
-      to: { type: "string" },
-      force: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h" },
-    },
-  }));
-} catch (error) {
-  fail(2, `${(error as Error).message}\n${usage}`);
-}
-if (values.help) {
-  console.log(usage);
-  process.exit(0);
-}
+const fail: Fail = scriptFail("db:restore", { json: false });
+const { values, env: loadEnv } = scriptCli(fail, usage, {
+  from: { type: "string" },
+  "from-replica": { type: "boolean", default: false },
+  timestamp: { type: "string" },
+  to: { type: "string" },
+  force: { type: "boolean", default: false },
+});
 
 const Args = z
   .object({
@@ -81,13 +61,7 @@ const parsed = Args.safeParse({ from: values.from, fromReplica: values["from-rep
 if (!parsed.success) fail(2, `${parsed.error.issues.map((i) => i.message).join("; ")}\n${usage}`);
 const args = parsed.data;
 
-let env;
-try {
-  env = getEnv();
-} catch (error) {
-  if (error instanceof EnvError) fail(2, error.message);
-  throw error;
-}
+const env = loadEnv();
 
 if (args.fromReplica) {
   try {

@@ -1,10 +1,8 @@
-import fs from "node:fs";
-import { parseArgs } from "node:util";
 import { BackupError } from "../app/modules/backup/backup.server";
-import { EnvError, getEnv } from "../app/modules/config/env.server";
 import { LitestreamError } from "../app/modules/replication/litestream.server";
 import { z } from "../app/modules/validation/z";
 import { DrillError, runDrill, type DrillSource } from "./lib/drill";
+import { scriptCli, scriptFail, type Fail } from "./lib/cli";
 
 /**
  * npm run drill [-- --backup DIR | --timestamp ISO] [--scratch DIR] [--port N] [--keep]
@@ -20,34 +18,15 @@ import { DrillError, runDrill, type DrillSource } from "./lib/drill";
  * 2 bad arguments or environment (or no build), 3 the restore refused (no or
  * damaged replica, a time it does not hold, a scratch folder not empty).
  */
-if (fs.existsSync(".env")) process.loadEnvFile(".env");
-
 const usage = "Usage: npm run drill [-- --backup DIR | --timestamp 2026-11-27T09:30:00Z] [--scratch DIR] [--port N] [--keep]";
-function fail(code: number, message: string): never {
-  console.error(`drill: ${message}`);
-  console.log(JSON.stringify({ ok: false, error: message }));
-  process.exit(code);
-}
-
-let values;
-try {
-  ({ values } = parseArgs({
-    options: {
-      backup: { type: "string" },
-      timestamp: { type: "string" },
-      scratch: { type: "string" },
-      port: { type: "string" },
-      keep: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h" },
-    },
-  }));
-} catch (error) {
-  fail(2, `${(error as Error).message}\n${usage}`);
-}
-if (values.help) {
-  console.log(usage);
-  process.exit(0);
-}
+const fail: Fail = scriptFail("drill");
+const { values, env: loadEnv } = scriptCli(fail, usage, {
+  backup: { type: "string" },
+  timestamp: { type: "string" },
+  scratch: { type: "string" },
+  port: { type: "string" },
+  keep: { type: "boolean", default: false },
+});
 
 const Args = z
   .object({
@@ -62,13 +41,7 @@ const parsed = Args.safeParse(values);
 if (!parsed.success) fail(2, `${parsed.error.issues.map((i) => i.message).join("; ")}\n${usage}`);
 const args = parsed.data;
 
-let env;
-try {
-  env = getEnv();
-} catch (error) {
-  if (error instanceof EnvError) fail(2, error.message);
-  throw error;
-}
+const env = loadEnv();
 if (!args.backup && !env.LITESTREAM_REPLICA_URL) {
   fail(2, "LITESTREAM_REPLICA_URL is not set: drill the replica it names, or a backup folder with --backup DIR");
 }

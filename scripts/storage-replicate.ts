@@ -1,9 +1,8 @@
-import fs from "node:fs";
-import { parseArgs } from "node:util";
-import { EnvError, getEnv } from "../app/modules/config/env.server";
+import { EnvError } from "../app/modules/config/env.server";
 import { ReplicaError } from "../app/modules/storage-replica/rclone.server";
 import { replicaSettings } from "../app/modules/storage-replica/replica.server";
 import { replicateStorage } from "../app/modules/storage-replica/replicate.server";
+import { scriptCli, scriptFail, type Fail } from "./lib/cli";
 
 /**
  * npm run storage:replicate [-- --to REPLICA] [--grace-days N] [--allow-empty]
@@ -22,36 +21,17 @@ import { replicateStorage } from "../app/modules/storage-replica/replicate.serve
  * settings, 3 refused (a restore under way, or an empty STORAGE_DIR while the
  * replica has files: pass --allow-empty if every document really was deleted).
  */
-if (fs.existsSync(".env")) process.loadEnvFile(".env");
-
 const usage = "Usage: npm run storage:replicate [-- --to REPLICA] [--grace-days N] [--allow-empty]";
-function fail(code: number, message: string): never {
-  console.error(`storage:replicate: ${message}`);
-  console.log(JSON.stringify({ ok: false, error: message }));
-  process.exit(code);
-}
-
-let values;
-try {
-  ({ values } = parseArgs({
-    options: {
-      to: { type: "string" },
-      "grace-days": { type: "string" },
-      "allow-empty": { type: "boolean", default: false },
-      help: { type: "boolean", short: "h" },
-    },
-  }));
-} catch (error) {
-  fail(2, `${(error as Error).message}\n${usage}`);
-}
-if (values.help) {
-  console.log(usage);
-  process.exit(0);
-}
+const fail: Fail = scriptFail("storage:replicate");
+const { values, env: loadEnv } = scriptCli(fail, usage, {
+  to: { type: "string" },
+  "grace-days": { type: "string" },
+  "allow-empty": { type: "boolean", default: false },
+});
 
 const EXIT = { usage: 2, refused: 3, failed: 1 } as const;
 try {
-  const env = getEnv();
+  const env = loadEnv();
   const settings = replicaSettings({ replica: values.to, graceDays: values["grace-days"] });
   const report = await replicateStorage({ ...settings, storageDir: env.STORAGE_DIR, allowEmpty: values["allow-empty"] });
   console.log(

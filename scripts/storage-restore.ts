@@ -1,9 +1,8 @@
-import fs from "node:fs";
-import { parseArgs } from "node:util";
 import { EnvError } from "../app/modules/config/env.server";
 import { ReplicaError } from "../app/modules/storage-replica/rclone.server";
 import { replicaSettings } from "../app/modules/storage-replica/replica.server";
 import { restoreStorage } from "../app/modules/storage-replica/restore.server";
+import { scriptCli, scriptFail, type Fail } from "./lib/cli";
 
 /**
  * npm run storage:restore [-- --from REPLICA] [--force]
@@ -26,27 +25,9 @@ import { restoreStorage } from "../app/modules/storage-replica/restore.server";
  * runs, or STORAGE_DIR is not empty without --force), 4 restored, but some
  * documents still have no file (listed).
  */
-if (fs.existsSync(".env")) process.loadEnvFile(".env");
-
 const usage = "Usage: npm run storage:restore [-- --from REPLICA] [--force]";
-function fail(code: number, message: string): never {
-  console.error(`storage:restore: ${message}`);
-  console.log(JSON.stringify({ ok: false, error: message }));
-  process.exit(code);
-}
-
-let values;
-try {
-  ({ values } = parseArgs({
-    options: { from: { type: "string" }, force: { type: "boolean", default: false }, help: { type: "boolean", short: "h" } },
-  }));
-} catch (error) {
-  fail(2, `${(error as Error).message}\n${usage}`);
-}
-if (values.help) {
-  console.log(usage);
-  process.exit(0);
-}
+const fail: Fail = scriptFail("storage:restore");
+const { values } = scriptCli(fail, usage, { from: { type: "string" }, force: { type: "boolean", default: false } });
 
 const EXIT = { usage: 2, refused: 3, failed: 1 } as const;
 try {
