@@ -1,7 +1,9 @@
 /**
  * `npm run test:hardening`: hostile input, injection, CSRF, sessions, brute
  * force, security headers, faults, two-factor, admin:create on a registered address, the pitch form's spam trap, the daily pitch summary,
- * capital accounts (no cross-entity read, no change to a published call) and load against
+ * capital accounts (no cross-entity read, no change to a published call), watermarks without
+ * qpdf, replication (Litestream, rclone) and its restores, the shipped nginx and Caddy configs in
+ * front of the production build (proxy) and load against
  * the production build, each
  * section on servers of its own. Prints a table of figures per section and
  * exits 1 when any check fails.
@@ -39,6 +41,7 @@ const SECTIONS: Array<{ name: string; alone?: boolean; load: () => Promise<Secti
   { name: "csrf", load: async () => (await import("./csrf")).section }, // ~14 s
   { name: "brute-force", load: async () => (await import("./brute-force")).section }, // ~14 s
   { name: "pitch-summary", load: async () => (await import("./pitch-summary")).section }, // ~10 s
+  { name: "proxy", load: async () => (await import("./proxy")).section }, // ~9 s
   { name: "sessions", load: async () => (await import("./sessions")).section }, // ~8 s
   { name: "unsubscribe", load: async () => (await import("./unsubscribe")).section }, // ~8 s
   { name: "admin-create", load: async () => (await import("./admin-create")).section }, // ~8 s
