@@ -20,6 +20,10 @@
  * its audit_events row (same request id, its event) and no row stands for an
  * action never sent, no error-level log line, RSS growth under 150 MB, no
  * crash, and a clean exit 0 on SIGTERM afterwards.
+ *
+ * The mix itself (prepareLoadMix: the accounts, documents and request kinds;
+ * mixPattern: their order) is shared with the soak (soak/run.ts), which sends
+ * it at a steady rate for an hour and watches the server's memory.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
@@ -73,13 +77,14 @@ const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 // ─── the mix ────────────────────────────────────────────────────────────────
 
 const CONNECTIONS = 50;
-const PDF_BYTES = 1024 * 1024;
+/** The downloaded document's size. */
+export const PDF_BYTES = 1024 * 1024;
 const RSS_GROWTH_LIMIT_KB = 150 * 1024;
 /** --max-old-space-size of the server, as in deploy/lumen-ridge.service. */
 const HEAP_CAP_MB = 256;
 const WARMUP_SECONDS = 3;
 
-type KindName =
+export type KindName =
   | "public pages"
   | "dashboard"
   | "document list"
@@ -89,7 +94,7 @@ type KindName =
   | "admin: upload"
   | "admin: delete"
   | "admin: export list";
-type Kind = {
+export type Kind = {
   name: KindName;
   /** Requests of this kind in every PATTERN sent. */
   weight: number;
@@ -115,7 +120,7 @@ type KindStats = {
 };
 type MixResult = { kinds: KindStats[]; result: CannonResult; untagged: number };
 /** What the mix hears back, per request: its kind, the X-Request-Id it carried (admin actions), status and body. */
-type Answer = { kind: KindName; requestId: string | undefined; status: number; body: string };
+export type Answer = { kind: KindName; requestId: string | undefined; status: number; body: string };
 
 /** A different client address per request: 198.18.0.0/15 (benchmarking range), wrapping after 131,072. */
 function clientIp(n: number): string {
@@ -157,14 +162,21 @@ function cpuSeconds(pid: number): number | null {
 /**
  * Reads the server's log lines as they come and drops them from the harness's
  * buffer (a long run logs a line per request): counts lines, bytes, request
- * lines and error-level lines, and keeps a few error samples.
+ * lines and error-level lines, and keeps a few error samples and the last
+ * lines other than request lines. `take` sees each line first and may claim it
+ * (true: not a log line, not counted).
  */
-function logDrain(server: AppServer) {
-  const stats = { lines: 0, bytes: 0, requestLines: 0, errorLines: 0, warnLines: 0, unparsed: 0, maxBuffered: 0, samples: [] as string[] };
+export function logDrain(server: AppServer, take?: (line: string) => boolean) {
+  const stats = { lines: 0, bytes: 0, requestLines: 0, errorLines: 0, warnLines: 0, unparsed: 0, maxBuffered: 0, samples: [] as string[], recent: [] as string[] };
+  const keepRecent = (line: string) => {
+    stats.recent.push(line.slice(0, 500));
+    if (stats.recent.length > 20) stats.recent.shift();
+  };
   const drain = () => {
     const lines = server.logLines();
     stats.maxBuffered = Math.max(stats.maxBuffered, lines.length);
     for (const line of lines) {
+      if (take?.(line)) continue;
       stats.lines += 1;
       stats.bytes += Buffer.byteLength(line) + 1;
       let level: unknown;
@@ -174,9 +186,11 @@ function logDrain(server: AppServer) {
       } catch {
         stats.unparsed += 1;
         if (stats.samples.length < 5) stats.samples.push(line.slice(0, 300));
+        keepRecent(line);
         continue;
       }
       if (msg === "request") stats.requestLines += 1;
+      else keepRecent(line);
       if (level === "error") {
         stats.errorLines += 1;
         if (stats.samples.length < 5) stats.samples.push(line.slice(0, 300));
@@ -196,15 +210,11 @@ function logDrain(server: AppServer) {
 }
 
 /**
- * One autocannon instance, 50 connections, each sending a weighted sequence of
- * kinds (a global round over a PATTERN-slot pattern, so the shares of requests
- * sent are exactly the weights). Every answer is tagged with its kind:
- * autocannon calls the request's onResponse and then, synchronously on the
- * same connection, emits "response" with the latency and bytes.
+ * The order of kinds in every PATTERN requests: slot i goes to the kind
+ * furthest behind its share, so the kinds are interleaved and the shares of
+ * requests sent are exactly the weights. Indexes into `kinds`.
  */
-async function runMix(server: AppServer, kinds: Kind[], seconds: number, onAnswer: (answer: Answer) => void): Promise<MixResult> {
-  const stats = kinds.map((kind): KindStats => ({ name: kind.name, responses: 0, statuses: new Map(), latencies: [], shortBodies: 0 }));
-  // Interleave the kinds: slot i of PATTERN goes to the kind furthest behind its share.
+export function mixPattern(kinds: Kind[]): number[] {
   const pattern: number[] = [];
   const given = kinds.map(() => 0);
   for (let slot = 0; slot < PATTERN; slot++) {
@@ -215,6 +225,18 @@ async function runMix(server: AppServer, kinds: Kind[], seconds: number, onAnswe
     given[best]! += 1;
     pattern.push(best);
   }
+  return pattern;
+}
+
+/**
+ * One autocannon instance, 50 connections, each sending a weighted sequence of
+ * kinds (a global round over mixPattern). Every answer is tagged with its kind:
+ * autocannon calls the request's onResponse and then, synchronously on the
+ * same connection, emits "response" with the latency and bytes.
+ */
+async function runMix(server: AppServer, kinds: Kind[], seconds: number, onAnswer: (answer: Answer) => void): Promise<MixResult> {
+  const stats = kinds.map((kind): KindStats => ({ name: kind.name, responses: 0, statuses: new Map(), latencies: [], shortBodies: 0 }));
+  const pattern = mixPattern(kinds);
   const counters = kinds.map(() => 0);
   let sent = 0;
   let lastKind = -1;
@@ -265,18 +287,23 @@ const PENDING_INVESTORS = 5_000;
 /** Documents uploaded before the load for the deletes to start on. */
 const DELETE_STOCK = 40;
 
-/** Pending investors as registration leaves them (one password hash for all: nobody signs in as them); their ids. */
+/**
+ * Pending investors as registration leaves them (one password hash for all: nobody signs in as them),
+ * new-document mails as the server's DOCUMENT_MAIL_DEFAULT says (the harness: none; the column's default,
+ * each, would mail every upload of the mix to every investor it has approved so far); their ids.
+ */
 function insertPendingInvestors(server: AppServer, runId: string, count: number): string[] {
   // The app's own connection setup: its pragmas and the SQL functions its triggers call (lp_users' fold_search).
   const db = openAppDatabase(server.dbPath).$client;
   try {
     const hash = (db.prepare("select password_hash from lp_users where is_admin = 0 limit 1").pluck().get() as string | undefined) ?? "$2b$12$invalidinvalidinvalidinvalidinvalidinvalidinvalidinva";
-    const insert = db.prepare("insert into lp_users (id, email, password_hash, name, company, status) values (?, ?, ?, ?, ?, 'pending')");
+    const insert = db.prepare("insert into lp_users (id, email, password_hash, name, company, status, document_mail) values (?, ?, ?, ?, ?, 'pending', ?)");
+    const documentMail = server.env.DOCUMENT_MAIL_DEFAULT || "each";
     const ids: string[] = [];
     db.transaction(() => {
       for (let i = 0; i < count; i++) {
         const id = randomUUID();
-        insert.run(id, `load-pending-${runId}-${i}@example.com`, hash, `Load Pending ${i}`, "Load LP");
+        insert.run(id, `load-pending-${runId}-${i}@example.com`, hash, `Load Pending ${i}`, "Load LP", documentMail);
         ids.push(id);
       }
     })();
@@ -341,6 +368,209 @@ function auditFigures(t: Tally, server: AppServer, runId: string, kinds: Kind[],
 const fmtMs = (ms: number) => (Number.isFinite(ms) ? `${ms.toFixed(ms < 10 ? 1 : 0)} ms` : "n/a");
 const mb = (kb: number) => `${(kb / 1024).toFixed(1)} MB`;
 
+/** The load mix's server settings: the ones the load section measures under, which the soak keeps. */
+export function loadServerEnv(): Record<string, string> {
+  // The heap cap of deploy/lumen-ridge.service (a 1 GB VPS): without it V8 sizes its heap from
+  // this machine's memory and collects lazily, so RSS says more about GC timing than about leaks.
+  // The production password cost (12): sign-ins are part of the mix whose latency is measured.
+  return { TRUST_PROXY: "1", LOG_LEVEL: "info", NODE_OPTIONS: `--max-old-space-size=${HEAP_CAP_MB}`, ...PRODUCTION_PASSWORD_COST };
+}
+
+export type LoadMix = {
+  /** The request kinds, PATTERN slots' worth of weights. */
+  kinds: Kind[];
+  /**
+   * Names the requests built from now on (the newsletter e-mails and the admin
+   * actions' X-Request-Ids carry it) and empties sentEmails and adminSent.
+   */
+  setPhase: (phase: string) => void;
+  /** Newsletter e-mails built since the last setPhase. */
+  sentEmails: Set<string>;
+  /** X-Request-Id of every admin action built since the last setPhase. */
+  adminSent: Set<string>;
+  /** Give it every answer: uploads answered 201 become documents for the deletes. */
+  onAnswer: (answer: Answer) => void;
+};
+
+/**
+ * The accounts and documents the mix acts on, on a fresh server started with
+ * loadServerEnv(): an admin (two-factor on), an approved investor, a 1 MB PDF,
+ * pending investors, a stock of documents to delete; then the kinds, each
+ * sent once and checked (a broken setup is not a load failure). Phase "probe"
+ * until setPhase.
+ */
+export async function prepareLoadMix(server: AppServer, runId: string): Promise<LoadMix> {
+  // ── setup: an admin (two-factor on), an approved investor, a 1 MB PDF ─
+  const admin = { email: "load-admin@lumenridge.example", password: "load-admin-password-1234" };
+  createAdmin(server, admin.email, admin.password);
+  const adminCookie = await signIn(server, admin.email, admin.password);
+  const investorCookie = await approvedInvestor(server, adminCookie, {
+    email: "load-investor@lumenridge.example",
+    password: "load-investor-password-1234",
+    name: "Load Investor",
+    company: "Load LP",
+  });
+  const pdf = makePdf(PDF_BYTES);
+  const upload = multipart({ title: "Quarterly report (load test)", category: "reports" }, { name: "q-report.pdf", type: "application/pdf", data: pdf });
+  const uploaded = await request(server.url, "POST", "/api/documents", { headers: { ...upload.headers, cookie: adminCookie, accept: "application/json" }, body: upload.body });
+  if (uploaded.status !== 201) throw new Error(`upload answered ${uploaded.status}: ${uploaded.text.slice(0, 300)}`);
+  const documentId = (JSON.parse(uploaded.text) as { id: string }).id;
+
+  // What the admin actions act on. Pending investors, inserted straight into the database (through
+  // the API each would cost a bcrypt hash): each status action takes the next one, so every action
+  // is a real change (approving an approved investor answers 200 and records nothing). Documents to
+  // delete: a stock uploaded now, topped up by the uploads of the load.
+  const pendingIds = insertPendingInvestors(server, runId, PENDING_INVESTORS);
+  const smallPdf = makePdf(16 * 1024);
+  const uploadBody = (title: string) => multipart({ title, category: "reports" }, { name: "load-upload.pdf", type: "application/pdf", data: smallPdf });
+  const deletable: string[] = [];
+  for (let i = 0; i < DELETE_STOCK; i++) {
+    const body = uploadBody(`Load stock ${runId}-${i}`);
+    const answer = await request(server.url, "POST", "/api/documents", { headers: { ...body.headers, ...sameOrigin(server), cookie: adminCookie }, body: body.body });
+    if (answer.status !== 201) throw new Error(`stock upload answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+    deletable.push((JSON.parse(answer.text) as { id: string }).id);
+  }
+  let statusNext = 0;
+
+  let phase = "probe";
+  /** Newsletter e-mails built, by phase. */
+  const sent = new Set<string>();
+  /** X-Request-Id of every admin action built, by phase. */
+  const adminSent = new Set<string>();
+  const requestId = (kind: string, n: number) => {
+    const id = `load-${runId}-${phase}-${kind}-${n}`;
+    adminSent.add(id);
+    return id;
+  };
+  // Without Accept-Encoding: the harness reads the upload's answer (the new document's id) as sent.
+  const asAdmin = (kind: string, n: number, extra: Record<string, string> = {}) => ({
+    "user-agent": browser["user-agent"],
+    ...extra,
+    cookie: adminCookie,
+    "x-request-id": requestId(kind, n),
+    "x-forwarded-for": clientIp(n * 9 + 5),
+  });
+  const browser = { "accept-encoding": "br, gzip", "user-agent": "hardening-load" };
+  const pages = publicPages;
+  const kinds: Kind[] = [
+    {
+      name: "public pages",
+      weight: 16,
+      expect: 200,
+      method: "GET",
+      build: (n) => ({ path: pages[n % pages.length]!, headers: { ...browser, accept: "text/html", "x-forwarded-for": clientIp(n * 5) } }),
+    },
+    {
+      name: "dashboard",
+      weight: 6,
+      expect: 200,
+      method: "GET",
+      build: (n) => ({ path: "/lp/dashboard", headers: { ...browser, accept: "text/html", cookie: investorCookie, "x-forwarded-for": clientIp(n * 5 + 1) } }),
+    },
+    {
+      name: "document list",
+      weight: 6,
+      expect: 200,
+      method: "GET",
+      build: (n) => ({ path: "/api/documents", headers: { ...browser, accept: "application/json", cookie: investorCookie, "x-forwarded-for": clientIp(n * 5 + 2) } }),
+    },
+    {
+      name: "downloads",
+      weight: 4,
+      expect: 200,
+      method: "GET",
+      build: (n) => ({ path: `/api/documents/${documentId}/download`, headers: { ...browser, cookie: investorCookie, "x-forwarded-for": clientIp(n * 5 + 3) } }),
+    },
+    {
+      name: "newsletter",
+      weight: 4,
+      // Double opt-in: a sign-up is pending until confirmed (decision 010).
+      expect: 202,
+      method: "POST",
+      build: (n) => {
+        const email = `load-${runId}-${phase}-${n}@example.com`;
+        sent.add(email);
+        const { headers, body } = jsonBody({ email });
+        return { path: "/api/newsletter", headers: { ...headers, ...sameOrigin(server), accept: "application/json", "x-forwarded-for": clientIp(n * 5 + 4) }, body };
+      },
+    },
+    {
+      name: "admin: approve/reject",
+      weight: 1,
+      expect: 200,
+      method: "PATCH",
+      audited: "user.status_changed",
+      build: (n) => {
+        // The next pending investor; after a full round (never in practice) the other status, still a change.
+        const k = statusNext++;
+        const status = Math.floor(k / pendingIds.length) % 2 === 0 ? (k % 2 ? "rejected" : "approved") : k % 2 ? "approved" : "rejected";
+        const { headers, body } = jsonBody({ status });
+        return { path: `/api/auth/users/${pendingIds[k % pendingIds.length]!}/status`, headers: asAdmin("status", n, { ...headers, ...sameOrigin(server), accept: "application/json" }), body };
+      },
+    },
+    {
+      name: "admin: upload",
+      weight: 1,
+      expect: 201,
+      method: "POST",
+      audited: "document.uploaded",
+      build: (n) => {
+        const { headers, body } = uploadBody(`Load upload ${runId}-${phase}-${n}`);
+        return { path: "/api/documents", headers: asAdmin("upload", n, { ...headers, ...sameOrigin(server), accept: "application/json" }), body };
+      },
+    },
+    {
+      name: "admin: delete",
+      weight: 1,
+      expect: 200,
+      method: "DELETE",
+      audited: "document.deleted",
+      // The oldest document not yet deleted (the stock, then the load's own uploads); none left: an unknown id, a 404 the checks count.
+      build: (n) => ({ path: `/api/documents/${deletable.shift() ?? randomUUID()}`, headers: asAdmin("delete", n, { ...sameOrigin(server), accept: "application/json" }) }),
+    },
+    {
+      name: "admin: export list",
+      weight: 1,
+      expect: 200,
+      method: "GET",
+      audited: "email_list.exported",
+      build: (n) => ({ path: "/admin/email-lists/newsletter.csv", headers: asAdmin("export", n, { accept: "text/csv" }) }),
+    },
+  ];
+  if (kinds.reduce((sum, k) => sum + k.weight, 0) !== PATTERN) throw new Error(`the weights do not add up to ${PATTERN}`);
+  /** Every answer of the mix: uploads answered 201 give documents to delete. */
+  const onAnswer = (answer: Answer) => {
+    if (answer.kind === "admin: upload" && answer.status === 201) {
+      try {
+        deletable.push((JSON.parse(answer.body) as { id: string }).id);
+      } catch {
+        /* a body without an id: the upload's row is still checked through the audit trail */
+      }
+    }
+  };
+
+  // Every kind answers as expected once before the load (a broken setup is not a load failure).
+  for (const kind of kinds) {
+    const built = kind.build(0);
+    const answer = await request(server.url, kind.method, built.path, { headers: built.headers, body: built.body });
+    if (answer.status !== kind.expect) throw new Error(`${kind.name}: ${kind.method} ${built.path} answered ${answer.status}, expected ${kind.expect}: ${answer.text.slice(0, 200)}`);
+    if (kind.name === "downloads" && answer.body.length !== PDF_BYTES) throw new Error(`download returned ${answer.body.length} bytes, expected ${PDF_BYTES}`);
+    if (kind.name === "admin: upload") onAnswer({ kind: kind.name, requestId: built.headers["x-request-id"], status: answer.status, body: answer.text });
+  }
+
+  return {
+    kinds,
+    setPhase: (next) => {
+      phase = next;
+      sent.clear();
+      adminSent.clear();
+    },
+    sentEmails: sent,
+    adminSent,
+    onAnswer,
+  };
+}
+
 export const section: Section = {
   name: "load",
   run: async (ctx): Promise<SectionResult> => {
@@ -349,185 +579,32 @@ export const section: Section = {
     const runId = randomBytes(3).toString("hex");
 
     ctx.progress(`load: starting the server (TRUST_PROXY=1, LOG_LEVEL=info)`);
-    // The heap cap of deploy/lumen-ridge.service (a 1 GB VPS): without it V8 sizes its heap from
-    // this machine's memory and collects lazily, so RSS says more about GC timing than about leaks.
-    const server = await startServer(ctx, {
-      name: "load",
-      // The production password cost (12): sign-ins are part of the mix whose latency is measured.
-      env: { TRUST_PROXY: "1", LOG_LEVEL: "info", NODE_OPTIONS: `--max-old-space-size=${HEAP_CAP_MB}`, ...PRODUCTION_PASSWORD_COST },
-    });
+    const server = await startServer(ctx, { name: "load", env: loadServerEnv() });
     const logs = logDrain(server);
     try {
-      // ── setup: an admin (two-factor on), an approved investor, a 1 MB PDF ─
-      const admin = { email: "load-admin@lumenridge.example", password: "load-admin-password-1234" };
-      createAdmin(server, admin.email, admin.password);
-      const adminCookie = await signIn(server, admin.email, admin.password);
-      const investorCookie = await approvedInvestor(server, adminCookie, {
-        email: "load-investor@lumenridge.example",
-        password: "load-investor-password-1234",
-        name: "Load Investor",
-        company: "Load LP",
-      });
-      const pdf = makePdf(PDF_BYTES);
-      const upload = multipart({ title: "Quarterly report (load test)", category: "reports" }, { name: "q-report.pdf", type: "application/pdf", data: pdf });
-      const uploaded = await request(server.url, "POST", "/api/documents", { headers: { ...upload.headers, cookie: adminCookie, accept: "application/json" }, body: upload.body });
-      if (uploaded.status !== 201) throw new Error(`upload answered ${uploaded.status}: ${uploaded.text.slice(0, 300)}`);
-      const documentId = (JSON.parse(uploaded.text) as { id: string }).id;
-
-      // What the admin actions act on. Pending investors, inserted straight into the database (through
-      // the API each would cost a bcrypt hash): each status action takes the next one, so every action
-      // is a real change (approving an approved investor answers 200 and records nothing). Documents to
-      // delete: a stock uploaded now, topped up by the uploads of the load.
-      const pendingIds = insertPendingInvestors(server, runId, PENDING_INVESTORS);
-      const smallPdf = makePdf(16 * 1024);
-      const uploadBody = (title: string) => multipart({ title, category: "reports" }, { name: "load-upload.pdf", type: "application/pdf", data: smallPdf });
-      const deletable: string[] = [];
-      for (let i = 0; i < DELETE_STOCK; i++) {
-        const body = uploadBody(`Load stock ${runId}-${i}`);
-        const answer = await request(server.url, "POST", "/api/documents", { headers: { ...body.headers, ...sameOrigin(server), cookie: adminCookie }, body: body.body });
-        if (answer.status !== 201) throw new Error(`stock upload answered ${answer.status}: ${answer.text.slice(0, 300)}`);
-        deletable.push((JSON.parse(answer.text) as { id: string }).id);
-      }
-      let statusNext = 0;
-
+      const loadMix = await prepareLoadMix(server, runId);
+      const { kinds, sentEmails: sent, adminSent } = loadMix;
       let phase = "probe";
-      const sent = new Set<string>();
-      /** X-Request-Id of every admin action built, by phase. */
-      const adminSent = new Set<string>();
-      const requestId = (kind: string, n: number) => {
-        const id = `load-${runId}-${phase}-${kind}-${n}`;
-        adminSent.add(id);
-        return id;
+      const setPhase = (next: string) => {
+        phase = next;
+        loadMix.setPhase(next);
       };
-      // Without Accept-Encoding: the harness reads the upload's answer (the new document's id) as sent.
-      const asAdmin = (kind: string, n: number, extra: Record<string, string> = {}) => ({
-        "user-agent": browser["user-agent"],
-        ...extra,
-        cookie: adminCookie,
-        "x-request-id": requestId(kind, n),
-        "x-forwarded-for": clientIp(n * 9 + 5),
-      });
-      const browser = { "accept-encoding": "br, gzip", "user-agent": "hardening-load" };
-      const pages = publicPages;
-      const kinds: Kind[] = [
-        {
-          name: "public pages",
-          weight: 16,
-          expect: 200,
-          method: "GET",
-          build: (n) => ({ path: pages[n % pages.length]!, headers: { ...browser, accept: "text/html", "x-forwarded-for": clientIp(n * 5) } }),
-        },
-        {
-          name: "dashboard",
-          weight: 6,
-          expect: 200,
-          method: "GET",
-          build: (n) => ({ path: "/lp/dashboard", headers: { ...browser, accept: "text/html", cookie: investorCookie, "x-forwarded-for": clientIp(n * 5 + 1) } }),
-        },
-        {
-          name: "document list",
-          weight: 6,
-          expect: 200,
-          method: "GET",
-          build: (n) => ({ path: "/api/documents", headers: { ...browser, accept: "application/json", cookie: investorCookie, "x-forwarded-for": clientIp(n * 5 + 2) } }),
-        },
-        {
-          name: "downloads",
-          weight: 4,
-          expect: 200,
-          method: "GET",
-          build: (n) => ({ path: `/api/documents/${documentId}/download`, headers: { ...browser, cookie: investorCookie, "x-forwarded-for": clientIp(n * 5 + 3) } }),
-        },
-        {
-          name: "newsletter",
-          weight: 4,
-          // Double opt-in: a sign-up is pending until confirmed (decision 010).
-          expect: 202,
-          method: "POST",
-          build: (n) => {
-            const email = `load-${runId}-${phase}-${n}@example.com`;
-            sent.add(email);
-            const { headers, body } = jsonBody({ email });
-            return { path: "/api/newsletter", headers: { ...headers, ...sameOrigin(server), accept: "application/json", "x-forwarded-for": clientIp(n * 5 + 4) }, body };
-          },
-        },
-        {
-          name: "admin: approve/reject",
-          weight: 1,
-          expect: 200,
-          method: "PATCH",
-          audited: "user.status_changed",
-          build: (n) => {
-            // The next pending investor; after a full round (never in practice) the other status, still a change.
-            const k = statusNext++;
-            const status = Math.floor(k / pendingIds.length) % 2 === 0 ? (k % 2 ? "rejected" : "approved") : k % 2 ? "approved" : "rejected";
-            const { headers, body } = jsonBody({ status });
-            return { path: `/api/auth/users/${pendingIds[k % pendingIds.length]!}/status`, headers: asAdmin("status", n, { ...headers, ...sameOrigin(server), accept: "application/json" }), body };
-          },
-        },
-        {
-          name: "admin: upload",
-          weight: 1,
-          expect: 201,
-          method: "POST",
-          audited: "document.uploaded",
-          build: (n) => {
-            const { headers, body } = uploadBody(`Load upload ${runId}-${phase}-${n}`);
-            return { path: "/api/documents", headers: asAdmin("upload", n, { ...headers, ...sameOrigin(server), accept: "application/json" }), body };
-          },
-        },
-        {
-          name: "admin: delete",
-          weight: 1,
-          expect: 200,
-          method: "DELETE",
-          audited: "document.deleted",
-          // The oldest document not yet deleted (the stock, then the load's own uploads); none left: an unknown id, a 404 the checks count.
-          build: (n) => ({ path: `/api/documents/${deletable.shift() ?? randomUUID()}`, headers: asAdmin("delete", n, { ...sameOrigin(server), accept: "application/json" }) }),
-        },
-        {
-          name: "admin: export list",
-          weight: 1,
-          expect: 200,
-          method: "GET",
-          audited: "email_list.exported",
-          build: (n) => ({ path: "/admin/email-lists/newsletter.csv", headers: asAdmin("export", n, { accept: "text/csv" }) }),
-        },
-      ];
-      if (kinds.reduce((sum, k) => sum + k.weight, 0) !== PATTERN) throw new Error(`the weights do not add up to ${PATTERN}`);
-      /** Every answer of the mix: uploads answered 201 give documents to delete; the main phase's answers are kept for the checks. */
+      /** Every answer of the mix goes to the mix; the main phase's answers are kept for the checks. */
       const answers: Answer[] = [];
       const onAnswer = (answer: Answer) => {
-        if (answer.kind === "admin: upload" && answer.status === 201) {
-          try {
-            deletable.push((JSON.parse(answer.body) as { id: string }).id);
-          } catch {
-            /* counted below as a body without an id */
-          }
-        }
+        loadMix.onAnswer(answer);
         if (phase === "main") answers.push(answer);
       };
 
-      // Every kind answers as expected once before the load (a broken setup is not a load failure).
-      for (const kind of kinds) {
-        const built = kind.build(0);
-        const answer = await request(server.url, kind.method, built.path, { headers: built.headers, body: built.body });
-        if (answer.status !== kind.expect) throw new Error(`${kind.name}: ${kind.method} ${built.path} answered ${answer.status}, expected ${kind.expect}: ${answer.text.slice(0, 200)}`);
-        if (kind.name === "downloads" && answer.body.length !== PDF_BYTES) throw new Error(`download returned ${answer.body.length} bytes, expected ${PDF_BYTES}`);
-        if (kind.name === "admin: upload") onAnswer({ kind: kind.name, requestId: built.headers["x-request-id"], status: answer.status, body: answer.text });
-      }
-
       // ── warm-up (same mix, not measured) ─────────────────────────────────
       const rssStart = rssKb(server.pid());
-      phase = "warmup";
+      setPhase("warmup");
       ctx.progress(`load: warm-up ${WARMUP_SECONDS} s`);
       await runMix(server, kinds, WARMUP_SECONDS, onAnswer);
       await sleep(500);
 
       // ── the load ─────────────────────────────────────────────────────────
-      phase = "main";
-      sent.clear();
-      adminSent.clear();
+      setPhase("main");
       logs.drain();
       const logBefore = { ...logs.stats };
       const rssBefore = rssKb(server.pid());

@@ -10,11 +10,13 @@
  *      typecheck and the production build;
  *   2. Vitest (unit and integration), which keeps both cores busy on its own;
  *   3. Playwright against that build (projects js, no-js and api in one run;
- *      a line per project: its tests and the time it kept the workers busy).
+ *      a line per project: its tests and the time it kept the workers busy),
+ *      with `npm run soak` beside it when SOAK_MINUTES is set (.ci/run: 2).
  *
  * Stops at the first stage that fails. Plain JavaScript: it runs before
  * anything is compiled. `npm run test:hardening` is separate (.ci/run runs it after).
  */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { printTimings, recordStage, stage, TIMINGS_FILE } from "./stages.mjs";
@@ -99,7 +101,9 @@ async function main() {
   if ((await stage("unit/integration (vitest)", "npx", ["vitest", "run"])) !== 0) return 1;
 
   fs.rmSync(timingFile, { force: true });
+  const soak = startSoakBeside();
   const e2e = await stage("e2e (playwright)", "npx", ["playwright", "test"], { env: { ...process.env, E2E_TIMING_FILE: timingFile } });
+  const soakCode = soak ? await soak : 0;
   try {
     const { projects } = JSON.parse(fs.readFileSync(timingFile, "utf8"));
     for (const [name, p] of Object.entries(projects)) {
@@ -114,7 +118,34 @@ async function main() {
   } catch {
     // No figures (the run did not start): the stage line says enough.
   }
-  return e2e;
+  return e2e || soakCode;
+}
+
+/**
+ * SOAK_MINUTES (set by .ci/run): `npm run soak` for that long beside the browser tests, at its
+ * moderate rate (it samples the server's memory and descriptors, not latency, and costs the
+ * suites a few seconds of CPU), on its own server and scratch data from the same build. Its output
+ * is printed after the suites; resolves to its exit code (1 on a 5xx, an error or a crash).
+ */
+function startSoakBeside() {
+  const minutes = process.env.SOAK_MINUTES;
+  if (!minutes) return null;
+  const started = Date.now();
+  const log = path.resolve("test-results/soak.log");
+  fs.mkdirSync(path.dirname(log), { recursive: true });
+  const out = fs.openSync(log, "w");
+  const child = spawn("npx", ["tsx", "soak/run.ts", "--minutes", minutes, "--no-build", "--json", path.resolve("test-results/soak.json")], { stdio: ["ignore", out, out] });
+  return new Promise((resolve) => {
+    const done = (code) => {
+      fs.closeSync(out);
+      console.log(`\n--- npm run soak -- --minutes ${minutes} (beside the e2e stage)`);
+      process.stdout.write(fs.readFileSync(log, "utf8"));
+      recordStage({ name: `soak, ${minutes} min (beside e2e)`, seconds: seconds(started), ok: code === 0, part: true });
+      resolve(code);
+    };
+    child.on("exit", (code, signal) => done(signal ? 1 : (code ?? 1)));
+    child.on("error", () => done(1));
+  });
 }
 
 const code = await main();
