@@ -12,6 +12,7 @@ import * as validateTokenRoute from "~/routes/api/fund-access/validate-token";
 import { createAppListener } from "../../server/app";
 import { clearFundAccess, insertFundHolder } from "../helpers/funds";
 import { fakeServerBuild } from "../helpers/server-build";
+import { probeWatermark } from "~/modules/watermark/availability.server";
 
 /**
  * The HTTP pipeline (server/app.ts createAppListener) on a real node:http
@@ -164,9 +165,10 @@ describe("GET /readyz", () => {
     expect(answer.status).toBe(200);
     const body = JSON.parse(answer.body);
     expect({ status: body.status, checks: body.checks }).toEqual({ status: "ready", checks: { started: true, database: true, storage: true } });
-    // Beside the checks, details that do not make it unready (modules/ops/readiness.server.ts); this
-    // server never started through server/start.ts, so qpdf was not probed yet.
-    expect(body.watermark).toBe("unknown");
+    // Beside the checks, details that do not make it unready (modules/ops/readiness.server.ts): qpdf,
+    // which the tests need, probed as server/start.ts does at start.
+    await probeWatermark();
+    expect((JSON.parse((await send(port, { path: "/readyz" })).body) as { watermark: string }).watermark).toBe("available");
     expect(answer.headers["cache-control"]).toBe("no-store");
     expect(requestIdOf(answer)).toMatch(UUID);
   });

@@ -18,6 +18,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { watermarkCopy } from "~/content/watermark";
 import { stampedFileResponse } from "~/modules/documents/stamped.server";
 import { AppError } from "~/modules/http/app-error";
+import { readSetting, setStatementsWatermark } from "~/modules/firm-settings/settings.server";
 import { setLogSinkForTests } from "~/modules/logging/log.server";
 import { probeWatermark, resetWatermarkProbeForTests, watermarkReadiness } from "~/modules/watermark/availability.server";
 import { assertStampable, stampPdf } from "~/modules/watermark/watermark.server";
@@ -68,6 +69,24 @@ afterAll(() => {
 });
 
 describe("watermarks without a usable qpdf", () => {
+  it("the statements' watermark setting cannot be turned on (the same 400), and turning it off still works", async () => {
+    const admin = { id: "admin-id", email: "admin@firm.example" };
+    expect((await probeWatermark()).state).toBe("unavailable");
+    const refused = (() => {
+      try {
+        setStatementsWatermark(admin, true);
+        return null;
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).status).toBe(400);
+    expect((refused as AppError).message).toBe(INSTALL);
+    expect(readSetting("statements_watermark")).toBe(false);
+    expect(setStatementsWatermark(admin, false)).toBe(false);
+  });
+
   it("a qpdf older than 11 counts as missing: /readyz says so, a watermarked upload is refused with what to install", async () => {
     fakeQpdf("10.1.0");
     expect((await probeWatermark()).state).toBe("unavailable");

@@ -3,6 +3,7 @@ import { getDb, type Db } from "~/modules/db/connection.server";
 import { firmSettings } from "../../../db/schema";
 import { audit, type AuditActor } from "../audit/audit.server";
 import { now } from "../config/clock.server";
+import { watermarkAvailableNow, watermarkUnavailableUpload } from "../watermark/availability.server";
 
 /**
  * The firm's settings (issue 25 §2, decision 041): one row per key in
@@ -45,8 +46,14 @@ function writeSetting<K extends FirmSettingKey>(tx: Writer, admin: AuditActor, k
   audit(tx, "firm_setting.changed", { actor: { id: admin.id, email: admin.email }, target: null, details: { key, value, was } });
 }
 
-/** Turn the watermark of statement PDFs made from now on on or off (audited); returns the new value. */
+/**
+ * Turn the watermark of statement PDFs made from now on on or off (audited);
+ * returns the new value. Turning it on while watermarks are unavailable (no
+ * qpdf 11+ on the server) is the upload's 400, with what to install: the
+ * statements would otherwise reach investors as 503s.
+ */
 export function setStatementsWatermark(admin: AuditActor, on: boolean, db: Db = getDb()): boolean {
+  if (on && watermarkAvailableNow() === false) throw watermarkUnavailableUpload();
   db.transaction((tx) => writeSetting(tx, admin, "statements_watermark", on));
   return on;
 }
