@@ -18,6 +18,7 @@
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { printTimings, recordStage, stage, TIMINGS_FILE } from "./stages.mjs";
 
@@ -131,15 +132,20 @@ function startSoakBeside() {
   const minutes = process.env.SOAK_MINUTES;
   if (!minutes) return null;
   const started = Date.now();
-  const log = path.resolve("test-results/soak.log");
-  fs.mkdirSync(path.dirname(log), { recursive: true });
+  // Its own folder: Playwright empties test-results/ as it starts.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lumen-ridge-soak-"));
+  const log = path.join(dir, "soak.log");
   const out = fs.openSync(log, "w");
-  const child = spawn("npx", ["tsx", "soak/run.ts", "--minutes", minutes, "--no-build", "--json", path.resolve("test-results/soak.json")], { stdio: ["ignore", out, out] });
+  const child = spawn("npx", ["tsx", "soak/run.ts", "--minutes", minutes, "--no-build", "--json", path.join(dir, "soak.json")], { stdio: ["ignore", out, out] });
   return new Promise((resolve) => {
     const done = (code) => {
       fs.closeSync(out);
-      console.log(`\n--- npm run soak -- --minutes ${minutes} (beside the e2e stage)`);
-      process.stdout.write(fs.readFileSync(log, "utf8"));
+      console.log(`\n--- npm run soak -- --minutes ${minutes} (beside the e2e stage; its figures as JSON in ${dir}/soak.json)`);
+      try {
+        process.stdout.write(fs.readFileSync(log, "utf8"));
+      } catch (error) {
+        console.log(`(its output could not be read: ${error.message})`);
+      }
       recordStage({ name: `soak, ${minutes} min (beside e2e)`, seconds: seconds(started), ok: code === 0, part: true });
       resolve(code);
     };
