@@ -125,8 +125,9 @@ async function main() {
 /**
  * SOAK_MINUTES (set by .ci/run): `npm run soak` for that long beside the browser tests, at its
  * moderate rate (it samples the server's memory and descriptors, not latency, and costs the
- * suites a few seconds of CPU), on its own server and scratch data from the same build. Its output
- * is printed after the suites; resolves to its exit code (1 on a 5xx, an error or a crash).
+ * suites about 45 core-seconds for 2 minutes), on its own server and scratch data from the same
+ * build. Its output is printed in one piece when it ends; resolves to its exit code (1 on a 5xx,
+ * an error or a crash), which fails `npm test` as a failed suite would.
  */
 function startSoakBeside() {
   const minutes = process.env.SOAK_MINUTES;
