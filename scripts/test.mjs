@@ -124,8 +124,8 @@ async function main() {
 
 /**
  * SOAK_MINUTES (set by .ci/run): `npm run soak` for that long beside the browser tests, at its
- * moderate rate (it samples the server's memory and descriptors, not latency, and costs the
- * suites about 45 core-seconds for 2 minutes), on its own server and scratch data from the same
+ * moderate rate or SOAK_RATE requests a second (it samples the server's memory and descriptors, not latency, and costs the
+ * suites about 25 core-seconds for 2 minutes at 10 a second), on its own server and scratch data from the same
  * build. Its output is printed in one piece when it ends; resolves to its exit code (1 on a 5xx,
  * an error or a crash), which fails `npm test` as a failed suite would.
  */
@@ -137,7 +137,8 @@ function startSoakBeside() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lumen-ridge-soak-"));
   const log = path.join(dir, "soak.log");
   const out = fs.openSync(log, "w");
-  const child = spawn("npx", ["tsx", "soak/run.ts", "--minutes", minutes, "--no-build", "--json", path.join(dir, "soak.json")], { stdio: ["ignore", out, out] });
+  const rate = process.env.SOAK_RATE ? ["--rate", process.env.SOAK_RATE] : [];
+  const child = spawn("npx", ["tsx", "soak/run.ts", "--minutes", minutes, ...rate, "--no-build", "--json", path.join(dir, "soak.json")], { stdio: ["ignore", out, out] });
   return new Promise((resolve) => {
     const done = (code) => {
       fs.closeSync(out);

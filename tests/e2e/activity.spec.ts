@@ -363,7 +363,7 @@ test("Activity in the sidebar: newest first, each event's label and name, the ad
   expect(failed!.details["Request"]).toMatch(/^\S+$/);
 });
 
-test("the filters: by event, actor (an e-mail or 'visitor'), target and UTC days, alone and together; 'Clear filters' shows everything", { tag: "@no-js" }, async ({
+test("the filters: by event, actor (an e-mail or 'visitor'), target and UTC days, alone and together; 'Clear filters' shows everything", async ({
   lab,
   jsEnabled,
 }, testInfo) => {

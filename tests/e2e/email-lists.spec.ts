@@ -287,7 +287,7 @@ for (const list of LIST_KEYS) {
   });
 }
 
-test("the tables sort and page on their own: one table's clicks keep the others' sort and page", { tag: "@no-js" }, async ({
+test("the tables sort and page on their own: one table's clicks keep the others' sort and page", async ({
   adminPage: page,
   visit,
   jsEnabled,
@@ -361,7 +361,7 @@ function sortQuery(sorts: Partial<Record<ListKey, Sort>>): string {
   return `${DASHBOARD}?${search}`;
 }
 
-test("Download CSV saves every row of the list in the table's order: BOM, header row, 'N/A', UTC dates, formulas neutralised", { tag: "@no-js" }, async ({
+test("Download CSV saves every row of the list in the table's order: BOM, header row, 'N/A', UTC dates, formulas neutralised", async ({
   adminPage: page,
   visit,
   jsEnabled,

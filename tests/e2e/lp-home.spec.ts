@@ -109,7 +109,7 @@ async function newForYou(page: Page): Promise<Array<[string, boolean]>> {
   );
 }
 
-test("New for you: A's own document and the one for everyone, unread; B sees only the one for everyone; the dot goes once A downloads it", { tag: "@no-js" }, async ({ lab, jsEnabled }, testInfo) => {
+test("New for you: A's own document and the one for everyone, unread; B sees only the one for everyone; the dot goes once A downloads it", async ({ lab, jsEnabled }, testInfo) => {
   const forAll = sampleDocument(testInfo, "Quarterly letter", 30_000);
   const forA = sampleDocument(testInfo, "Capital call notice", 40_000);
   const forAllId = await publish(lab, forAll, "newsletters");

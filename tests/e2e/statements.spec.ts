@@ -246,7 +246,7 @@ test("an admin imports a quarter that does not tie, reads the row's difference, 
   await expect(page.getByTestId("quarters-refresh")).toHaveCount(0);
 });
 
-test("an investor with two entities reads each statement online and downloads its PDF", { tag: "@no-js" }, async ({ browser, baseURL, jsEnabled, clientIp, lab }) => {
+test("an investor with two entities reads each statement online and downloads its PDF", async ({ browser, baseURL, jsEnabled, clientIp, lab }) => {
   const { owner, cedar, dune } = await lab.published();
   const page = await investorPage(browser, { baseURL: baseURL!, jsEnabled, clientIp }, owner);
   await page.goto("/lp/statements");
