@@ -12,6 +12,7 @@ import { AppError, isAppError } from "../http/app-error";
 import { log, logError } from "../logging/log.server";
 import type { LpUser } from "../lp-users/lp-users.server";
 import { kickMailer } from "../mail/mail.server";
+import { watermarkAvailable, watermarkUnavailableUpload } from "../watermark/availability.server";
 import { assertStampable } from "../watermark/watermark.server";
 import type { AcceptedFile } from "../storage/accept-upload.server";
 import { cleanFileName } from "../storage/file-name";
@@ -173,6 +174,8 @@ export async function stageBatch(admin: LpUser, request: Request): Promise<{ bat
       const first = Object.values(errors)[0]?.[0] ?? bulkUploadMessages.filesRequired;
       throw new AppError("bad_request", first, { fields: errors, values: received.fields });
     }
+    // The watermark switch on while watermarks cannot be made (no qpdf 11+): the 400 that says what to install.
+    if (parsed.data.watermark && !(await watermarkAvailable())) throw watermarkUnavailableUpload();
     const investors = candidates();
     const files = await inOrderAtMost(STAGE_AT_ONCE, received.files, (part) => stageFile(dir, part, investors, parsed.data.watermark));
     const manifest: BatchManifest = {

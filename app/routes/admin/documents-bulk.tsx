@@ -6,13 +6,13 @@ import { bulkUploadCopy } from "~/content/bulk-upload";
 import { watermarkCopy } from "~/content/watermark";
 import { ADMIN_PATHS } from "~/modules/admin/paths";
 import { requireAdmin } from "~/modules/auth/guards.server";
-import { cancelBatch, readBatch, removeStaleBulkBatches, stageBatch } from "~/modules/bulk-upload/batch.server";
+import { removeStaleBulkBatches, stageBatch } from "~/modules/bulk-upload/batch.server";
 import { BULK_UPLOAD_PATH, bulkBatchPath } from "~/modules/bulk-upload/constants";
 import { LP_CATEGORIES } from "~/modules/documents/constants";
 import { answerForm, formFailure } from "~/modules/http/form-answer.server";
 import { logError } from "~/modules/logging/log.server";
 import { pageMeta } from "~/modules/seo/meta";
-import { watermarkAvailable, watermarkUnavailableUpload } from "~/modules/watermark/availability.server";
+import { watermarkAvailable } from "~/modules/watermark/availability.server";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: bulkUploadCopy.title, description: bulkUploadCopy.intro, path: BULK_UPLOAD_PATH, noindex: true });
@@ -29,20 +29,6 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /**
- * A batch staged with the watermark on while watermarks are unavailable (a
- * post the form, whose switch is then disabled, does not send): removed, and
- * refused with the 400 that says what to install. Its fields arrive with its
- * files, so this is known only once it is staged (every file is then marked
- * as not stampable).
- */
-async function refuseUnstampableBatch(batchId: string) {
-  if (await watermarkAvailable()) return;
-  if (!(await readBatch(batchId)).fields.watermark) return;
-  await cancelBatch(batchId);
-  throw watermarkUnavailableUpload();
-}
-
-/**
  * The form's multipart post (with or without JavaScript): the files are staged
  * and matched, then 303 to the batch's preview. A refusal renders this page
  * again with its status (413 over a limit, 400 for a field) and message; the
@@ -55,7 +41,6 @@ export async function action({ request }: Route.ActionArgs) {
   const admin = await requireAdmin(request);
   try {
     const { batchId } = await stageBatch(admin, request);
-    await refuseUnstampableBatch(batchId);
     return redirect(bulkBatchPath(batchId), 303);
   } catch (error) {
     const failure = formFailure(error);
