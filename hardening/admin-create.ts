@@ -23,8 +23,9 @@
  *   secret, plain SHA-256 recovery codes), then a restart: they are v2 and
  *   keyed (h1), and the TOTP and recovery codes still sign in.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { ADMIN_CREATE_PROMPTS, runOnTerminal } from "../tests/support/terminal";
 import { nextTotpCode, testTotpSecret } from "../tests/support/totp";
 import { legacyRecoveryHash, sealV1 } from "../tests/helpers/legacy-two-factor";
 import { confirmRegistration, createAdmin, jsonBody, openDatabase, request, ROOT, startServer, Tally, unique, type AppServer, type HttpAnswer, type Section } from "./harness";
@@ -58,25 +59,7 @@ function adminCreateOnTerminal(server: AppServer, args: string[], typed: string[
   const env: NodeJS.ProcessEnv = { ...process.env, SESSION_SECRET: server.env.SESSION_SECRET!, DATABASE_PATH: server.dbPath, LOG_LEVEL: "silent" };
   delete env.ADMIN_PASSWORD;
   delete env.ADMIN_TOTP_SECRET;
-  const command = [process.execPath, path.join(server.buildDir, "server/admin-create.js"), ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
-  const child = spawn("script", ["--quiet", "--return", "--command", command, "/dev/null"], { cwd: ROOT, env });
-  let output = "";
-  let answered = 0;
-  const onOutput = (chunk: Buffer) => {
-    output += chunk.toString();
-    const prompts = output.match(/\(not shown\): |The same password again: /g)?.length ?? 0;
-    for (; answered < Math.min(prompts, typed.length); answered++) child.stdin.write(`${typed[answered]}\r`);
-  };
-  child.stdout.on("data", onOutput);
-  child.stderr.on("data", onOutput);
-  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-  return new Promise((resolve) =>
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      child.stdin.destroy();
-      resolve({ status, output });
-    }),
-  );
+  return runOnTerminal([process.execPath, path.join(server.buildDir, "server/admin-create.js"), ...args], typed, { prompts: ADMIN_CREATE_PROMPTS, cwd: ROOT, env });
 }
 
 function signIn(server: AppServer, body: Record<string, string>): Promise<HttpAnswer> {

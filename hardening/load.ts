@@ -149,7 +149,7 @@ function multipart(fields: Record<string, string>, file: { name: string; type: s
 }
 
 /** CPU seconds (user + system) of a process, from /proc; null when unreadable. */
-function cpuSeconds(pid: number): number | null {
+export function cpuSeconds(pid: number): number | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");

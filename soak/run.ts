@@ -40,7 +40,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { freePort, openDatabase, ROOT, rssKb, sleep, startServer, type AppServer, type Context, type ExitInfo } from "../hardening/harness";
-import { logDrain, loadServerEnv, prepareLoadMix, type Answer, type KindName } from "../hardening/load";
+import { cpuSeconds, logDrain, loadServerEnv, prepareLoadMix, type Answer, type KindName } from "../hardening/load";
 import { paceMix, type PaceCounts } from "./pace";
 import { slopePerHour } from "./trend";
 
@@ -169,17 +169,6 @@ const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 
 function openFds(pid: number): number | null {
   try {
     return fs.readdirSync(`/proc/${pid}/fd`).length;
-  } catch {
-    return null;
-  }
-}
-
-/** CPU seconds (user + system) of a process, from /proc; null when unreadable. */
-function cpuSeconds(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks (100 Hz)
   } catch {
     return null;
   }

@@ -20,6 +20,7 @@ import { totpCode } from "~/modules/two-factor/totp.server";
 import { enrolWithSecret, hasTwoFactor } from "~/modules/two-factor/two-factor.server";
 import { action as loginAction } from "~/routes/api/auth/login";
 import { loader as userLoader } from "~/routes/api/auth/user";
+import { ADMIN_CREATE_PROMPTS, runOnTerminal } from "../support/terminal";
 import { testTotpSecret } from "../support/totp";
 import { apiRequest, callRouteWith, clearAccountTables, insertAdmin, mailsTo, registerAndConfirm, sessionCookieFor } from "../helpers/users";
 
@@ -75,36 +76,17 @@ function adminCreate(args: string[], { env = {}, stdin = "" }: { env?: Record<st
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
 }
 
-/** A word for `sh -c`: single-quoted. */
-const shellWord = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
-
 /**
- * Run scripts/admin-create.ts on a pseudo-terminal (util-linux `script`), as a
- * person at a terminal runs it: each of `typed` is typed (then Return) once the
- * next prompt has appeared, never before (type-ahead would be echoed by the
- * terminal before the script hides it). `output` is everything the terminal showed.
+ * Run scripts/admin-create.ts on a pseudo-terminal, as a person at a terminal
+ * runs it: each of `typed` is typed once the next prompt has appeared
+ * (tests/support/terminal.ts). `output` is everything the terminal showed.
  */
-function adminCreateOnTerminal(args: string[], typed: string[]): Promise<{ code: number | null; output: string }> {
+async function adminCreateOnTerminal(args: string[], typed: string[]): Promise<{ code: number | null; output: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "silent", DATABASE_PATH: getEnv().DATABASE_PATH };
   delete env.ADMIN_PASSWORD;
   delete env.ADMIN_TOTP_SECRET;
-  const command = [process.execPath, compiledScript(), ...args].map(shellWord).join(" ");
-  const child = spawn("script", ["--quiet", "--return", "--command", command, "/dev/null"], { cwd: ROOT, env });
-  let output = "";
-  let answered = 0;
-  const onOutput = (chunk: Buffer) => {
-    output += chunk.toString();
-    const prompts = output.match(/\(not shown\): |The same password again: /g)?.length ?? 0;
-    for (; answered < Math.min(prompts, typed.length); answered++) child.stdin.write(`${typed[answered]}\r`);
-  };
-  child.stdout.on("data", onOutput);
-  child.stderr.on("data", onOutput);
-  return new Promise((resolve) =>
-    child.on("close", (code) => {
-      child.stdin.destroy();
-      resolve({ code, output });
-    }),
-  );
+  const { status, output } = await runOnTerminal([process.execPath, compiledScript(), ...args], typed, { prompts: ADMIN_CREATE_PROMPTS, cwd: ROOT, env });
+  return { code: status, output };
 }
 
 /** POST /api/auth/login (with a code when given): the status (an admin without two-factor gets 200 and a set-up-only session). */
