@@ -421,14 +421,13 @@ describe("the rows' errors", () => {
 
 describe("hostile files", () => {
   it("refuses a file of too many rows at once, and files that are not UTF-8 text, on their own field", async () => {
-    const started = performance.now();
     const many = `${HEADER}\n${"Atlas Holdings AG,valuation,2024-03-31,,,,,1.00\n".repeat(260_000)}`;
     await expect(previewHistory(fundII(), { history: many, pnl: null })).rejects.toMatchObject({
       status: 400,
       message: "The file has more than 250,000 rows: split it into smaller files",
       options: { fields: { history: ["The file has more than 250,000 rows: split it into smaller files"] } },
     });
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // How fast it is refused is the bench's (the history part, and the hostile CSV sweep's 10 s budget): no timed test.
     expect(() => decodeHistoryFiles({ history: new Uint8Array([0x65, 0x6e, 0x74, 0xe9, 0x2c]), pnl: null })).toThrow(/not UTF-8/);
     expect(() => decodeHistoryFiles({ history: new TextEncoder().encode("entity,event"), pnl: new TextEncoder().encode("a\u0000b") })).toThrow("The file is not a CSV text file.");
     await expect(previewHistory(fundII(), { history: `${HEADER}\n"Atlas,valuation,2024-03-31,,,,,1\n`, pnl: null })).rejects.toMatchObject({ message: "The file is not valid CSV (line 2): check its quotes" });
