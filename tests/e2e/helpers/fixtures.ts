@@ -36,7 +36,7 @@ type Fixtures = {
 };
 
 /** The binding through which the pages report Content-Security-Policy violations (the `page` fixture). */
-const CSP_BINDING = "__e2eCspViolation";
+export const CSP_BINDING = "__e2eCspViolation";
 
 export const test = base.extend<Fixtures>({
   /**
@@ -56,8 +56,10 @@ export const test = base.extend<Fixtures>({
       });
       await page.addInitScript((binding) => {
         document.addEventListener("securitypolicyviolation", (e) => {
-          const report = (window as unknown as Record<string, (text: string) => void>)[binding];
-          report?.(`${e.violatedDirective} blocked ${e.blockedURI || "(inline)"} in ${e.sourceFile}:${e.lineNumber}`);
+          const w = window as unknown as Record<string, unknown>;
+          const report = w[binding] as ((text: string) => Promise<void>) | undefined;
+          // The binding's promise settles once the test's side has the report: page-scripts.spec waits for it.
+          w[`${binding}Done`] = report?.(`${e.violatedDirective} blocked ${e.blockedURI || "(inline)"} in ${e.sourceFile}:${e.lineNumber}`);
         });
       }, CSP_BINDING);
     }
