@@ -44,6 +44,21 @@ export type Context = {
 };
 export type Section = { name: string; run: (ctx: Context) => Promise<SectionResult> };
 
+/** A run's Context: ports handed out from `ports` (reserved up front: they are handed out synchronously), progress on stderr. */
+export function runContext({ full, buildDir, tmpRoot, ports }: { full: boolean; buildDir: string; tmpRoot: string; ports: number[] }): Context {
+  return {
+    full,
+    buildDir,
+    tmpRoot,
+    nextPort: () => {
+      const next = ports.shift();
+      if (next === undefined) throw new Error("out of reserved ports");
+      return next;
+    },
+    progress: (message) => console.error(`    ${message}`),
+  };
+}
+
 /** Collects figures and failures for a section. */
 export class Tally {
   figures: Figure[] = [];

@@ -21,7 +21,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort, ROOT, type Context, type Section, type SectionResult } from "./harness";
+import { freePort, ROOT, runContext, type Context, type Section, type SectionResult } from "./harness";
 
 /**
  * Sections marked `alone` run with nothing beside them (load measures latency).
@@ -96,17 +96,7 @@ async function main() {
     taken.add(next);
     port = next + 1;
   }
-  const ctx: Context = {
-    full,
-    buildDir,
-    tmpRoot,
-    nextPort: () => {
-      const next = ports.shift();
-      if (next === undefined) throw new Error("out of reserved ports");
-      return next;
-    },
-    progress: (message) => console.error(`    ${message}`),
-  };
+  const ctx: Context = runContext({ full, buildDir, tmpRoot, ports });
 
   const chosen = SECTIONS.filter((s) => (!only || only.includes(s.name)) && !skip.includes(s.name));
   const results: Array<{ name: string; result: SectionResult; seconds: number }> = [];

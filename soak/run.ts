@@ -39,7 +39,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { freePort, openDatabase, ROOT, rssKb, sleep, startServer, type AppServer, type Context, type ExitInfo } from "../hardening/harness";
+import { freePort, openDatabase, ROOT, rssKb, runContext, sleep, startServer, type AppServer, type Context, type ExitInfo } from "../hardening/harness";
 import { cpuSeconds, logDrain, loadServerEnv, prepareLoadMix, type Answer, type KindName } from "../hardening/load";
 import { paceMix, type PaceCounts } from "./pace";
 import { slopePerHour } from "./trend";
@@ -278,17 +278,7 @@ async function main() {
   if (!options.keep) scratch = tmpRoot;
   const port = await freePort(options.port);
   const ports = [port];
-  const ctx: Context = {
-    full: false,
-    buildDir,
-    tmpRoot,
-    nextPort: () => {
-      const next = ports.shift();
-      if (next === undefined) throw new Error("out of reserved ports");
-      return next;
-    },
-    progress: (message) => console.error(`    ${message}`),
-  };
+  const ctx: Context = runContext({ full: false, buildDir, tmpRoot, ports });
 
   const seconds = Math.round(options.minutes * 60);
   /** Unanswered requests beyond which the next are skipped: five seconds' worth. */
